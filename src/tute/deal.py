@@ -1,0 +1,132 @@
+"""Dealing (RULES.md §2): from a seed, from an explicit deck order, or from given hands.
+
+A :class:`Deal` is the starting position of a hand before any action: each seat's
+cards, the turn-up and the face-down stock (first card drawn first).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+from tute.cards import Card, deck as deck_cards, parse_card
+from tute.errors import InvalidDealError
+from tute.variants import Variant
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    hands: tuple[tuple[Card, ...], ...]
+    turn_up: Optional[Card]
+    stock: tuple[Card, ...]
+    dealer: int
+
+
+def _card(value: object) -> Card:
+    if isinstance(value, Card):
+        return value
+    if isinstance(value, str):
+        return parse_card(value)
+    raise InvalidDealError("deal_bad_card", value=repr(value))
+
+
+def shuffled_deck(variant: Variant, rng: random.Random) -> list[Card]:
+    """The variant's deck in canonical order, shuffled with ``rng``."""
+    cards = list(deck_cards(variant.deck))
+    rng.shuffle(cards)
+    return cards
+
+
+def deal_from_deck(variant: Variant, order: Sequence[object], dealer: int = 0) -> Deal:
+    """Deal ``order`` (top card first) as the variant says: packets of ``deal_packet``
+    to ``next(dealer)`` onward, then the turn-up, then the stock."""
+    n = variant.players
+    _check_dealer(variant, dealer)
+    cards = [_card(c) for c in order]
+    _check_whole_deck(variant, cards)
+    hands: list[list[Card]] = [[] for _ in range(n)]
+    pos = 0
+    last_receiver = dealer
+    rounds = variant.hand_size // variant.deal_packet
+    for _ in range(rounds):
+        for i in range(1, n + 1):
+            seat = (dealer + i) % n
+            hands[seat].extend(cards[pos:pos + variant.deal_packet])
+            pos += variant.deal_packet
+            last_receiver = seat
+    turn_up: Optional[Card] = None
+    if variant.trump == "dealer_last":
+        turn_up = hands[last_receiver][-1]
+    elif variant.trump in ("turn_up", "dead_turn_up"):
+        turn_up = cards[pos]
+        pos += 1
+    return Deal(tuple(tuple(h) for h in hands), turn_up, tuple(cards[pos:]), dealer)
+
+
+def deal_from_seed(variant: Variant, seed: object, dealer: int = 0) -> Deal:
+    """Shuffle with ``random.Random(seed)`` and deal."""
+    return deal_from_deck(variant, shuffled_deck(variant, random.Random(seed)), dealer)
+
+
+def deal_from_hands(variant: Variant, hands: Sequence[Sequence[object]],
+                    turn_up: object = None, stock: Sequence[object] = (),
+                    dealer: int = 0) -> Deal:
+    """A deal given as each seat's cards, the turn-up and the stock (drawn first first)."""
+    n = variant.players
+    _check_dealer(variant, dealer)
+    if not isinstance(hands, (list, tuple)) or len(hands) != n:
+        raise InvalidDealError("deal_wrong_hand_count", players=n)
+    parsed = []
+    for seat, h in enumerate(hands):
+        if not isinstance(h, (list, tuple)):
+            raise InvalidDealError("deal_bad_hand", seat=seat)
+        cards = [_card(c) for c in h]
+        if len(cards) != variant.hand_size:
+            raise InvalidDealError("deal_wrong_hand_size", seat=seat, size=len(cards),
+                                   expected=variant.hand_size)
+        parsed.append(tuple(cards))
+    if not isinstance(stock, (list, tuple)):
+        raise InvalidDealError("deal_bad_stock")
+    stock_cards = tuple(_card(c) for c in stock)
+    up = None if turn_up is None else _card(turn_up)
+    if len(stock_cards) != variant.stock_size:
+        raise InvalidDealError("deal_wrong_stock_size", size=len(stock_cards),
+                               expected=variant.stock_size)
+    everything = [c for h in parsed for c in h] + list(stock_cards)
+    if variant.trump == "declarer":
+        if up is not None:
+            raise InvalidDealError("deal_turn_up_with_declarer")
+    elif up is None:
+        raise InvalidDealError("deal_turn_up_missing")
+    elif variant.trump == "dealer_last":
+        if up not in parsed[dealer]:
+            raise InvalidDealError("deal_turn_up_not_dealers", card=up.code, seat=dealer)
+    else:
+        if any(up in h for h in parsed) or up in stock_cards:
+            raise InvalidDealError("deal_turn_up_twice", card=up.code)
+        everything.append(up)
+    _check_whole_deck(variant, everything)
+    return Deal(tuple(parsed), up, stock_cards, dealer)
+
+
+def _check_dealer(variant: Variant, dealer: object) -> None:
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or not (
+            0 <= dealer < variant.players):
+        raise InvalidDealError("deal_bad_dealer", dealer=dealer, players=variant.players)
+
+
+def _check_whole_deck(variant: Variant, cards: list[Card]) -> None:
+    expected = set(deck_cards(variant.deck))
+    seen: set[Card] = set()
+    for c in cards:
+        if c in seen:
+            raise InvalidDealError("deal_duplicate_card", card=c.code)
+        if c not in expected:
+            raise InvalidDealError("deal_card_not_in_deck", card=c.code, deck=variant.deck)
+        seen.add(c)
+    if len(seen) != len(expected):
+        missing = sorted(expected - seen)
+        raise InvalidDealError("deal_missing_cards",
+                               cards=" ".join(c.code for c in missing[:8]))
+

@@ -1,0 +1,597 @@
+"""The rules engine: one hand of Tute as a state machine (RULES.md §2-§7).
+
+>>> g = Game.new("habanero", seed=7)
+>>> seat = g.to_act
+>>> g.apply(seat, g.legal_actions(seat)[0])
+
+``legal_actions(seat)`` is what that seat may do now (its turn actions when it is to act,
+plus any declaration open to it out of turn); ``apply(seat, action)`` does it or raises a
+:class:`~tute.errors.TuteError` naming the rule, leaving the game unchanged.
+
+Inside, cards are bits of an ``int`` (see :mod:`tute._tables`) and the state is mutable
+for speed; a caller only sees it change through :meth:`Game.apply` (``copy()`` clones).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Optional, Sequence, Union
+
+from tute import _explain
+from tute._tables import (
+    ABOVE, KINGS, POINTS, STRENGTH_REY, STRENGTH_SEVEN, STRENGTH_TWO, SUIT_MASK, SUIT_OF,
+    Ranking, mask_points, ranking, suits_with_marriage,
+)
+from tute.actions import (
+    FORTY, SWAP, TUTE, TWENTIES, Action, DeclareTute, Play, SingForty, SingTwenty, Swap,
+)
+from tute.cards import SUITS, Card, Suit
+from tute.deal import Deal, deal_from_deck, deal_from_hands, deal_from_seed
+from tute.errors import InvalidVariantError
+from tute.result import HandResult
+from tute.variants import Variant, parse_variant
+from tute.view import CanteShown, PlayerView
+
+AUCTION, STOCK, STRICT, OVER = 0, 1, 2, 3
+PHASE_NAMES = ("auction", "stock", "strict", "over")
+_OBLIGATIONS = {"none": 0, "trump_on_trump": 1, "full": 2}
+_SWAP_TIMING = {"own_lead": 0, "after_won_trick": 1, "anytime": 2}
+_FORTY_FIRST = {"off": 0, "if_held": 1, "strict": 2}
+
+VariantLike = Union[Variant, str]
+
+
+def _variant(v: VariantLike) -> Variant:
+    if isinstance(v, Variant):
+        return v
+    if isinstance(v, str):
+        return parse_variant(v)
+    raise InvalidVariantError("bad_variant_text", text=repr(v))
+
+
+class Game:
+    """One hand.  Build it with :meth:`new`, :meth:`from_deck` or :meth:`from_hands`."""
+
+    # ---------------------------------------------------------------- construction
+    def __init__(self, variant: VariantLike, deal: Deal) -> None:
+        v = _variant(variant)
+        self.variant = v
+        self.dealer = deal.dealer
+        self.deal = deal
+        n = v.players
+        self._n = n
+        rk = ranking(v.ranking)
+        self._rk: Ranking = rk
+        self._bit_of = rk.bit_of_index
+        self._partners = v.partnerships
+        self._side = tuple(v.side_of(s) for s in range(n))
+        self._nsides = v.num_sides
+        sing_who = v.sing_who
+        self._unit = tuple(self._side[s] if sing_who == "winner_or_partner" else s
+                           for s in range(n))
+        self._partner_may_sing = self._partners and sing_who in (
+            "winner_or_partner", "both_one_each")
+        self._oblig = _OBLIGATIONS[v.stock_obligations]
+        self._undertrump = v.must_undertrump
+        self._partner_exc = v.partner_exception and self._partners
+        self._swap_kind = {"none": 0, "seven": 1, "seven_and_two": 2}[v.swap]
+        self._swap_timing = _SWAP_TIMING[v.swap_timing]
+        self._forty_first = _FORTY_FIRST[v.forty_first]
+        self._stock_only = v.sing_while_stock_only and v.has_stock
+        self._use_or_lose = v.sing_use_or_lose
+        self._tute_anytime = v.tute_timing == "anytime" and v.tute_set != "off"
+        tk = KINGS
+        self._tute_sets: tuple[int, ...] = {
+            "kings_or_knights": (tk, rk.knights), "kings": (tk,),
+            "kings_and_knights": (tk | rk.knights,), "off": (),
+        }[v.tute_set]
+
+        self._hands = [rk.mask_of(h) for h in deal.hands]
+        self._stock = [rk.bit_of_index[c.index] for c in deal.stock]
+        self._stock_pos = 0
+        self._turn_up = -1 if deal.turn_up is None else rk.bit_of_index[deal.turn_up.index]
+        self._turn_up_live = v.trump == "turn_up"
+        self._turn_up_holder = deal.dealer if v.trump == "dealer_last" else -1
+        self._trump = -1 if self._turn_up < 0 else SUIT_OF[self._turn_up]
+        self._known = [0] * n                  # cards of each seat shown to everybody
+        if v.trump == "dealer_last":
+            self._known[deal.dealer] = 1 << self._turn_up
+        self._phase = STOCK if (self._stock or self._turn_up_live) else STRICT
+        if v.trump == "declarer":
+            self._phase = AUCTION
+        self._to_act = (deal.dealer + 1) % n
+        self._leader = self._to_act
+        self._trick_seats: list[int] = []
+        self._trick_bits: list[int] = []
+        self._led = -1
+        self._win_bit = -1
+        self._win_seat = -1
+        self._last_trick: list[tuple[int, int]] = []
+        self._won = [0] * n                    # cards taken, per seat
+        self._points = [0] * self._nsides      # card points taken (+ last trick)
+        self._tricks = [0] * self._nsides
+        self._trick_winners: list[int] = []
+        self._cantes = [0] * self._nsides
+        self._cantes_shown: list[CanteShown] = []
+        self._sung_suits = 0
+        self._sang = [False] * n               # per player: has sung (no_tute_after_sing)
+        self._sang_twenty = [False] * n        # per unit: a 20 sung (forty_first strict)
+        self._lost = [0] * n                   # per unit: suits lost (sing_use_or_lose)
+        self._window = -1                      # seat whose declaration window is open
+        self._window_sang = [False] * n        # per unit, in the open window
+        self._window_singable = [0] * n        # per unit, at some moment of the window
+        self._history: list[tuple[int, Action]] = []
+        self._draws: list[tuple[int, int]] = []     # (seat, bit) in order
+        self._tute_side = -1
+        self._result: Optional[HandResult] = None
+        self._version = 0
+        self._cache_ver = [-1] * n
+        self._cache: list[tuple[Action, ...]] = [()] * n
+        self._cache_mask = [0] * n
+
+    @classmethod
+    def new(cls, variant: VariantLike, seed: object = None, dealer: int = 0,
+            rng: Optional[random.Random] = None) -> Game:
+        """Shuffle (``random.Random(seed)``, or ``rng``) and deal."""
+        v = _variant(variant)
+        if rng is not None:
+            from tute.deal import shuffled_deck
+            return cls(v, deal_from_deck(v, shuffled_deck(v, rng), dealer))
+        return cls(v, deal_from_seed(v, seed, dealer))
+
+    @classmethod
+    def from_deck(cls, variant: VariantLike, deck: Sequence[object], dealer: int = 0) -> Game:
+        """Deal an explicit deck order (top card first)."""
+        v = _variant(variant)
+        return cls(v, deal_from_deck(v, deck, dealer))
+
+    @classmethod
+    def from_hands(cls, variant: VariantLike, hands: Sequence[Sequence[object]],
+                   turn_up: object = None, stock: Sequence[object] = (),
+                   dealer: int = 0) -> Game:
+        """Start from given hands, turn-up and stock (first card drawn first)."""
+        v = _variant(variant)
+        return cls(v, deal_from_hands(v, hands, turn_up, stock, dealer))
+
+    def copy(self) -> Game:
+        """An independent copy of this game."""
+        g = Game.__new__(Game)
+        g.__dict__.update(self.__dict__)
+        for name in ("_hands", "_stock", "_known", "_trick_seats", "_trick_bits",
+                     "_last_trick", "_won", "_points", "_tricks", "_trick_winners",
+                     "_cantes", "_cantes_shown", "_sang", "_sang_twenty", "_lost",
+                     "_window_sang", "_window_singable", "_history", "_draws",
+                     "_cache_ver", "_cache", "_cache_mask"):
+            setattr(g, name, list(getattr(self, name)))
+        return g
+
+    # ---------------------------------------------------------------- public state
+    @property
+    def players(self) -> int:
+        return self._n
+
+    @property
+    def to_act(self) -> Optional[int]:
+        """The seat whose turn it is (None once the hand is over)."""
+        return None if self._phase == OVER else self._to_act
+
+    @property
+    def phase(self) -> str:
+        return PHASE_NAMES[self._phase]
+
+    @property
+    def is_over(self) -> bool:
+        return self._phase == OVER
+
+    @property
+    def trump(self) -> Optional[Suit]:
+        return None if self._trump < 0 else SUITS[self._trump]
+
+    @property
+    def turn_up(self) -> Optional[Card]:
+        return None if self._turn_up < 0 else self._rk.card_of_bit[self._turn_up]
+
+    @property
+    def stock_left(self) -> int:
+        """Face-down stock cards (the turn-up not counted)."""
+        return len(self._stock) - self._stock_pos
+
+    @property
+    def trick(self) -> tuple[Card, ...]:
+        cob = self._rk.card_of_bit
+        return tuple(cob[b] for b in self._trick_bits)
+
+    @property
+    def tricks_won(self) -> tuple[int, ...]:
+        return tuple(self._tricks)
+
+    @property
+    def history(self) -> tuple[tuple[int, Action], ...]:
+        return tuple(self._history)
+
+    @property
+    def window_open(self) -> bool:
+        """Whether a declaration window (RULES.md §6, Protocol) is open."""
+        return self._window >= 0
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """A seat's cards (the full state: not for players; use :meth:`view`)."""
+        return tuple(self._rk.cards_of(self._hands[self._seat(seat)]))
+
+    def side_of(self, seat: int) -> int:
+        return self._side[self._seat(seat)]
+
+    def result(self) -> Optional[HandResult]:
+        """The hand's result once it is over, else None."""
+        return self._result
+
+    # ---------------------------------------------------------------- legal actions
+    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+        """Everything ``seat`` may do now; ``()`` if nothing."""
+        if type(seat) is not int or not 0 <= seat < self._n:
+            seat = self._seat(seat)
+        if self._cache_ver[seat] == self._version:
+            return self._cache[seat]
+        if self._phase == OVER:
+            acts: tuple[Action, ...] = ()
+            mask = 0
+        elif seat == self._to_act:
+            mask = self._play_mask(seat)
+            acts = self._rk.plays_of(mask)
+            if self._window >= 0 or self._turn_up_live or self._tute_anytime:
+                acts += self._declarations(seat, True)
+        else:
+            mask = 0
+            acts = self._declarations(seat, False) if self._window >= 0 else ()
+        self._cache_ver[seat] = self._version
+        self._cache[seat] = acts
+        self._cache_mask[seat] = mask
+        return acts
+
+    def seats_with_declarations(self) -> tuple[int, ...]:
+        """Seats other than the one to act that may declare now (out of turn)."""
+        if self._window < 0:
+            return ()
+        return tuple(s for s in range(self._n)
+                     if s != self._to_act and self.legal_actions(s))
+
+    def _play_mask(self, seat: int) -> int:
+        hand = self._hands[seat]
+        if not self._trick_bits:
+            return hand
+        led = self._led
+        trump = self._trump
+        if self._phase == STOCK and self._oblig != 2:
+            if self._oblig == 1 and led == trump:
+                return (hand & SUIT_MASK[trump]) or hand
+            return hand
+        follow = hand & SUIT_MASK[led]
+        if self._partner_exc and self._side[self._win_seat] == self._side[seat]:
+            return follow or hand
+        win = self._win_bit
+        if follow:
+            if led == trump or SUIT_OF[win] != trump:
+                return (follow & ABOVE[win]) or follow
+            return follow
+        trumps = hand & SUIT_MASK[trump]
+        if not trumps:
+            return hand
+        if SUIT_OF[win] == trump:
+            over = trumps & ABOVE[win]
+            if over:
+                return over
+            return trumps if self._undertrump else hand
+        return trumps
+
+    def _may_declare_in_window(self, seat: int) -> bool:
+        w = self._window
+        if w < 0:
+            return False
+        return seat == w or (self._partner_may_sing and seat == (w + 2) % 4)
+
+    def _singable_suits(self, seat: int) -> int:
+        """Suits (4-bit mask) whose marriage ``seat`` may sing now."""
+        if not self._may_declare_in_window(seat):
+            return 0
+        if self._stock_only and self._phase == STRICT:
+            return 0
+        unit = self._unit[seat]
+        if self._window_sang[unit]:
+            return 0
+        m = suits_with_marriage(self._hands[seat]) & ~self._sung_suits & ~self._lost[unit]
+        if not m:
+            return 0
+        tb = 1 << self._trump
+        if m & tb and self._forty_first == 2 and self._sang_twenty[unit]:
+            m &= ~tb
+        if self._forty_first and m & ~tb and self._unit_may_sing_forty(unit):
+            m &= tb
+        return m
+
+    def _unit_may_sing_forty(self, unit: int) -> bool:
+        trump = self._trump
+        tb = 1 << trump
+        if self._sung_suits & tb or self._lost[unit] & tb:
+            return False
+        if self._forty_first == 2 and self._sang_twenty[unit]:
+            return False
+        for s in range(self._n):
+            if self._unit[s] == unit and self._may_declare_in_window(s):
+                if suits_with_marriage(self._hands[s] & SUIT_MASK[trump]):
+                    return True
+        return False
+
+    def _may_tute(self, seat: int, on_turn: bool) -> bool:
+        if not self._tute_sets:
+            return False
+        if self.variant.no_tute_after_sing and self._sang[seat]:
+            return False
+        hand = self._hands[seat]
+        if not any(hand & t == t for t in self._tute_sets):
+            return False
+        return self._may_declare_in_window(seat) or (on_turn and self._tute_anytime)
+
+    def _may_swap(self, seat: int) -> bool:
+        if not (self._turn_up_live and self._swap_kind) or seat != self._to_act:
+            return False
+        if self.stock_left < self.variant.swap_min_stock:
+            return False
+        timing = self._swap_timing
+        if timing != 2:
+            if self._trick_bits:
+                return False
+            if timing == 1 and not self._tricks[self._side[seat]]:
+                return False
+        return self._swap_card(seat) >= 0
+
+    def _swap_card(self, seat: int) -> int:
+        """The bit of the 7 (or 2) of trumps ``seat`` may exchange, or -1."""
+        up = self._turn_up % 10
+        base = self._trump * 10
+        hand = self._hands[seat]
+        if up > STRENGTH_SEVEN and hand >> (base + STRENGTH_SEVEN) & 1:
+            return base + STRENGTH_SEVEN
+        if (self._swap_kind == 2 and STRENGTH_TWO < up <= STRENGTH_SEVEN
+                and hand >> (base + STRENGTH_TWO) & 1):
+            return base + STRENGTH_TWO
+        return -1
+
+    def _declarations(self, seat: int, on_turn: bool) -> tuple[Action, ...]:
+        out: list[Action] = []
+        if self._window >= 0:
+            m = self._singable_suits(seat)
+            if m:
+                trump = self._trump
+                for s in range(4):
+                    if m >> s & 1:
+                        out.append(FORTY if s == trump else TWENTIES[s])
+        if self._may_tute(seat, on_turn):
+            out.append(TUTE)
+        if on_turn and self._may_swap(seat):
+            out.append(SWAP)
+        return tuple(out)
+
+    # ---------------------------------------------------------------- applying
+    def apply(self, seat: int, action: Action) -> None:
+        """Do ``action`` for ``seat``, or raise a TuteError and change nothing."""
+        if type(seat) is not int or not 0 <= seat < self._n:
+            seat = self._seat(seat)
+        legal = self.legal_actions(seat)
+        if type(action) is Play:
+            bit = self._bit_of[action.card.index]
+            if not (self._cache_mask[seat] >> bit) & 1:
+                raise _explain.explain(self, seat, action)
+            self._play(seat, bit)
+        else:
+            if action not in legal:
+                raise _explain.explain(self, seat, action)
+            if type(action) is SingTwenty:
+                self._sing(seat, action.suit.index)
+            elif type(action) is SingForty:
+                self._sing(seat, self._trump)
+            elif type(action) is Swap:
+                self._swap(seat)
+            elif type(action) is DeclareTute:
+                self._declare_tute(seat)
+            else:  # pragma: no cover - every legal action kind is handled above
+                raise _explain.explain(self, seat, action)
+        self._history.append((seat, action))
+        self._version += 1
+
+    def _seat(self, seat: object) -> int:
+        if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < self._n:
+            return seat
+        from tute.errors import OutOfTurnError
+        raise OutOfTurnError("bad_seat", seat=seat, players=self._n)
+
+    def _play(self, seat: int, bit: int) -> None:
+        self._hands[seat] ^= 1 << bit
+        self._known[seat] &= ~(1 << bit)
+        tb = self._trick_bits
+        if not tb:
+            if self._window >= 0:
+                self._close_window()
+            self._led = SUIT_OF[bit]
+            self._win_bit = bit
+            self._win_seat = seat
+        else:
+            win = self._win_bit
+            ws = SUIT_OF[win]
+            s = SUIT_OF[bit]
+            if (s == ws and bit > win) or (s == self._trump and ws != s):
+                self._win_bit = bit
+                self._win_seat = seat
+        tb.append(bit)
+        self._trick_seats.append(seat)
+        if len(tb) == self._n:
+            self._finish_trick()
+        else:
+            self._to_act = (seat + 1) % self._n
+
+    def _finish_trick(self) -> None:
+        w = self._win_seat
+        side = self._side[w]
+        tb = self._trick_bits
+        pts = 0
+        mask = 0
+        for b in tb:
+            pts += POINTS[b]
+            mask |= 1 << b
+        self._points[side] += pts
+        self._tricks[side] += 1
+        self._won[w] |= mask
+        self._trick_winners.append(w)
+        self._last_trick = list(zip(self._trick_seats, tb))
+        self._trick_bits = []
+        self._trick_seats = []
+        if self._phase == STOCK:
+            self._draw(w)
+        if not self._hands[w]:
+            self._points[side] += self.variant.last_trick_bonus
+            self._end_hand()
+            return
+        self._to_act = self._leader = w
+        self._window = w
+        if self._use_or_lose:
+            self._refresh_window_singable()
+
+    def _draw(self, winner: int) -> None:
+        n = self._n
+        stock = self._stock
+        for i in range(n):
+            s = (winner + i) % n
+            if self._stock_pos < len(stock):
+                b = stock[self._stock_pos]
+                self._stock_pos += 1
+            elif self._turn_up_live:
+                b = self._turn_up
+                self._turn_up_live = False
+                self._turn_up_holder = s
+                self._known[s] |= 1 << b
+            else:
+                break
+            self._hands[s] |= 1 << b
+            self._draws.append((s, b))
+        if self._stock_pos >= len(stock) and not self._turn_up_live:
+            self._phase = STRICT
+
+    def _close_window(self) -> None:
+        if self._use_or_lose:
+            for u in range(self._n):
+                if not self._window_sang[u]:
+                    self._lost[u] |= self._window_singable[u]
+            self._window_singable = [0] * self._n
+        self._window = -1
+        self._window_sang = [False] * self._n
+
+    def _refresh_window_singable(self) -> None:
+        for s in range(self._n):
+            if self._may_declare_in_window(s):
+                self._window_singable[self._unit[s]] |= self._singable_suits(s)
+
+    def _sing(self, seat: int, suit: int) -> None:
+        unit = self._unit[seat]
+        trump = suit == self._trump
+        self._cantes[self._side[seat]] += 40 if trump else 20
+        self._sung_suits |= 1 << suit
+        self._window_sang[unit] = True
+        self._sang[seat] = True
+        if not trump:
+            self._sang_twenty[unit] = True
+        rey = suit * 10 + STRENGTH_REY
+        pair = (1 << rey) | (1 << (rey - 1))
+        self._known[seat] |= pair
+        cob = self._rk.card_of_bit
+        self._cantes_shown.append(CanteShown(
+            seat, SUITS[suit], 40 if trump else 20, (cob[rey], cob[rey - 1])))
+
+    def _swap(self, seat: int) -> None:
+        give = self._swap_card(seat)
+        take = self._turn_up
+        self._hands[seat] = (self._hands[seat] ^ (1 << give)) | (1 << take)
+        self._known[seat] |= 1 << take
+        self._turn_up = give
+        self._turn_up_holder = -1
+        if self._use_or_lose and self._window >= 0:
+            self._refresh_window_singable()     # the hand changed: a marriage may be new
+
+    def _declare_tute(self, seat: int) -> None:
+        self._tute_side = self._side[seat]
+        self._known[seat] |= self._hands[seat] & (KINGS | self._rk.knights)
+        self._end_hand()
+
+    def _end_hand(self) -> None:
+        self._phase = OVER
+        self._window = -1
+        self._result = self._compute_result()
+
+    def _compute_result(self) -> HandResult:
+        k = self._nsides
+        last = self._side[self._trick_winners[-1]] if self._trick_winners else None
+        cantes = tuple(self._cantes)
+        if self._tute_side >= 0:
+            zero = (0,) * k
+            return HandResult(zero, cantes, cantes, tuple(self._tricks),
+                              self._tute_side, last, tute=self._tute_side)
+        points = tuple(self._points)
+        totals = tuple(p + c for p, c in zip(points, cantes))
+        best = max(totals)
+        tied = {s for s in range(k) if totals[s] == best}
+        winner = next(iter(tied))
+        if len(tied) > 1:
+            for w in reversed(self._trick_winners):
+                if self._side[w] in tied:
+                    winner = self._side[w]
+                    break
+        return HandResult(points, cantes, totals, tuple(self._tricks), winner, last)
+
+    # ---------------------------------------------------------------- views
+    def view(self, seat: int) -> PlayerView:
+        """What ``seat`` may know now -- and nothing else."""
+        seat = self._seat(seat)
+        rk = self._rk
+        cob = rk.card_of_bit
+        known = tuple(frozenset(rk.cards_of(self._known[s] & self._hands[s]))
+                      if s != seat else frozenset() for s in range(self._n))
+        holder = self._turn_up_holder
+        return PlayerView(
+            variant=self.variant, seat=seat, dealer=self.dealer, phase=self.phase,
+            to_act=self.to_act, trump=self.trump,
+            turn_up=self.turn_up if self._turn_up >= 0 else None,
+            turn_up_in_stock=self._turn_up_live,
+            turn_up_holder=None if holder < 0 else holder,
+            hand=tuple(rk.cards_of(self._hands[seat])),
+            hand_counts=tuple(h.bit_count() for h in self._hands),
+            stock_left=self.stock_left, leader=self._leader,
+            trick=tuple((s, cob[b]) for s, b in zip(self._trick_seats, self._trick_bits)),
+            last_trick=tuple((s, cob[b]) for s, b in self._last_trick),
+            tricks_won=tuple(self._tricks),
+            points_taken=tuple(mask_points(self._side_won(side))
+                               for side in range(self._nsides)),
+            cantes=tuple(self._cantes), cantes_shown=tuple(self._cantes_shown),
+            known_cards=known, history=tuple(self._history),
+            own_draws=tuple(cob[b] for s, b in self._draws if s == seat),
+            legal=self.legal_actions(seat), result=self._result,
+        )
+
+    def _side_won(self, side: int) -> int:
+        m = 0
+        for s in range(self._n):
+            if self._side[s] == side:
+                m |= self._won[s]
+        return m
+
+    def state_fields(self) -> dict[str, object]:
+        """The fields of a scenario's ``state`` step, in scenario notation."""
+        return {
+            "trump": None if self._trump < 0 else SUITS[self._trump].value,
+            "to_act": self.to_act,
+            "stock_left": self.stock_left,
+            "phase": self.phase,
+            "tricks_won": list(self._tricks),
+            "trick": [c.code for c in self.trick],
+        }
+
+    def __repr__(self) -> str:
+        return (f"<Game {self.variant} dealer={self.dealer} phase={self.phase} "
+                f"to_act={self.to_act} tricks={self._tricks}>")

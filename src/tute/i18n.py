@@ -1,0 +1,244 @@
+"""Player-facing text in Spanish (first), Portuguese, Italian and English.
+
+Messages are templates keyed by name; parameters named ``card*`` hold card codes and
+``suit`` a suit (index, letter or :class:`~tute.cards.Suit`): both are rendered as words
+of the language.  A key missing in a language falls back to English, then to the key.
+"""
+
+from __future__ import annotations
+
+from typing import Final, Mapping
+
+from tute.cards import SUITS, Rank, Suit
+
+LANGS: Final = ("es", "pt", "it", "en")
+
+SUIT_NAMES: Final[dict[str, tuple[str, str, str, str]]] = {
+    "es": ("oros", "copas", "espadas", "bastos"),
+    "pt": ("ouros", "copas", "espadas", "bastos"),
+    "it": ("ori", "coppe", "spade", "bastoni"),
+    "en": ("oros", "copas", "espadas", "bastos"),
+}
+_RANK_WORDS: Final[dict[str, dict[Rank, str]]] = {
+    "es": {Rank.AS: "el as", Rank.SOTA: "la sota", Rank.CABALLO: "el caballo",
+           Rank.REY: "el rey"},
+    "pt": {Rank.AS: "o ás", Rank.SOTA: "a sota", Rank.CABALLO: "o cavalo",
+           Rank.REY: "o rei"},
+    "it": {Rank.AS: "l'asso", Rank.SOTA: "il fante", Rank.CABALLO: "il cavallo",
+           Rank.REY: "il re"},
+    "en": {Rank.AS: "the As", Rank.SOTA: "the Sota", Rank.CABALLO: "the Caballo",
+           Rank.REY: "the Rey"},
+}
+_NUMBER_ARTICLE: Final = {"es": "el", "pt": "o", "it": "il", "en": "the"}
+_OF: Final = {"es": "de", "pt": "de", "it": "di", "en": "of"}
+
+
+def suit_name(suit: object, lang: str = "es") -> str:
+    names = SUIT_NAMES.get(lang, SUIT_NAMES["en"])
+    if isinstance(suit, Suit):
+        return names[suit.index]
+    if isinstance(suit, int) and 0 <= suit < 4:
+        return names[suit]
+    if isinstance(suit, str):
+        for s in SUITS:
+            if s.value == suit:
+                return names[s.index]
+    return str(suit)
+
+
+def card_name(code: str, lang: str = "es") -> str:
+    """``3c`` -> "el 3 de copas" (es), "the 3 of copas" (en)."""
+    from tute.cards import parse_card
+    from tute.errors import InvalidNotationError
+
+    try:
+        card = parse_card(code)
+    except InvalidNotationError:
+        return code
+    words = _RANK_WORDS.get(lang, _RANK_WORDS["en"])
+    rank = words.get(card.rank) or f"{_NUMBER_ARTICLE.get(lang, 'the')} {card.rank.value}"
+    return f"{rank} {_OF.get(lang, 'of')} {suit_name(card.suit, lang)}"
+
+
+MESSAGES: Final[dict[str, dict[str, str]]] = {
+    # -- notation ---------------------------------------------------------------
+    "unknown_card": {
+        "en": "'{text}' is not a card: write the rank then the suit, e.g. Ao, 3c, Re, Cb, So",
+        "es": "'{text}' no es una carta: escribe el número y el palo, p. ej. Ao, 3c, Re, Cb, So",
+        "pt": "'{text}' não é uma carta: escreva o valor e o naipe, p. ex. Ao, 3c, Re, Cb, So",
+        "it": "'{text}' non è una carta: scrivi il valore e il seme, es. Ao, 3c, Re, Cb, So",
+    },
+    "unknown_suit": {
+        "en": "'{text}' is not a suit: use o, c, e or b",
+        "es": "'{text}' no es un palo: usa o, c, e o b",
+        "pt": "'{text}' não é um naipe: use o, c, e ou b",
+        "it": "'{text}' non è un seme: usa o, c, e o b",
+    },
+    "unknown_action": {
+        "en": "'{text}' is not an action: play a card (Ao), sing (20c, 40), tute, swap",
+        "es": "'{text}' no es una jugada: juega una carta (Ao), canta (20c, 40), tute, cambio",
+        "pt": "'{text}' não é uma jogada: jogue uma carta (Ao), cante (20c, 40), tute, troca",
+        "it": "'{text}' non è una mossa: gioca una carta (Ao), canta (20c, 40), tute, scambio",
+    },
+    "bad_deck_size": {"en": "a deck has 40 or 36 cards, not {size}",
+                      "es": "la baraja tiene 40 o 36 cartas, no {size}"},
+    # -- variants ---------------------------------------------------------------
+    "unknown_preset": {"en": "unknown game '{name}'; the games are: {known}",
+                       "es": "juego desconocido '{name}'; los juegos son: {known}"},
+    "bad_players": {"en": "{preset} is played by {allowed} players, not {players}",
+                    "es": "{preset} se juega con {allowed} jugadores, no {players}"},
+    "bad_option_value": {"en": "option {option} cannot be {value}; it takes {allowed}",
+                         "es": "la opción {option} no puede ser {value}; admite {allowed}"},
+    "unknown_option": {"en": "there is no option '{option}'",
+                       "es": "no existe la opción '{option}'"},
+    "bad_variant_text": {"en": "cannot read the game '{text}': write preset(option=value,...)",
+                         "es": "no se entiende el juego '{text}': escribe juego(opción=valor,...)"},
+    "duplicate_option": {"en": "option {option} is given twice",
+                         "es": "la opción {option} aparece dos veces"},
+    "packet_does_not_divide": {
+        "en": "cards cannot be dealt {packet} at a time into hands of {hand}",
+        "es": "no se pueden repartir de {packet} en {packet} manos de {hand} cartas"},
+    "too_many_cards": {"en": "{dealt} cards cannot be dealt from a deck of {deck}",
+                       "es": "no se pueden repartir {dealt} cartas de una baraja de {deck}"},
+    "not_all_dealt": {"en": "with trump = {trump} every card must be dealt ({rest} left over)",
+                      "es": "con triunfo = {trump} hay que repartir todas las cartas (sobran {rest})"},
+    "no_turn_up_card": {"en": "no card is left to turn up for trump",
+                        "es": "no queda carta que volver para el triunfo"},
+    "stock_not_multiple": {
+        "en": "a stock of {stock} cards cannot be drawn evenly by {players} players",
+        "es": "un monte de {stock} cartas no se reparte por igual entre {players} jugadores"},
+    "declarer_needs_contract": {
+        "en": "trump = declarer goes with scoring = contract, and only with it",
+        "es": "triunfo = declarer va con scoring = contract, y solo con él"},
+    "unsupported_option": {"en": "{option} = {value} is not playable in this version yet",
+                           "es": "{option} = {value} aún no se puede jugar en esta versión"},
+    # -- deals ------------------------------------------------------------------
+    "deal_bad_card": {"en": "{value} is not a card", "es": "{value} no es una carta"},
+    "deal_wrong_hand_count": {"en": "the deal must give a hand to each of the {players} seats",
+                              "es": "el reparto debe dar mano a los {players} asientos"},
+    "deal_bad_hand": {"en": "seat {seat}'s hand is not a list of cards",
+                      "es": "la mano del asiento {seat} no es una lista de cartas"},
+    "deal_wrong_hand_size": {"en": "seat {seat} has {size} cards; this game deals {expected}",
+                             "es": "el asiento {seat} tiene {size} cartas; este juego reparte {expected}"},
+    "deal_bad_stock": {"en": "the stock is not a list of cards",
+                       "es": "el monte no es una lista de cartas"},
+    "deal_wrong_stock_size": {"en": "the stock has {size} cards; this game leaves {expected}",
+                              "es": "el monte tiene {size} cartas; este juego deja {expected}"},
+    "deal_turn_up_with_declarer": {"en": "no card is turned up when the declarer names trump",
+                                   "es": "no se vuelve carta cuando el que gana la subasta elige triunfo"},
+    "deal_turn_up_missing": {"en": "the deal needs the turn-up card",
+                             "es": "falta la carta que pinta"},
+    "deal_turn_up_not_dealers": {"en": "{card} must be in the hand of seat {seat}, who got the last card",
+                                 "es": "{card} debe estar en la mano del asiento {seat}, que recibió la última carta"},
+    "deal_turn_up_twice": {"en": "the turn-up {card} is also in a hand or in the stock",
+                           "es": "la carta que pinta {card} está también en una mano o en el monte"},
+    "deal_bad_dealer": {"en": "dealer {dealer} is not a seat of 0..{players}-1",
+                        "es": "el repartidor {dealer} no es un asiento de 0..{players}-1"},
+    "deal_duplicate_card": {"en": "{card} appears twice in the deal",
+                            "es": "{card} aparece dos veces en el reparto"},
+    "deal_card_not_in_deck": {"en": "{card} is not in the {deck}-card deck",
+                              "es": "{card} no está en la baraja de {deck} cartas"},
+    "deal_missing_cards": {"en": "the deal is missing cards: {cards}",
+                           "es": "faltan cartas en el reparto: {cards}"},
+    # -- playing ----------------------------------------------------------------
+    "bad_seat": {"en": "there is no seat {seat} (seats are 0..{players}-1)",
+                 "es": "no existe el asiento {seat} (los asientos son 0..{players}-1)"},
+    "not_an_action": {"en": "{action} is not an action", "es": "{action} no es una jugada"},
+    "hand_over": {"en": "the hand is over", "es": "la mano ha terminado",
+                  "pt": "a mão terminou", "it": "la mano è finita"},
+    "no_auction": {"en": "there is no auction now", "es": "ahora no hay subasta"},
+    "auction_first": {"en": "the auction comes first", "es": "primero va la subasta"},
+    "not_legal_now": {"en": "{action} is not allowed now", "es": "{action} no está permitido ahora"},
+    "not_your_turn": {"en": "it is not your turn: seat {seat} is to play",
+                      "es": "no es tu turno: juega el asiento {seat}",
+                      "pt": "não é a sua vez: joga o lugar {seat}",
+                      "it": "non è il tuo turno: gioca il posto {seat}"},
+    "not_in_hand": {"en": "you do not hold {card}", "es": "no tienes {card}",
+                    "pt": "você não tem {card}", "it": "non hai {card}"},
+    "must_answer_trump": {"en": "trump was led: you must play a trump",
+                          "es": "han salido con triunfo: debes echar triunfo",
+                          "pt": "saíram de trunfo: deve jogar trunfo",
+                          "it": "è uscita briscola: devi giocare briscola"},
+    "must_follow": {"en": "you must follow suit: play {suit}",
+                    "es": "debes asistir al palo: juega {suit}",
+                    "pt": "deve assistir ao naipe: jogue {suit}",
+                    "it": "devi rispondere al seme: gioca {suit}"},
+    "must_beat": {"en": "you must beat {card}", "es": "debes montar sobre {card}",
+                  "pt": "deve bater {card}", "it": "devi superare {card}"},
+    "must_overtrump": {"en": "you must overtrump {card}", "es": "debes montar sobre {card} con un triunfo mayor",
+                       "pt": "deve sobretrunfar {card}", "it": "devi superare {card} con una briscola più alta"},
+    "must_trump": {"en": "you cannot follow suit: you must trump ({suit})",
+                   "es": "no puedes asistir: debes fallar con triunfo ({suit})",
+                   "pt": "não pode assistir: deve trunfar ({suit})",
+                   "it": "non puoi rispondere: devi giocare briscola ({suit})"},
+    "twenty_in_trumps": {"en": "the marriage in trumps is the 40, not a 20",
+                         "es": "el cante en triunfo son las cuarenta, no veinte"},
+    "no_marriage": {"en": "you do not hold the Rey and Caballo of {suit}",
+                    "es": "no tienes rey y caballo de {suit}"},
+    "already_sung": {"en": "{suit} has already been sung this hand",
+                     "es": "ya se cantó en {suit} esta mano"},
+    "only_winner_sings": {"en": "only the player who won the trick may sing",
+                          "es": "solo canta quien ganó la baza"},
+    "sing_before_win": {"en": "you cannot sing before your side has won a trick",
+                        "es": "no puedes cantar antes de que tu lado gane una baza",
+                        "pt": "não pode cantar antes de o seu lado ganhar uma vaza",
+                        "it": "non puoi cantare prima che la tua parte vinca una presa"},
+    "sing_only_after_win": {"en": "you can sing only right after your side wins a trick, before the next lead",
+                            "es": "solo se canta justo después de ganar una baza, antes de salir"},
+    "no_sing_without_stock": {"en": "no cantes once the stock is exhausted",
+                              "es": "no se canta cuando se acaba el monte"},
+    "one_cante_per_trick": {"en": "one cante per trick won: win another trick to sing again",
+                            "es": "un cante por baza ganada: gana otra baza para volver a cantar"},
+    "cante_lost": {"en": "the cante in {suit} is lost: it had to be sung at the first chance",
+                   "es": "el cante en {suit} se perdió: había que cantarlo a la primera"},
+    "forty_after_twenty": {"en": "you cannot sing the 40 after a 20",
+                           "es": "no se pueden cantar las cuarenta después de unas veinte"},
+    "forty_first": {"en": "you must sing the 40 first", "es": "primero hay que cantar las cuarenta"},
+    "tute_off": {"en": "tute is not played at this table", "es": "en esta mesa no se juega el tute"},
+    "no_tute": {"en": "you do not hold a tute ({which})", "es": "no tienes tute ({which})"},
+    "tute_after_sing": {"en": "you cannot declare tute after singing",
+                        "es": "no puedes cantar tute después de haber cantado"},
+    "tute_before_win": {"en": "you cannot declare tute before your side has won a trick",
+                        "es": "no puedes cantar tute antes de que tu lado gane una baza"},
+    "tute_only_after_win": {"en": "tute is declared right after your side wins a trick, before the next lead",
+                            "es": "el tute se canta justo después de ganar una baza, antes de salir"},
+    "swap_own_turn": {"en": "you may swap only on your own turn",
+                      "es": "solo puedes cambiar en tu turno"},
+    "swap_off": {"en": "the turn-up cannot be exchanged in this game",
+                 "es": "en este juego no se cambia la carta que pinta"},
+    "swap_no_turn_up": {"en": "there is no turn-up left to exchange",
+                        "es": "ya no queda carta que pinta para cambiar"},
+    "swap_stock_low": {"en": "no swap once fewer than {count} cards remain in the stock",
+                       "es": "no se cambia cuando quedan menos de {count} cartas en el monte"},
+    "swap_no_card": {"en": "you do not hold the 7 (or 2) of trumps that exchanges for this turn-up",
+                     "es": "no tienes el 7 (o el 2) de triunfo que se cambia por esta carta"},
+    "swap_after_win": {"en": "you may swap only after your side has won a trick",
+                       "es": "solo puedes cambiar después de que tu lado gane una baza"},
+    "swap_on_lead": {"en": "you may swap only when you are to lead",
+                     "es": "solo puedes cambiar cuando te toca salir"},
+    "manilla_off": {"en": "manilla is not played in this game",
+                    "es": "en este juego no se canta manilla"},
+    # -- scenarios --------------------------------------------------------------
+    "scenario_malformed": {"en": "malformed scenario: {why}",
+                           "es": "escenario mal formado: {why}"},
+}
+
+
+def render(key: str, params: Mapping[str, object], lang: str = "en") -> str:
+    """The message ``key`` in ``lang`` with its parameters filled in."""
+    texts = MESSAGES.get(key)
+    if texts is None:
+        return key if not params else f"{key}: {dict(params)}"
+    template = texts.get(lang) or texts["en"]
+    words: dict[str, object] = {}
+    for name, value in params.items():
+        if name.startswith("card") and isinstance(value, str):
+            words[name] = card_name(value, lang)
+        elif name == "suit":
+            words[name] = suit_name(value, lang)
+        else:
+            words[name] = value
+    try:
+        return template.format(**words)
+    except (KeyError, IndexError, ValueError):
+        return template
