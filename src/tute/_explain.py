@@ -10,7 +10,16 @@ from typing import TYPE_CHECKING
 
 from tute._tables import ABOVE, SUIT_MASK, SUIT_OF, suits_with_marriage
 from tute.actions import (
-    Action, Bid, DeclareTute, Manilla, NameTrump, Pass, Play, SingForty, SingTwenty, Swap,
+    Action,
+    Bid,
+    DeclareTute,
+    Manilla,
+    NameTrump,
+    Pass,
+    Play,
+    SingForty,
+    SingTwenty,
+    Swap,
 )
 from tute.errors import IllegalActionError, OutOfTurnError, TuteError, WrongPhaseError
 

@@ -11,11 +11,11 @@ sits at strengths 5 and 6 differs.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Final
 
 from tute.actions import PLAYS, Play
-from tute.cards import Card, Rank, Suit, SUITS
+from tute.cards import SUITS, Card, Rank, Suit
 
 ORDER: Final[dict[str, tuple[Rank, ...]]] = {
     "tute": (Rank.DOS, Rank.CUATRO, Rank.CINCO, Rank.SEIS, Rank.SIETE,
@@ -83,7 +83,7 @@ class Ranking:
     plays_by_suit_mask: tuple[tuple[tuple[Play, ...], ...], ...]   # [suit][10-bit mask]
     knights: int                      # the four Caballos
 
-    def mask_of(self, cards: "list[Card] | tuple[Card, ...] | frozenset[Card]") -> int:
+    def mask_of(self, cards: list[Card] | tuple[Card, ...] | frozenset[Card]) -> int:
         m = 0
         for c in cards:
             m |= 1 << self.bit_of_index[c.index]
@@ -101,7 +101,7 @@ class Ranking:
         return self.bit_of_index[Card(suit, rank).index]
 
 
-@lru_cache(maxsize=None)
+@cache
 def ranking(name: str) -> Ranking:
     order = ORDER[name]
     card_of_bit = tuple(Card(SUITS[b // 10], order[b % 10]) for b in range(40))

@@ -20,7 +20,7 @@ Actions are frozen values; :func:`parse_action` returns interned instances where
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final, Union
+from typing import Final
 
 from tute.cards import ALL_CARDS, SUITS, Card, Suit, parse_card
 from tute.errors import InvalidNotationError
@@ -108,7 +108,7 @@ class Manilla:
         return "manilla " + self.suit.value
 
 
-Action = Union[Play, SingTwenty, SingForty, DeclareTute, Swap, Bid, Pass, NameTrump, Manilla]
+Action = Play | SingTwenty | SingForty | DeclareTute | Swap | Bid | Pass | NameTrump | Manilla
 DECLARATIONS: Final = (SingTwenty, SingForty, DeclareTute, Swap, Manilla)
 
 PLAYS: Final[tuple[Play, ...]] = tuple(Play(c) for c in ALL_CARDS)

@@ -9,8 +9,9 @@ the code printed is always canonical.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import Enum
-from typing import Final, Iterable
+from typing import Final
 
 from tute.errors import InvalidNotationError
 
@@ -90,7 +91,7 @@ _FRENCH_RANKS: Final[dict[str, Rank]] = {"J": Rank.SOTA, "Q": Rank.CABALLO, "K":
 class Card:
     """One card; the 40 instances are interned, so ``Card(s, r) is Card(s, r)``."""
 
-    __slots__ = ("suit", "rank", "index", "code")
+    __slots__ = ("code", "index", "rank", "suit")
     suit: Suit
     rank: Rank
     index: int

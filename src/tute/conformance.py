@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 from tute.actions import parse_action
 from tute.errors import ScenarioError, TuteError
@@ -27,7 +27,7 @@ class ScenarioOutcome:
     file: str
     name: str
     passed: bool
-    failed_step: Optional[int]      # index into steps; None for malformed or result
+    failed_step: int | None      # index into steps; None for malformed or result
     why: str
 
     def to_json(self) -> dict[str, object]:
@@ -42,7 +42,7 @@ class ScenarioOutcome:
 
 
 class _StepFailure(Exception):
-    def __init__(self, step: Optional[int], why: str) -> None:
+    def __init__(self, step: int | None, why: str) -> None:
         super().__init__(why)
         self.step = step
         self.why = why
@@ -97,9 +97,9 @@ def _check_step(g: Game, i: int, step: object) -> None:
     if len(kinds) != 1:
         raise _malformed(f"steps[{i}] needs exactly one of do, reject, legal, state")
     kind = kinds[0]
-    seat = step.get("by")
-    if kind != "state" and (not isinstance(seat, int) or isinstance(seat, bool)
-                            or not 0 <= seat < g.players):
+    by = step.get("by")
+    seat = by if isinstance(by, int) and not isinstance(by, bool) else -1
+    if kind != "state" and not 0 <= seat < g.players:
         raise _malformed(f"steps[{i}] has no valid 'by' seat")
     value = step[kind]
     if kind == "do":

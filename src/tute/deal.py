@@ -7,10 +7,11 @@ cards, the turn-up and the face-down stock (first card drawn first).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Optional, Sequence
 
-from tute.cards import Card, deck as deck_cards, parse_card
+from tute.cards import Card, parse_card
+from tute.cards import deck as deck_cards
 from tute.errors import InvalidDealError
 from tute.variants import Variant
 
@@ -18,7 +19,7 @@ from tute.variants import Variant
 @dataclass(frozen=True, slots=True)
 class Deal:
     hands: tuple[tuple[Card, ...], ...]
-    turn_up: Optional[Card]
+    turn_up: Card | None
     stock: tuple[Card, ...]
     dealer: int
 
@@ -55,7 +56,7 @@ def deal_from_deck(variant: Variant, order: Sequence[object], dealer: int = 0) -
             hands[seat].extend(cards[pos:pos + variant.deal_packet])
             pos += variant.deal_packet
             last_receiver = seat
-    turn_up: Optional[Card] = None
+    turn_up: Card | None = None
     if variant.trump == "dealer_last":
         turn_up = hands[last_receiver][-1]
     elif variant.trump in ("turn_up", "dead_turn_up"):
@@ -64,7 +65,8 @@ def deal_from_deck(variant: Variant, order: Sequence[object], dealer: int = 0) -
     return Deal(tuple(tuple(h) for h in hands), turn_up, tuple(cards[pos:]), dealer)
 
 
-def deal_from_seed(variant: Variant, seed: object, dealer: int = 0) -> Deal:
+def deal_from_seed(variant: Variant, seed: int | str | bytes | None,
+                   dealer: int = 0) -> Deal:
     """Shuffle with ``random.Random(seed)`` and deal."""
     return deal_from_deck(variant, shuffled_deck(variant, random.Random(seed)), dealer)
 

@@ -15,15 +15,34 @@ for speed; a caller only sees it change through :meth:`Game.apply` (``copy()`` c
 from __future__ import annotations
 
 import random
-from typing import Optional, Sequence, Union
+from collections.abc import Sequence
 
 from tute import _explain
 from tute._tables import (
-    ABOVE, KINGS, POINTS, STRENGTH_REY, STRENGTH_SEVEN, STRENGTH_TWO, SUIT_MASK, SUIT_OF,
-    Ranking, mask_points, ranking, suits_with_marriage,
+    ABOVE,
+    KINGS,
+    POINTS,
+    STRENGTH_REY,
+    STRENGTH_SEVEN,
+    STRENGTH_TWO,
+    SUIT_MASK,
+    SUIT_OF,
+    Ranking,
+    mask_points,
+    ranking,
+    suits_with_marriage,
 )
 from tute.actions import (
-    FORTY, SWAP, TUTE, TWENTIES, Action, DeclareTute, Play, SingForty, SingTwenty, Swap,
+    FORTY,
+    SWAP,
+    TUTE,
+    TWENTIES,
+    Action,
+    DeclareTute,
+    Play,
+    SingForty,
+    SingTwenty,
+    Swap,
 )
 from tute.cards import SUITS, Card, Suit
 from tute.deal import Deal, deal_from_deck, deal_from_hands, deal_from_seed
@@ -38,7 +57,7 @@ _OBLIGATIONS = {"none": 0, "trump_on_trump": 1, "full": 2}
 _SWAP_TIMING = {"own_lead": 0, "after_won_trick": 1, "anytime": 2}
 _FORTY_FIRST = {"off": 0, "if_held": 1, "strict": 2}
 
-VariantLike = Union[Variant, str]
+VariantLike = Variant | str
 
 
 def _variant(v: VariantLike) -> Variant:
@@ -123,15 +142,15 @@ class Game:
         self._history: list[tuple[int, Action]] = []
         self._draws: list[tuple[int, int]] = []     # (seat, bit) in order
         self._tute_side = -1
-        self._result: Optional[HandResult] = None
+        self._result: HandResult | None = None
         self._version = 0
         self._cache_ver = [-1] * n
         self._cache: list[tuple[Action, ...]] = [()] * n
         self._cache_mask = [0] * n
 
     @classmethod
-    def new(cls, variant: VariantLike, seed: object = None, dealer: int = 0,
-            rng: Optional[random.Random] = None) -> Game:
+    def new(cls, variant: VariantLike, seed: int | str | bytes | None = None, dealer: int = 0,
+            rng: random.Random | None = None) -> Game:
         """Shuffle (``random.Random(seed)``, or ``rng``) and deal."""
         v = _variant(variant)
         if rng is not None:
@@ -171,7 +190,7 @@ class Game:
         return self._n
 
     @property
-    def to_act(self) -> Optional[int]:
+    def to_act(self) -> int | None:
         """The seat whose turn it is (None once the hand is over)."""
         return None if self._phase == OVER else self._to_act
 
@@ -184,11 +203,11 @@ class Game:
         return self._phase == OVER
 
     @property
-    def trump(self) -> Optional[Suit]:
+    def trump(self) -> Suit | None:
         return None if self._trump < 0 else SUITS[self._trump]
 
     @property
-    def turn_up(self) -> Optional[Card]:
+    def turn_up(self) -> Card | None:
         return None if self._turn_up < 0 else self._rk.card_of_bit[self._turn_up]
 
     @property
@@ -221,7 +240,7 @@ class Game:
     def side_of(self, seat: int) -> int:
         return self._side[self._seat(seat)]
 
-    def result(self) -> Optional[HandResult]:
+    def result(self) -> HandResult | None:
         """The hand's result once it is over, else None."""
         return self._result
 
@@ -316,9 +335,9 @@ class Game:
         if self._forty_first == 2 and self._sang_twenty[unit]:
             return False
         for s in range(self._n):
-            if self._unit[s] == unit and self._may_declare_in_window(s):
-                if suits_with_marriage(self._hands[s] & SUIT_MASK[trump]):
-                    return True
+            if (self._unit[s] == unit and self._may_declare_in_window(s)
+                    and suits_with_marriage(self._hands[s] & SUIT_MASK[trump])):
+                return True
         return False
 
     def _may_tute(self, seat: int, on_turn: bool) -> bool:
@@ -441,7 +460,7 @@ class Game:
         self._tricks[side] += 1
         self._won[w] |= mask
         self._trick_winners.append(w)
-        self._last_trick = list(zip(self._trick_seats, tb))
+        self._last_trick = list(zip(self._trick_seats, tb, strict=False))
         self._trick_bits = []
         self._trick_seats = []
         if self._phase == STOCK:
@@ -534,7 +553,7 @@ class Game:
             return HandResult(zero, cantes, cantes, tuple(self._tricks),
                               self._tute_side, last, tute=self._tute_side)
         points = tuple(self._points)
-        totals = tuple(p + c for p, c in zip(points, cantes))
+        totals = tuple(p + c for p, c in zip(points, cantes, strict=False))
         best = max(totals)
         tied = {s for s in range(k) if totals[s] == best}
         winner = next(iter(tied))
@@ -563,7 +582,7 @@ class Game:
             hand=tuple(rk.cards_of(self._hands[seat])),
             hand_counts=tuple(h.bit_count() for h in self._hands),
             stock_left=self.stock_left, leader=self._leader,
-            trick=tuple((s, cob[b]) for s, b in zip(self._trick_seats, self._trick_bits)),
+            trick=tuple((s, cob[b]) for s, b in zip(self._trick_seats, self._trick_bits, strict=False)),
             last_trick=tuple((s, cob[b]) for s, b in self._last_trick),
             tricks_won=tuple(self._tricks),
             points_taken=tuple(mask_points(self._side_won(side))
@@ -580,6 +599,32 @@ class Game:
             if self._side[s] == side:
                 m |= self._won[s]
         return m
+
+    def locations(self) -> dict[str, frozenset[Card]]:
+        """Where every card is (the full state: for tests, analysis and records).
+
+        Keys: ``hand0`` .. ``handN``, ``won0`` .. ``wonN`` (tricks taken per seat),
+        ``trick``, ``stock`` (face-down), ``turn_up`` (still to be drawn) and ``dead``
+        (a dead turn-up, never drawn).
+        """
+        cards = self._rk.cards_of
+        out: dict[str, frozenset[Card]] = {}
+        for s in range(self._n):
+            out[f"hand{s}"] = frozenset(cards(self._hands[s]))
+            out[f"won{s}"] = frozenset(cards(self._won[s]))
+        trick = 0
+        for b in self._trick_bits:
+            trick |= 1 << b
+        out["trick"] = frozenset(cards(trick))
+        stock = 0
+        for b in self._stock[self._stock_pos:]:
+            stock |= 1 << b
+        out["stock"] = frozenset(cards(stock))
+        live = self._turn_up_live
+        dead = self.variant.trump == "dead_turn_up"
+        out["turn_up"] = frozenset(cards(1 << self._turn_up)) if live else frozenset()
+        out["dead"] = frozenset(cards(1 << self._turn_up)) if dead else frozenset()
+        return out
 
     def state_fields(self) -> dict[str, object]:
         """The fields of a scenario's ``state`` step, in scenario notation."""

@@ -7,7 +7,8 @@ of the language.  A key missing in a language falls back to English, then to the
 
 from __future__ import annotations
 
-from typing import Final, Mapping
+from collections.abc import Mapping
+from typing import Final
 
 from tute.cards import SUITS, Rank, Suit
 
@@ -216,11 +217,41 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
                        "es": "solo puedes cambiar después de que tu lado gane una baza"},
     "swap_on_lead": {"en": "you may swap only when you are to lead",
                      "es": "solo puedes cambiar cuando te toca salir"},
+    "hand_not_over": {"en": "the hand is not over yet", "es": "la mano aún no ha terminado"},
+    "match_over": {"en": "the match is over", "es": "la partida ha terminado"},
     "manilla_off": {"en": "manilla is not played in this game",
                     "es": "en este juego no se canta manilla"},
     # -- scenarios --------------------------------------------------------------
     "scenario_malformed": {"en": "malformed scenario: {why}",
                            "es": "escenario mal formado: {why}"},
+    # -- demo -------------------------------------------------------------------
+    "demo_header": {
+        "en": "{variant}, seed {seed}, dealer seat {dealer}; trump {trump} ({card})",
+        "es": "{variant}, semilla {seed}, reparte el asiento {dealer}; triunfo {trump} ({card})",
+        "pt": "{variant}, semente {seed}, dá o lugar {dealer}; trunfo {trump} ({card})",
+        "it": "{variant}, seme {seed}, distribuisce il posto {dealer}; briscola {trump} ({card})"},
+    "demo_hand": {"en": "  seat {seat}: {cards}", "es": "  asiento {seat}: {cards}",
+                  "pt": "  lugar {seat}: {cards}", "it": "  posto {seat}: {cards}"},
+    "demo_trick": {"en": "trick {n:2}: {cards}  -> seat {seat}",
+                   "es": "baza {n:2}: {cards}  -> asiento {seat}",
+                   "pt": "vaza {n:2}: {cards}  -> lugar {seat}",
+                   "it": "presa {n:2}: {cards}  -> posto {seat}"},
+    "demo_cante": {"en": "  seat {seat} sings {points} in {suit}",
+                   "es": "  el asiento {seat} canta {points} en {suit}",
+                   "pt": "  o lugar {seat} canta {points} em {suit}",
+                   "it": "  il posto {seat} canta {points} a {suit}"},
+    "demo_swap": {"en": "  seat {seat} swaps; the turn-up is now {card}",
+                  "es": "  el asiento {seat} cambia; ahora pinta {card}",
+                  "pt": "  o lugar {seat} troca; agora o trunfo virado é {card}",
+                  "it": "  il posto {seat} scambia; ora la carta girata è {card}"},
+    "demo_tute": {"en": "  seat {seat} declares TUTE", "es": "  el asiento {seat} canta TUTE",
+                  "pt": "  o lugar {seat} canta TUTE", "it": "  il posto {seat} dichiara TUTE"},
+    "demo_side": {"en": "side {side}: cards {cards} + cantes {cantes} = {total}",
+                  "es": "lado {side}: cartas {cards} + cantes {cantes} = {total}",
+                  "pt": "lado {side}: cartas {cards} + cantes {cantes} = {total}",
+                  "it": "parte {side}: carte {cards} + canti {cantes} = {total}"},
+    "demo_winner": {"en": "side {side} wins the hand", "es": "gana la mano el lado {side}",
+                    "pt": "o lado {side} ganha a mão", "it": "la parte {side} vince la mano"},
 }
 
 

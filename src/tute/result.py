@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,8 +19,8 @@ class HandResult:
     totals: tuple[int, ...]
     tricks_won: tuple[int, ...]
     winner: int
-    last_trick: Optional[int]
-    tute: Optional[int] = None
+    last_trick: int | None
+    tute: int | None = None
     games: int = 1
 
     @property

@@ -8,12 +8,13 @@ canonical text names the preset and only the options that differ from its defaul
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
-from typing import Callable, Final, Mapping, Optional, Union
+from typing import Final
 
 from tute.errors import InvalidVariantError, UnsupportedVariantError
 
-OptionValue = Union[int, str, bool, None]
+OptionValue = int | str | bool | None
 
 # name -> allowed words (enumerations), or a type tag.
 _WORDS: Final[dict[str, tuple[str, ...]]] = {
@@ -68,8 +69,8 @@ class Variant:
     tute_effect: str = "win_hand"
     no_tute_after_sing: bool = False
     last_trick_bonus: int = 10
-    double_game_at: Optional[int] = None
-    manilla: Optional[int] = None
+    double_game_at: int | None = None
+    manilla: int | None = None
     scoring: str = "highest"
     min_bid: int = 60
     bid_step: int = 5
@@ -244,7 +245,7 @@ _UNSUPPORTED: Final[dict[str, Callable[[Variant], bool]]] = {
 }
 
 
-def preset_variant(name: str, players: Optional[int] = None) -> Variant:
+def preset_variant(name: str, players: int | None = None) -> Variant:
     """The preset's own variant (unvalidated defaults) for a player count."""
     preset = PRESETS.get(name)
     if preset is None:
@@ -276,7 +277,7 @@ def coerce_option(name: str, value: object) -> OptionValue:
         lowest = _INTS.get(name, _OPTIONAL_INTS.get(name, 0))
         if name in _OPTIONAL_INTS and value in (None, "none"):
             return None
-        number: Optional[int] = None
+        number: int | None = None
         if isinstance(value, int) and not isinstance(value, bool):
             number = value
         elif isinstance(value, str) and re.fullmatch(r"-?\d{1,6}", value.strip()):

@@ -9,7 +9,6 @@ they were shown to everybody (``known_cards``).  Bots and clients only ever get 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 from tute.actions import Action
 from tute.cards import Card, Suit
@@ -33,11 +32,11 @@ class PlayerView:
     seat: int
     dealer: int
     phase: str                       # "auction" | "stock" | "strict" | "over"
-    to_act: Optional[int]
-    trump: Optional[Suit]
-    turn_up: Optional[Card]          # the face-up card (or the dealer's shown last card)
+    to_act: int | None
+    trump: Suit | None
+    turn_up: Card | None          # the face-up card (or the dealer's shown last card)
     turn_up_in_stock: bool           # still under the stock, to be drawn last
-    turn_up_holder: Optional[int]    # seat that took it (swap, last draw, dealer_last)
+    turn_up_holder: int | None    # seat that took it (swap, last draw, dealer_last)
     hand: tuple[Card, ...]           # own cards, by suit then strength
     hand_counts: tuple[int, ...]     # cards held by each seat
     stock_left: int                  # face-down stock cards
@@ -52,7 +51,7 @@ class PlayerView:
     history: tuple[tuple[int, Action], ...]      # public actions in order
     own_draws: tuple[Card, ...]      # the cards this seat drew, in order
     legal: tuple[Action, ...]        # what this seat may do now
-    result: Optional[HandResult]
+    result: HandResult | None
 
     @property
     def is_over(self) -> bool:

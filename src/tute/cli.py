@@ -1,0 +1,81 @@
+"""The ``tute`` command."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Sequence
+
+from tute.errors import TuteError
+
+
+def _cmd_conformance(args: argparse.Namespace) -> int:
+    from tute.conformance import run_file
+
+    failed = 0
+    for path in args.files:
+        outcome = run_file(path)
+        failed += not outcome.passed
+        print(json.dumps(outcome.to_json()) if args.json else outcome.line(), flush=True)
+    if not args.json:
+        total = len(args.files)
+        print(f"{total - failed}/{total} passed", file=sys.stderr)
+    return 1 if failed else 0
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from tute.bench import BENCH_VARIANTS, run
+
+    variants = args.variant or list(BENCH_VARIANTS)
+    return run(variants, args.seconds, args.rounds, args.peer, args.json)
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    from tute.demo import play_demo
+
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
+    return play_demo(args.variant, seed, args.lang, sys.stdout)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="tute", description="Spanish Tute: rules, games, tools.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    c = sub.add_parser("conformance", help="run conformance scenario files")
+    c.add_argument("files", nargs="+", help="scenario JSON files")
+    c.add_argument("--json", action="store_true", help="one JSON object per file")
+    c.set_defaults(func=_cmd_conformance)
+
+    b = sub.add_parser("bench", help="random hands per second, per preset")
+    b.add_argument("--json", action="store_true", help="print one JSON object")
+    b.add_argument("--seconds", type=float, default=3.0, help="time per variant (default 3)")
+    b.add_argument("--rounds", type=int, default=5, help="timed rounds, median taken")
+    b.add_argument("--variant", action="append", help="variant text (repeatable)")
+    b.add_argument("--peer", metavar="PYTHON",
+                   help="a Python with PyPI 'schnapsen' installed, timed in the same run")
+    b.set_defaults(func=_cmd_bench)
+
+    d = sub.add_parser("demo", help="a random game printed trick by trick")
+    d.add_argument("--variant", default="habanero", help="variant text (default habanero)")
+    d.add_argument("--seed", type=int, help="seed of the shuffle and of the random players")
+    d.add_argument("--lang", default="es", choices=("es", "pt", "it", "en"))
+    d.set_defaults(func=_cmd_demo)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except TuteError as e:
+        print(f"tute: {e.localized(getattr(args, 'lang', 'en'))}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
