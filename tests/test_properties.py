@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from reference import card_points, legal_plays, trick_winner
 from tute import (
     ALL_CARDS,
+    Action,
     Card,
     Game,
     InvalidVariantError,
@@ -200,7 +201,7 @@ def play_out(g: Game, rng: random.Random, check: bool = True) -> list[tuple[int,
     played: set[Card] = set()
     shown = Shown(g)
     actions: list[tuple[int, Any]] = []
-    all_kinds = [*PLAYS, *TWENTIES, FORTY, SWAP, TUTE]
+    all_kinds: list[Action] = [*PLAYS, *TWENTIES, FORTY, SWAP, TUTE]
     while not g.is_over:
         to_act = g.to_act
         assert to_act is not None
@@ -253,7 +254,7 @@ def test_random_games_keep_every_invariant(variant: Variant, seed: int, dealer: 
         assert sum(result.card_points) == expected
         played_cards = variant.deck - len(dead)
         assert sum(result.tricks_won) == played_cards // variant.players
-        assert result.totals == tuple(p + c for p, c in zip(result.card_points, result.cantes))
+        assert result.totals == tuple(p + c for p, c in zip(result.card_points, result.cantes, strict=True))
         assert result.totals[result.winner] == max(result.totals)
     # same seed + same actions -> the same game
     again = Game.new(variant, seed=seed, dealer=dealer)

@@ -1,0 +1,55 @@
+"""Small helpers to set up positions in unit tests."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tute import Game, Variant, parse_action, parse_card
+from tute.cards import deck
+
+
+def deal(variant: str | Variant, hands: dict[int, str], turn_up: str | None = None,
+         stock: str = "", dealer: int = 0) -> Game:
+    """A game where the named cards are where the test says, the rest filled in.
+
+    ``hands`` maps seats to space-separated card codes (partial hands are completed with
+    the lowest unused cards, suit by suit); ``stock`` lists the first stock cards.
+    """
+    v = variant if isinstance(variant, Variant) else Variant.parse(variant)
+    fixed = {seat: [parse_card(c) for c in text.split()] for seat, text in hands.items()}
+    top = [parse_card(c) for c in stock.split()]
+    up = parse_card(turn_up) if turn_up else None
+    used = {c for cards in fixed.values() for c in cards} | set(top)
+    if up is not None:
+        used.add(up)
+    free = [c for c in deck(v.deck) if c not in used]
+    full: list[list[str]] = []
+    for seat in range(v.players):
+        cards = list(fixed.get(seat, []))
+        while len(cards) < v.hand_size:
+            cards.append(free.pop(0))
+        full.append([c.code for c in cards])
+    if v.trump == "dealer_last" and up is not None and up.code not in full[dealer]:
+        raise AssertionError("dealer_last: put the turn-up in the dealer's hand")
+    if v.trump == "dealer_last":
+        up_in_hand = up
+        rest_stock: list[str] = []
+        return Game.from_hands(v, full, up_in_hand.code if up_in_hand else None, rest_stock,
+                               dealer=dealer)
+    rest = [c.code for c in top] + [c.code for c in free]
+    return Game.from_hands(v, full, up.code if up else None, rest, dealer=dealer)
+
+
+def run(g: Game, script: str) -> None:
+    """Apply ``seat:action`` items in order, e.g. ``"0:Ao 1:4o 0:40"``."""
+    for item in script.split():
+        seat, _, text = item.partition(":")
+        g.apply(int(seat), parse_action(text.replace("_", " ")))
+
+
+def legal(g: Game, seat: int) -> set[str]:
+    return {str(a) for a in g.legal_actions(seat)}
+
+
+def codes(cards: Sequence[object]) -> list[str]:
+    return [str(c) for c in cards]
