@@ -5,8 +5,20 @@ from __future__ import annotations
 import pytest
 
 from tute import (
-    Bid, DeclareTute, InvalidNotationError, Manilla, NameTrump, Pass, Play, SingForty,
-    SingTwenty, Suit, Swap, format_action, parse_action, parse_card,
+    Bid,
+    DeclareTute,
+    InvalidNotationError,
+    Manilla,
+    NameTrump,
+    Pass,
+    Play,
+    SingForty,
+    SingTwenty,
+    Suit,
+    Swap,
+    format_action,
+    parse_action,
+    parse_card,
 )
 
 

@@ -7,7 +7,11 @@ from typing import Any
 import pytest
 
 from tute import (
-    PRESETS, InvalidVariantError, UnsupportedVariantError, Variant, make_variant,
+    PRESETS,
+    InvalidVariantError,
+    UnsupportedVariantError,
+    Variant,
+    make_variant,
     parse_variant,
 )
 from tute.variants import preset_variant

@@ -145,9 +145,38 @@ def _check_step(g: Game, i: int, step: object) -> None:
                 raise _StepFailure(i, f"state {name}: expected {want!r}, got {fields[name]!r}")
 
 
-def _check_result(g: Game, expected: object) -> None:
-    if not isinstance(expected, dict):
-        raise _malformed("'result' must be an object")
+def _check_structure(data: dict[str, Any]) -> None:
+    """Reject a malformed file before running anything."""
+    for key in ("name", "source"):
+        if key in data and not isinstance(data[key], str):
+            raise _malformed(f"'{key}' must be text")
+    steps = data.get("steps")
+    if not isinstance(steps, list):
+        raise _malformed("'steps' must be a list")
+    for i, step in enumerate(steps):
+        if not isinstance(step, dict):
+            raise _malformed(f"steps[{i}] is not an object")
+        kinds = [k for k in _STEP_KINDS if k in step]
+        if len(kinds) != 1:
+            raise _malformed(f"steps[{i}] needs exactly one of do, reject, legal, state")
+        unknown = set(step) - {"by", *_STEP_KINDS}
+        if unknown:
+            raise _malformed(f"steps[{i}] has unknown keys {sorted(unknown)}")
+        if kinds[0] == "state":
+            if not isinstance(step["state"], dict):
+                raise _malformed(f"steps[{i}].state must be an object")
+            for name in step["state"]:
+                if name not in _STATE_FIELDS:
+                    raise _malformed(f"steps[{i}].state has unknown field '{name}'")
+    if "result" in data:
+        if not isinstance(data["result"], dict):
+            raise _malformed("'result' must be an object")
+        for name in data["result"]:
+            if name not in _RESULT_FIELDS:
+                raise _malformed(f"'result' has unknown field '{name}'")
+
+
+def _check_result(g: Game, expected: dict[str, Any]) -> None:
     res = g.result()
     if res is None:
         raise _StepFailure(None, "result: the hand is not over after the last step")
@@ -157,8 +186,6 @@ def _check_result(g: Game, expected: object) -> None:
         "games": res.games,
     }
     for name, want in expected.items():
-        if name not in _RESULT_FIELDS:
-            raise _malformed(f"'result' has unknown field '{name}'")
         got = actual.get(name)
         if got != want:
             raise _StepFailure(None, f"result {name}: expected {want!r}, got {got!r}")
@@ -172,9 +199,8 @@ def run_scenario(data: object, file: str = "<scenario>") -> ScenarioOutcome:
     try:
         if not isinstance(data, dict):
             raise _malformed("the file must hold a JSON object")
-        steps = data.get("steps")
-        if not isinstance(steps, list):
-            raise _malformed("'steps' must be a list")
+        _check_structure(data)
+        steps: list[Any] = data["steps"]
         try:
             g = build_game(data)
         except ScenarioError:

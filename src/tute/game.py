@@ -112,6 +112,12 @@ class Game:
         self._turn_up_live = v.trump == "turn_up"
         self._turn_up_holder = deal.dealer if v.trump == "dealer_last" else -1
         self._trump = -1 if self._turn_up < 0 else SUIT_OF[self._turn_up]
+        # the 7 (and 2) of trumps: a seat holding neither cannot swap
+        self._swap_bits = 0
+        if self._trump >= 0 and self._swap_kind:
+            self._swap_bits = 1 << (self._trump * 10 + STRENGTH_SEVEN)
+            if self._swap_kind == 2:
+                self._swap_bits |= 1 << (self._trump * 10 + STRENGTH_TWO)
         self._known = [0] * n                  # cards of each seat shown to everybody
         if v.trump == "dealer_last":
             self._known[deal.dealer] = 1 << self._turn_up
@@ -257,7 +263,8 @@ class Game:
         elif seat == self._to_act:
             mask = self._play_mask(seat)
             acts = self._rk.plays_of(mask)
-            if self._window >= 0 or self._turn_up_live or self._tute_anytime:
+            if (self._window >= 0 or self._tute_anytime
+                    or (self._turn_up_live and self._hands[seat] & self._swap_bits)):
                 acts += self._declarations(seat, True)
         else:
             mask = 0
@@ -346,9 +353,10 @@ class Game:
         if self.variant.no_tute_after_sing and self._sang[seat]:
             return False
         hand = self._hands[seat]
-        if not any(hand & t == t for t in self._tute_sets):
-            return False
-        return self._may_declare_in_window(seat) or (on_turn and self._tute_anytime)
+        for needed in self._tute_sets:
+            if hand & needed == needed:
+                return self._may_declare_in_window(seat) or (on_turn and self._tute_anytime)
+        return False
 
     def _may_swap(self, seat: int) -> bool:
         if not (self._turn_up_live and self._swap_kind) or seat != self._to_act:
@@ -395,14 +403,15 @@ class Game:
         """Do ``action`` for ``seat``, or raise a TuteError and change nothing."""
         if type(seat) is not int or not 0 <= seat < self._n:
             seat = self._seat(seat)
-        legal = self.legal_actions(seat)
+        if self._cache_ver[seat] != self._version:
+            self.legal_actions(seat)
         if type(action) is Play:
             bit = self._bit_of[action.card.index]
             if not (self._cache_mask[seat] >> bit) & 1:
                 raise _explain.explain(self, seat, action)
             self._play(seat, bit)
         else:
-            if action not in legal:
+            if action not in self._cache[seat]:
                 raise _explain.explain(self, seat, action)
             if type(action) is SingTwenty:
                 self._sing(seat, action.suit.index)

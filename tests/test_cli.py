@@ -1,0 +1,46 @@
+"""``tute demo`` and a smoke run of ``tute bench``."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "tute.cli", *args], capture_output=True,
+                          text=True, timeout=300)
+
+
+@pytest.mark.parametrize("variant", ["habanero", "parejas", "online(players=3)", "corriente"])
+def test_demo_plays_a_whole_hand(variant: str) -> None:
+    r = _cli("demo", "--variant", variant, "--seed", "4")
+    assert r.returncode == 0, r.stderr
+    assert "semilla 4" in r.stdout and "gana la mano" in r.stdout
+    again = _cli("demo", "--variant", variant, "--seed", "4")
+    assert again.stdout == r.stdout
+
+
+def test_demo_languages_and_bad_variant() -> None:
+    r = _cli("demo", "--seed", "1", "--lang", "en")
+    assert "wins the hand" in r.stdout
+    r = _cli("demo", "--variant", "parejas(swap=sideways)")
+    assert r.returncode == 2 and "swap" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_bench_smoke_json() -> None:
+    r = _cli("bench", "--json", "--seconds", "0.2", "--rounds", "1",
+             "--variant", "parejas", "--variant", "online(players=2)")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert set(doc["presets"]) == {"parejas", "online(players=2)"}
+    for fig in doc["presets"].values():
+        assert fig["hands_per_second"] > 0 and fig["legal_actions_us"] > 0
+
+
+def test_bench_smoke_text() -> None:
+    r = _cli("bench", "--seconds", "0.2", "--rounds", "1", "--variant", "habanero")
+    assert r.returncode == 0 and "hands/s" in r.stdout
