@@ -17,14 +17,9 @@ HERE = Path(__file__).parent
 PUBLIC = sorted((HERE / "conformance" / "public").glob("*.json"))
 OWN = sorted((HERE / "conformance" / "own").glob("*.json"))
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "conformance"
-NEXT_ISSUE = ("subastado", "cabrero", "guinote")
 
 
-def _covered(path: Path) -> bool:
-    return json.loads(path.read_text())["variant"] not in NEXT_ISSUE
-
-
-@pytest.mark.parametrize("path", [p for p in PUBLIC + OWN if _covered(p)], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", PUBLIC + OWN, ids=lambda p: p.name)
 def test_scenario_passes(path: Path) -> None:
     outcome = run_file(path)
     assert outcome.passed, outcome.line()
@@ -116,7 +111,7 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_cli_conformance_lines_json_and_exit_codes(tmp_path: Path) -> None:
-    good = [str(p) for p in PUBLIC if _covered(p)][:3]
+    good = [str(p) for p in PUBLIC][:3]
     r = _cli("conformance", *good)
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.count("PASS") == 3

@@ -9,7 +9,6 @@ import pytest
 from tute import (
     PRESETS,
     InvalidVariantError,
-    UnsupportedVariantError,
     Variant,
     make_variant,
     parse_variant,
@@ -129,16 +128,38 @@ def test_refused_options_and_combinations(preset: str, options: dict[str, Any],
     assert str(e.value)
 
 
+@pytest.mark.parametrize(("text", "settings"), [
+    ("guinote", {"players": 2, "ranking": "guinote", "hand_size": 6, "deal_packet": 3,
+                 "trump": "turn_up", "partner_exception": True,
+                 "swap_timing": "after_won_trick", "sing_who": "both_one_each",
+                 "tute_set": "off", "match": "cumulative", "match_target": 101}),
+    ("guinote(players=4)", {"hand_size": 6, "partnerships": True}),
+    ("subastado", {"players": 3, "deck": 36, "hand_size": 12, "trump": "declarer",
+                   "sing_who": "declarer", "tute_set": "off", "scoring": "contract",
+                   "match": "cumulative", "match_target": 500, "partnerships": False}),
+    ("subastado(players=4)", {"deck": 40, "hand_size": 10, "partnerships": False}),
+    ("cabrero", {"players": 4, "deck": 40, "hand_size": 10, "trump": "dealer_last",
+                 "scoring": "cabrero", "match": "elimination", "match_target": 4,
+                 "partnerships": False, "dealer_sits_out": False}),
+    ("cabrero(players=3)", {"deck": 36, "hand_size": 12}),
+    ("cabrero(players=5)", {"deck": 40, "hand_size": 10, "dealer_sits_out": True}),
+    ("cabrero(players=6)", {"deck": 40, "hand_size": 8, "dealer_sits_out": True}),
+])
+def test_presets_of_the_other_variants(text: str, settings: dict[str, Any]) -> None:
+    v = parse_variant(text)
+    for name, value in settings.items():
+        assert getattr(v, name) == value, name
+
+
 @pytest.mark.parametrize(("preset", "options"), [
-    ("guinote", {}), ("subastado", {}), ("cabrero", {}),
     ("parejas", {"ranking": "guinote"}), ("parejas", {"manilla": 20}),
     ("parejas", {"double_game_at": 101}), ("parejas", {"match": "series"}),
-    ("parejas", {"min_bid": 70}), ("parejas", {"bid_step": 10}),
+    ("subastado", {"min_bid": 70, "bid_step": 10}), ("habanero", {"hand_size": 4}),
 ])
-def test_next_issue_options_are_refused_with_a_typed_error(preset: str,
-                                                           options: dict[str, Any]) -> None:
-    with pytest.raises(UnsupportedVariantError):
-        make_variant(preset, options)
+def test_every_option_of_rules_11_is_accepted(preset: str, options: dict[str, Any]) -> None:
+    v = make_variant(preset, options)
+    for name, value in options.items():
+        assert getattr(v, name) == value
 
 
 def test_declarer_trump_goes_with_contract_scoring() -> None:

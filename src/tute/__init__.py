@@ -34,7 +34,6 @@ from tute.errors import (
     OutOfTurnError,
     ScenarioError,
     TuteError,
-    UnsupportedVariantError,
     WrongPhaseError,
 )
 from tute.game import Game
@@ -50,6 +49,6 @@ __all__ = [
     "HandResult", "IllegalActionError", "InvalidDealError", "InvalidNotationError",
     "InvalidVariantError", "Manilla", "Match", "MatchScore", "NameTrump", "OutOfTurnError",
     "Pass", "Play", "PlayerView", "Rank", "ScenarioError", "SingForty", "SingTwenty",
-    "Suit", "Swap", "TuteError", "UnsupportedVariantError", "Variant", "WrongPhaseError",
+    "Suit", "Swap", "TuteError", "Variant", "WrongPhaseError",
     "format_action", "make_variant", "parse_action", "parse_card", "parse_variant",
 ]

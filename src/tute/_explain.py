@@ -36,9 +36,9 @@ def explain(g: Game, seat: int, action: Action) -> TuteError:
     if g._phase == OVER:
         return WrongPhaseError("hand_over", action=str(action))
     if isinstance(action, (Bid, Pass, NameTrump)):
-        if g._phase != AUCTION:
+        if g._auction is None:
             return WrongPhaseError("no_auction", action=str(action))
-        return IllegalActionError("not_legal_now", action=str(action))
+        return g._auction.explain(seat, action)
     if g._phase == AUCTION:
         return WrongPhaseError("auction_first", action=str(action))
     if isinstance(action, Play):
@@ -50,7 +50,7 @@ def explain(g: Game, seat: int, action: Action) -> TuteError:
     if isinstance(action, Swap):
         return _explain_swap(g, seat)
     if isinstance(action, Manilla):
-        return IllegalActionError("manilla_off")
+        return _explain_manilla(g, seat, action)
     return IllegalActionError("not_legal_now", action=str(action))  # pragma: no cover
 
 
@@ -92,6 +92,8 @@ def _explain_cante(g: Game, seat: int, action: SingTwenty | SingForty) -> TuteEr
     if g._sung_suits >> suit & 1:
         return IllegalActionError("already_sung", suit=suit)
     if not g._may_declare_in_window(seat):
+        if g._declarer_sings and seat != g._declarer:
+            return IllegalActionError("only_declarer_sings")
         if g.variant.sing_who == "winner" and g._window >= 0 and g._partners:
             return IllegalActionError("only_winner_sings")
         if not g._tricks[g._side[seat]]:
@@ -136,3 +138,19 @@ def _explain_swap(g: Game, seat: int) -> TuteError:
     if g._swap_timing == 1 and not g._tricks[g._side[seat]]:
         return IllegalActionError("swap_after_win")
     return IllegalActionError("swap_on_lead")
+
+
+def _explain_manilla(g: Game, seat: int, action: Manilla) -> TuteError:
+    if g._manilla is None:
+        return IllegalActionError("manilla_off")
+    suit = action.suit.index
+    top = 0b11 << (suit * 10 + 8)
+    if g._hands[seat] & top != top:
+        return IllegalActionError("no_manilla", suit=suit)
+    if g._manilla_suits >> suit & 1:
+        return IllegalActionError("manilla_done", suit=suit)
+    if not g._may_declare_in_window(seat):
+        if not g._tricks[g._side[seat]]:
+            return IllegalActionError("sing_before_win")
+        return IllegalActionError("sing_only_after_win")
+    return IllegalActionError("one_manilla_per_trick")

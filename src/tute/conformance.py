@@ -182,8 +182,11 @@ def _check_result(g: Game, expected: dict[str, Any]) -> None:
         raise _StepFailure(None, "result: the hand is not over after the last step")
     actual: dict[str, object] = {
         "card_points": list(res.card_points), "cantes": list(res.cantes),
-        "totals": list(res.totals), "winner": res.winner, "tute": res.tute,
-        "games": res.games,
+        "totals": list(res.totals), "tute": res.tute, "games": res.games,
+        "winner": list(res.winners) if res.porotos is not None else res.winner,
+        "contract": None if res.contract is None else {
+            "declarer": res.contract.declarer, "bid": res.contract.bid,
+            "made": res.contract.made},
     }
     for name, want in expected.items():
         got = actual.get(name)

@@ -50,9 +50,9 @@ def deal_from_deck(variant: Variant, order: Sequence[object], dealer: int = 0) -
     pos = 0
     last_receiver = dealer
     rounds = variant.hand_size // variant.deal_packet
+    seats = _dealt_seats(variant, dealer)
     for _ in range(rounds):
-        for i in range(1, n + 1):
-            seat = (dealer + i) % n
+        for seat in seats:
             hands[seat].extend(cards[pos:pos + variant.deal_packet])
             pos += variant.deal_packet
             last_receiver = seat
@@ -80,13 +80,15 @@ def deal_from_hands(variant: Variant, hands: Sequence[Sequence[object]],
     if not isinstance(hands, (list, tuple)) or len(hands) != n:
         raise InvalidDealError("deal_wrong_hand_count", players=n)
     parsed = []
+    dealt = _dealt_seats(variant, dealer)
     for seat, h in enumerate(hands):
         if not isinstance(h, (list, tuple)):
             raise InvalidDealError("deal_bad_hand", seat=seat)
         cards = [_card(c) for c in h]
-        if len(cards) != variant.hand_size:
+        expected = variant.hand_size if seat in dealt else 0
+        if len(cards) != expected:
             raise InvalidDealError("deal_wrong_hand_size", seat=seat, size=len(cards),
-                                   expected=variant.hand_size)
+                                   expected=expected)
         parsed.append(tuple(cards))
     if not isinstance(stock, (list, tuple)):
         raise InvalidDealError("deal_bad_stock")
@@ -102,14 +104,24 @@ def deal_from_hands(variant: Variant, hands: Sequence[Sequence[object]],
     elif up is None:
         raise InvalidDealError("deal_turn_up_missing")
     elif variant.trump == "dealer_last":
-        if up not in parsed[dealer]:
-            raise InvalidDealError("deal_turn_up_not_dealers", card=up.code, seat=dealer)
+        last = dealt[-1]
+        if up not in parsed[last]:
+            raise InvalidDealError("deal_turn_up_not_dealers", card=up.code, seat=last)
     else:
         if any(up in h for h in parsed) or up in stock_cards:
             raise InvalidDealError("deal_turn_up_twice", card=up.code)
         everything.append(up)
     _check_whole_deck(variant, everything)
     return Deal(tuple(parsed), up, stock_cards, dealer)
+
+
+def _dealt_seats(variant: Variant, dealer: int) -> tuple[int, ...]:
+    """The seats dealt to, in dealing order from ``next(dealer)``."""
+    n = variant.players
+    order = tuple((dealer + i) % n for i in range(1, n + 1))
+    if variant.dealer_sits_out:
+        order = tuple(s for s in order if s != dealer)
+    return order
 
 
 def _check_dealer(variant: Variant, dealer: object) -> None:

@@ -30,10 +30,6 @@ class InvalidVariantError(TuteError):
     """An unknown preset or option, a bad value, or options that cannot be played."""
 
 
-class UnsupportedVariantError(InvalidVariantError):
-    """An option value this version of the engine does not play yet."""
-
-
 class InvalidDealError(TuteError):
     """Explicit hands, deck, turn-up or stock that do not fit the variant."""
 

@@ -34,20 +34,25 @@ from tute._tables import (
 )
 from tute.actions import (
     FORTY,
+    MANILLAS,
     SWAP,
     TUTE,
     TWENTIES,
     Action,
     DeclareTute,
+    Manilla,
+    NameTrump,
     Play,
     SingForty,
     SingTwenty,
     Swap,
 )
+from tute.auction import Auction
 from tute.cards import SUITS, Card, Suit
 from tute.deal import Deal, deal_from_deck, deal_from_hands, deal_from_seed
 from tute.errors import InvalidVariantError
 from tute.result import HandResult
+from tute.scoring import HandFigures, score_hand
 from tute.variants import Variant, parse_variant
 from tute.view import CanteShown, PlayerView
 
@@ -90,6 +95,8 @@ class Game:
                            for s in range(n))
         self._partner_may_sing = self._partners and sing_who in (
             "winner_or_partner", "both_one_each")
+        self._declarer_sings = sing_who == "declarer"
+        self._manilla = v.manilla
         self._oblig = _OBLIGATIONS[v.stock_obligations]
         self._undertrump = v.must_undertrump
         self._partner_exc = v.partner_exception and self._partners
@@ -111,21 +118,31 @@ class Game:
         self._turn_up = -1 if deal.turn_up is None else rk.bit_of_index[deal.turn_up.index]
         self._turn_up_live = v.trump == "turn_up"
         self._turn_up_holder = deal.dealer if v.trump == "dealer_last" else -1
-        self._trump = -1 if self._turn_up < 0 else SUIT_OF[self._turn_up]
-        # the 7 (and 2) of trumps: a seat holding neither cannot swap
+        # seats dealt in, and the next of each (a Cabrero dealer may sit out)
+        out = deal.dealer if v.dealer_sits_out else -1
+        self._playing = tuple(s for s in range(n) if s != out)
+        self._nplay = len(self._playing)
+        self._next = tuple(next(t for t in ((s + i) % n for i in range(1, n + 1))
+                                if t != out) for s in range(n))
+        self._trump = -1
         self._swap_bits = 0
-        if self._trump >= 0 and self._swap_kind:
-            self._swap_bits = 1 << (self._trump * 10 + STRENGTH_SEVEN)
-            if self._swap_kind == 2:
-                self._swap_bits |= 1 << (self._trump * 10 + STRENGTH_TWO)
+        if self._turn_up >= 0:
+            self._set_trump(SUIT_OF[self._turn_up])
         self._known = [0] * n                  # cards of each seat shown to everybody
         if v.trump == "dealer_last":
             self._known[deal.dealer] = 1 << self._turn_up
         self._phase = STOCK if (self._stock or self._turn_up_live) else STRICT
+        self._to_act = self._next[deal.dealer]
+        self._leader = self._to_act
+        self._auction: Auction | None = None
+        self._declarer = -1
+        self._bid = 0
         if v.trump == "declarer":
             self._phase = AUCTION
-        self._to_act = (deal.dealer + 1) % n
-        self._leader = self._to_act
+            order = [self._to_act]
+            while len(order) < self._nplay:
+                order.append(self._next[order[-1]])
+            self._auction = Auction(tuple(order), self._to_act, v.min_bid, v.bid_step)
         self._trick_seats: list[int] = []
         self._trick_bits: list[int] = []
         self._led = -1
@@ -139,6 +156,8 @@ class Game:
         self._cantes = [0] * self._nsides
         self._cantes_shown: list[CanteShown] = []
         self._sung_suits = 0
+        self._manilla_suits = 0
+        self._window_manilla = [False] * n     # per unit, in the open window
         self._sang = [False] * n               # per player: has sung (no_tute_after_sing)
         self._sang_twenty = [False] * n        # per unit: a 20 sung (forty_first strict)
         self._lost = [0] * n                   # per unit: suits lost (sing_use_or_lose)
@@ -153,6 +172,15 @@ class Game:
         self._cache_ver = [-1] * n
         self._cache: list[tuple[Action, ...]] = [()] * n
         self._cache_mask = [0] * n
+
+    def _set_trump(self, suit: int) -> None:
+        self._trump = suit
+        # the 7 (and 2) of trumps: a seat holding neither cannot swap
+        self._swap_bits = 0
+        if self._swap_kind and self._turn_up_live:
+            self._swap_bits = 1 << (suit * 10 + STRENGTH_SEVEN)
+            if self._swap_kind == 2:
+                self._swap_bits |= 1 << (suit * 10 + STRENGTH_TWO)
 
     @classmethod
     def new(cls, variant: VariantLike, seed: int | str | bytes | None = None, dealer: int = 0,
@@ -185,9 +213,11 @@ class Game:
         for name in ("_hands", "_stock", "_known", "_trick_seats", "_trick_bits",
                      "_last_trick", "_won", "_points", "_tricks", "_trick_winners",
                      "_cantes", "_cantes_shown", "_sang", "_sang_twenty", "_lost",
-                     "_window_sang", "_window_singable", "_history", "_draws",
-                     "_cache_ver", "_cache", "_cache_mask"):
+                     "_window_sang", "_window_singable", "_window_manilla", "_history",
+                     "_draws", "_cache_ver", "_cache", "_cache_mask"):
             setattr(g, name, list(getattr(self, name)))
+        if self._auction is not None:
+            g._auction = self._auction.copy()
         return g
 
     # ---------------------------------------------------------------- public state
@@ -260,6 +290,9 @@ class Game:
         if self._phase == OVER:
             acts: tuple[Action, ...] = ()
             mask = 0
+        elif self._auction is not None:
+            acts = self._auction.legal(seat)
+            mask = 0
         elif seat == self._to_act:
             mask = self._play_mask(seat)
             acts = self._rk.plays_of(mask)
@@ -313,6 +346,8 @@ class Game:
         w = self._window
         if w < 0:
             return False
+        if self._declarer_sings:
+            return seat == w == self._declarer
         return seat == w or (self._partner_may_sing and seat == (w + 2) % 4)
 
     def _singable_suits(self, seat: int) -> int:
@@ -358,6 +393,18 @@ class Game:
                 return self._may_declare_in_window(seat) or (on_turn and self._tute_anytime)
         return False
 
+    def _may_manilla(self, seat: int) -> int:
+        """Suits (4-bit mask) whose A + 3 ``seat`` may declare now (option manilla)."""
+        if not self._may_declare_in_window(seat) or self._window_manilla[self._unit[seat]]:
+            return 0
+        hand = self._hands[seat]
+        m = 0
+        for s in range(4):
+            top = 0b11 << (s * 10 + 8)
+            if hand & top == top:
+                m |= 1 << s
+        return m & ~self._manilla_suits
+
     def _may_swap(self, seat: int) -> bool:
         if not (self._turn_up_live and self._swap_kind) or seat != self._to_act:
             return False
@@ -392,6 +439,8 @@ class Game:
                 for s in range(4):
                     if m >> s & 1:
                         out.append(FORTY if s == trump else TWENTIES[s])
+        if self._manilla is not None:
+            out.extend(MANILLAS[s] for s in range(4) if self._may_manilla(seat) >> s & 1)
         if self._may_tute(seat, on_turn):
             out.append(TUTE)
         if on_turn and self._may_swap(seat):
@@ -413,7 +462,9 @@ class Game:
         else:
             if action not in self._cache[seat]:
                 raise _explain.explain(self, seat, action)
-            if type(action) is SingTwenty:
+            if self._auction is not None:
+                self._auction_step(seat, action)
+            elif type(action) is SingTwenty:
                 self._sing(seat, action.suit.index)
             elif type(action) is SingForty:
                 self._sing(seat, self._trump)
@@ -421,6 +472,8 @@ class Game:
                 self._swap(seat)
             elif type(action) is DeclareTute:
                 self._declare_tute(seat)
+            elif type(action) is Manilla:
+                self._declare_manilla(seat, action.suit.index)
             else:  # pragma: no cover - every legal action kind is handled above
                 raise _explain.explain(self, seat, action)
         self._history.append((seat, action))
@@ -451,10 +504,10 @@ class Game:
                 self._win_seat = seat
         tb.append(bit)
         self._trick_seats.append(seat)
-        if len(tb) == self._n:
+        if len(tb) == self._nplay:
             self._finish_trick()
         else:
-            self._to_act = (seat + 1) % self._n
+            self._to_act = self._next[seat]
 
     def _finish_trick(self) -> None:
         w = self._win_seat
@@ -484,10 +537,9 @@ class Game:
             self._refresh_window_singable()
 
     def _draw(self, winner: int) -> None:
-        n = self._n
         stock = self._stock
-        for i in range(n):
-            s = (winner + i) % n
+        s = winner
+        for _ in range(self._nplay):
             if self._stock_pos < len(stock):
                 b = stock[self._stock_pos]
                 self._stock_pos += 1
@@ -500,6 +552,7 @@ class Game:
                 break
             self._hands[s] |= 1 << b
             self._draws.append((s, b))
+            s = self._next[s]
         if self._stock_pos >= len(stock) and not self._turn_up_live:
             self._phase = STRICT
 
@@ -511,6 +564,7 @@ class Game:
             self._window_singable = [0] * self._n
         self._window = -1
         self._window_sang = [False] * self._n
+        self._window_manilla = [False] * self._n
 
     def _refresh_window_singable(self) -> None:
         for s in range(self._n):
@@ -543,6 +597,30 @@ class Game:
         if self._use_or_lose and self._window >= 0:
             self._refresh_window_singable()     # the hand changed: a marriage may be new
 
+    def _declare_manilla(self, seat: int, suit: int) -> None:
+        assert self._manilla is not None
+        self._cantes[self._side[seat]] += self._manilla
+        self._manilla_suits |= 1 << suit
+        self._window_manilla[self._unit[seat]] = True
+        self._known[seat] |= 0b11 << (suit * 10 + 8)
+
+    def _auction_step(self, seat: int, action: Action) -> None:
+        auction = self._auction
+        assert auction is not None
+        if isinstance(action, NameTrump):
+            self._declarer = auction.declarer
+            self._bid = auction.high
+            self._auction = None
+            self._set_trump(action.suit.index)
+            self._phase = STOCK if self._stock else STRICT
+            self._to_act = self._leader = self._next[self.dealer]
+            return
+        auction.apply(seat, action)
+        if auction.void:
+            self._end_hand()
+        else:
+            self._to_act = auction.to_act
+
     def _declare_tute(self, seat: int) -> None:
         self._tute_side = self._side[seat]
         self._known[seat] |= self._hands[seat] & (KINGS | self._rk.knights)
@@ -554,24 +632,16 @@ class Game:
         self._result = self._compute_result()
 
     def _compute_result(self) -> HandResult:
-        k = self._nsides
-        last = self._side[self._trick_winners[-1]] if self._trick_winners else None
-        cantes = tuple(self._cantes)
-        if self._tute_side >= 0:
-            zero = (0,) * k
-            return HandResult(zero, cantes, cantes, tuple(self._tricks),
-                              self._tute_side, last, tute=self._tute_side)
-        points = tuple(self._points)
-        totals = tuple(p + c for p, c in zip(points, cantes, strict=False))
-        best = max(totals)
-        tied = {s for s in range(k) if totals[s] == best}
-        winner = next(iter(tied))
-        if len(tied) > 1:
-            for w in reversed(self._trick_winners):
-                if self._side[w] in tied:
-                    winner = self._side[w]
-                    break
-        return HandResult(points, cantes, totals, tuple(self._tricks), winner, last)
+        side = self._side
+        auction = self._auction
+        return score_hand(self.variant, HandFigures(
+            points=tuple(self._points), cantes=tuple(self._cantes),
+            tricks=tuple(self._tricks),
+            trick_winners=tuple(side[w] for w in self._trick_winners),
+            tute=self._tute_side if self._tute_side >= 0 else None,
+            sang=tuple(self._sang), playing=self._playing,
+            declarer=self._declarer, bid=self._bid,
+            void=auction is not None and auction.void))
 
     # ---------------------------------------------------------------- views
     def view(self, seat: int) -> PlayerView:

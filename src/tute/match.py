@@ -7,25 +7,38 @@
 ...     m.next_hand()         # once g.is_over: score it and deal the next one
 
 Each hand's shuffle comes from the match seed, so a match replays from its seed and
-its actions.  This version plays ``match = first_to``: the first side to win
-``match_target`` hands (a tute with ``tute_effect = win_match`` wins at once).
+its actions.  Formats (``match``, ``match_target``): ``first_to`` N hands won;
+``series`` of N hands, most wins, a tie played on hand by hand (Subastado: most points);
+``two_ahead``: at least N hands won and 2 more than every other side; ``cumulative``:
+points summed until a side has at least N at the end of a hand (the highest then wins,
+a tie plays on; a tute sets its side's score to N); ``elimination`` (Cabrero): a player
+with N porotos is out, the last player left wins.  With ``double_game_at`` a double game
+counts as two hands won; with ``tute_effect = win_match`` a tute wins at once.
+
+In an elimination match the game's seats are the players still in, in order:
+``seat_map[game_seat]`` is the match seat.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from dataclasses import dataclass
 
 from tute.errors import WrongPhaseError
 from tute.game import Game, VariantLike, _variant
 from tute.result import HandResult
+from tute.variants import PRESETS, Variant, validate
 
 
 @dataclass(frozen=True, slots=True)
 class MatchScore:
-    hands_won: tuple[int, ...]          # per side
+    hands_won: tuple[int, ...]          # per side (double games count two)
+    points: tuple[int, ...]             # per side: cumulative / contract points
+    porotos: tuple[int, ...]            # per match seat (elimination)
+    players_in: tuple[int, ...]         # match seats still in
     results: tuple[HandResult, ...]     # every finished hand, in order
-    winner: int | None                  # side, once the match is over
+    winner: int | None                  # side (or match seat), once the match is over
 
 
 class Match:
@@ -34,15 +47,41 @@ class Match:
         self.variant = _variant(variant)
         self.seed = seed
         self._rng = random.Random(seed)
+        v = self.variant
         self._results: list[HandResult] = []
-        self._won = [0] * self.variant.num_sides
+        self._won = [0] * v.num_sides
+        self._points = [0] * v.num_sides
+        self._porotos = [0] * v.players
+        self._in = list(range(v.players))
         self._winner: int | None = None
         self.first_dealer = dealer
-        self.game = self._deal(dealer)
+        self.dealer = dealer                 # a match seat
+        self.seat_map: tuple[int, ...] = tuple(self._in)
+        self.game = self._deal()
 
-    def _deal(self, dealer: int) -> Game:
-        return Game.new(self.variant, seed=self._rng.getrandbits(64), dealer=dealer)
+    # ------------------------------------------------------------------ dealing
+    def _hand_variant(self) -> Variant:
+        v = self.variant
+        k = len(self._in)
+        if k == v.players:
+            return v
+        preset = PRESETS[v.preset]
+        if k in preset.players:
+            shape = preset.settings(k)
+            deck, hand = shape.get("deck", 40), shape.get("hand_size", v.hand_size)
+        else:                           # two players left in Cabrero: all 40 cards
+            deck, hand = 40, 40 // k
+        assert isinstance(deck, int) and isinstance(hand, int)
+        w = dataclasses.replace(v, players=k, deck=deck, hand_size=hand)
+        validate(w, any_player_count=True)
+        return w
 
+    def _deal(self) -> Game:
+        self.seat_map = tuple(self._in)
+        dealer = self._in.index(self.dealer)
+        return Game.new(self._hand_variant(), seed=self._rng.getrandbits(64), dealer=dealer)
+
+    # ------------------------------------------------------------------ state
     @property
     def is_over(self) -> bool:
         return self._winner is not None
@@ -57,8 +96,10 @@ class Match:
         return len(self._results) + 1
 
     def score(self) -> MatchScore:
-        return MatchScore(tuple(self._won), tuple(self._results), self._winner)
+        return MatchScore(tuple(self._won), tuple(self._points), tuple(self._porotos),
+                          tuple(self._in), tuple(self._results), self._winner)
 
+    # ------------------------------------------------------------------ scoring
     def next_hand(self) -> HandResult:
         """Score the finished current hand; deal the next unless the match is over."""
         result = self.game.result()
@@ -67,12 +108,67 @@ class Match:
         if self._winner is not None:
             raise WrongPhaseError("match_over")
         self._results.append(result)
-        self._won[result.winner] += result.games
-        v = self.variant
-        if result.tute is not None and v.tute_effect == "win_match":
-            self._winner = result.tute
-        elif self._won[result.winner] >= v.match_target:
-            self._winner = result.winner
+        if not result.void:
+            if self.variant.match == "elimination":
+                self._score_elimination(result)
+            else:
+                self._score_sides(result)
         if self._winner is None:
-            self.game = self._deal((self.game.dealer + 1) % v.players)
+            n = self.variant.players          # the deal passes to the next player still in
+            self.dealer = next(s for s in ((self.dealer + i) % n for i in range(1, n + 1))
+                               if s in self._in)
+            self.game = self._deal()
         return result
+
+    def _score_elimination(self, r: HandResult) -> None:
+        losers = ([s for s, p in enumerate(r.porotos) if p] if r.porotos is not None
+                  else [s for s in range(r.sides) if s not in r.winners])
+        for s in losers:
+            self._porotos[self.seat_map[s]] += 1
+        target = self.variant.match_target
+        self._in = [s for s in self._in if self._porotos[s] < target]
+        if r.tute is not None and self.variant.tute_effect == "win_match":
+            self._winner = self.seat_map[r.tute]
+        elif len(self._in) == 1:
+            self._winner = self._in[0]
+        elif not self._in:                        # cannot happen: someone always escapes
+            self._winner = min(self.seat_map, key=lambda s: self._porotos[s])
+
+    def _score_sides(self, r: HandResult) -> None:
+        v = self.variant
+        target = v.match_target
+        for w in r.winners:
+            self._won[w] += r.games
+        if r.contract is not None:
+            c = r.contract
+            self._points[c.declarer] += c.bid if c.made else -c.bid
+        else:
+            for side, total in enumerate(r.totals):
+                self._points[side] += total
+            if r.tute is not None and v.match == "cumulative":
+                self._points[r.tute] = max(self._points[r.tute], target)
+        if r.tute is not None and v.tute_effect == "win_match":
+            self._winner = r.tute
+            return
+        played = sum(1 for x in self._results if not x.void)
+        if v.match == "first_to":
+            ahead = [s for s in range(len(self._won)) if self._won[s] >= target]
+            if ahead:
+                self._winner = max(ahead, key=lambda s: self._won[s])
+        elif v.match == "series":
+            figures = self._points if v.scoring == "contract" else self._won
+            if played >= target:
+                self._winner = _unique_max(figures)
+        elif v.match == "two_ahead":
+            for s, won in enumerate(self._won):
+                others = [x for t, x in enumerate(self._won) if t != s]
+                if won >= target and all(won >= x + 2 for x in others):
+                    self._winner = s
+        elif v.match == "cumulative" and any(p >= target for p in self._points):
+            self._winner = _unique_max(self._points)
+
+
+def _unique_max(values: list[int]) -> int | None:
+    best = max(values)
+    tops = [i for i, x in enumerate(values) if x == best]
+    return tops[0] if len(tops) == 1 else None

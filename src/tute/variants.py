@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Final
 
-from tute.errors import InvalidVariantError, UnsupportedVariantError
+from tute.errors import InvalidVariantError
 
 OptionValue = int | str | bool | None
 
@@ -91,9 +91,18 @@ class Variant:
         return seat % 2 if self.partnerships else seat
 
     @property
+    def dealer_sits_out(self) -> bool:
+        """Cabrero with 5-6 players: the dealer deals to the others only."""
+        return self.scoring == "cabrero" and self.players >= 5
+
+    @property
+    def players_dealt(self) -> int:
+        return self.players - 1 if self.dealer_sits_out else self.players
+
+    @property
     def stock_size(self) -> int:
         """Face-down stock cards after the deal (the turn-up not included)."""
-        rest = self.deck - self.players * self.hand_size
+        rest = self.deck - self.players_dealt * self.hand_size
         if self.trump in ("turn_up", "dead_turn_up"):
             return rest - 1
         return rest
@@ -231,20 +240,6 @@ PRESETS: Final[dict[str, Preset]] = {
     )
 }
 
-# Options whose rules are not played by this version of the engine (the next issue).
-_UNSUPPORTED: Final[dict[str, Callable[[Variant], bool]]] = {
-    "ranking": lambda v: v.ranking != "tute",
-    "scoring": lambda v: v.scoring != "highest",
-    "trump": lambda v: v.trump == "declarer",
-    "sing_who": lambda v: v.sing_who == "declarer",
-    "min_bid": lambda v: v.min_bid != 60,
-    "bid_step": lambda v: v.bid_step != 5,
-    "manilla": lambda v: v.manilla is not None,
-    "double_game_at": lambda v: v.double_game_at is not None,
-    "match": lambda v: v.match != "first_to",
-}
-
-
 def preset_variant(name: str, players: int | None = None) -> Variant:
     """The preset's own variant (unvalidated defaults) for a player count."""
     preset = PRESETS.get(name)
@@ -330,10 +325,13 @@ def parse_variant(text: str) -> Variant:
     return make_variant(name, options)
 
 
-def validate(v: Variant) -> None:
-    """Refuse option combinations that cannot be dealt or played (RULES.md §11)."""
+def validate(v: Variant, *, any_player_count: bool = False) -> None:
+    """Refuse option combinations that cannot be dealt or played (RULES.md §11).
+
+    ``any_player_count`` admits player counts the preset does not list (the last two
+    players of a Cabrero elimination match)."""
     preset = PRESETS[v.preset]
-    if v.players not in preset.players:
+    if not any_player_count and v.players not in preset.players:
         raise InvalidVariantError("bad_players", preset=v.preset, players=v.players,
                                   allowed=", ".join(str(p) for p in preset.players))
     if v.deck not in (36, 40):
@@ -342,7 +340,7 @@ def validate(v: Variant) -> None:
     if v.hand_size % v.deal_packet:
         raise InvalidVariantError("packet_does_not_divide", packet=v.deal_packet,
                                   hand=v.hand_size)
-    dealt = v.players * v.hand_size
+    dealt = v.players_dealt * v.hand_size
     if dealt > v.deck:
         raise InvalidVariantError("too_many_cards", dealt=dealt, deck=v.deck)
     rest = v.deck - dealt
@@ -352,11 +350,8 @@ def validate(v: Variant) -> None:
         if rest < 1:
             raise InvalidVariantError("no_turn_up_card")
         drawn = rest if v.trump == "turn_up" else rest - 1
-        if drawn % v.players:
-            raise InvalidVariantError("stock_not_multiple", stock=drawn, players=v.players)
+        if drawn % v.players_dealt:
+            raise InvalidVariantError("stock_not_multiple", stock=drawn,
+                                      players=v.players_dealt)
     if (v.trump == "declarer") != (v.scoring == "contract"):
         raise InvalidVariantError("declarer_needs_contract")
-    for option, unsupported in _UNSUPPORTED.items():
-        if unsupported(v):
-            raise UnsupportedVariantError("unsupported_option", option=option,
-                                          value=_format_value(getattr(v, option)))
