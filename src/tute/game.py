@@ -670,7 +670,21 @@ class Game:
             known_cards=known, history=tuple(self._history),
             own_draws=tuple(cob[b] for s, b in self._draws if s == seat),
             legal=self.legal_actions(seat), result=self._result,
+            declarer=self._current_declarer(), bid=self._current_bid(),
+            sitting_out=None if self._nplay == self._n else self.dealer,
         )
+
+    def _current_declarer(self) -> int | None:
+        if self._declarer >= 0:
+            return self._declarer
+        a = self._auction
+        return a.declarer if a is not None and a.declarer >= 0 else None
+
+    def _current_bid(self) -> int | None:
+        if self._declarer >= 0:
+            return self._bid
+        a = self._auction
+        return a.high if a is not None and a.high_bidder >= 0 else None
 
     def _side_won(self, side: int) -> int:
         m = 0

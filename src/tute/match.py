@@ -107,18 +107,21 @@ class Match:
             raise WrongPhaseError("hand_not_over")
         if self._winner is not None:
             raise WrongPhaseError("match_over")
-        self._results.append(result)
-        if not result.void:
-            if self.variant.match == "elimination":
-                self._score_elimination(result)
-            else:
-                self._score_sides(result)
+        self._record(result)
         if self._winner is None:
             n = self.variant.players          # the deal passes to the next player still in
             self.dealer = next(s for s in ((self.dealer + i) % n for i in range(1, n + 1))
                                if s in self._in)
             self.game = self._deal()
         return result
+
+    def _record(self, result: HandResult) -> None:
+        self._results.append(result)
+        if not result.void:
+            if self.variant.match == "elimination":
+                self._score_elimination(result)
+            else:
+                self._score_sides(result)
 
     def _score_elimination(self, r: HandResult) -> None:
         losers = ([s for s, p in enumerate(r.porotos) if p] if r.porotos is not None

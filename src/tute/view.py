@@ -52,6 +52,9 @@ class PlayerView:
     own_draws: tuple[Card, ...]      # the cards this seat drew, in order
     legal: tuple[Action, ...]        # what this seat may do now
     result: HandResult | None
+    declarer: int | None = None      # Subastado, once the auction is won
+    bid: int | None = None           # the highest bid so far / the contract
+    sitting_out: int | None = None   # a Cabrero dealer who deals to the others only
 
     @property
     def is_over(self) -> bool:
