@@ -23,7 +23,9 @@ from tute.variants import Variant, parse_variant
 
 BENCH_VARIANTS: tuple[str, ...] = (
     "parejas", "habanero", "individual", "individual(players=3)", "tres", "corriente",
-    "arrastre", "online", "online(players=2)", "online(players=3)",
+    "arrastre", "online", "online(players=2)", "online(players=3)", "guinote",
+    "guinote(players=4)", "subastado", "subastado(players=4)", "cabrero(players=3)",
+    "cabrero", "cabrero(players=5)", "cabrero(players=6)",
 )
 
 
