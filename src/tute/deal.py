@@ -144,3 +144,25 @@ def _check_whole_deck(variant: Variant, cards: list[Card]) -> None:
         raise InvalidDealError("deal_missing_cards",
                                cards=" ".join(c.code for c in missing[:8]))
 
+
+
+def deck_order(variant: Variant, deal: Deal) -> list[Card]:
+    """The deck order (top card first) that :func:`deal_from_deck` turns into ``deal``.
+
+    With ``dealer_last`` the turn-up is put last in its receiver's hand, so the order
+    always deals the same position (a hand's order within it may differ)."""
+    seats = _dealt_seats(variant, deal.dealer)
+    hands = [list(h) for h in deal.hands]
+    if variant.trump == "dealer_last" and deal.turn_up is not None:
+        last = hands[seats[-1]]
+        last.remove(deal.turn_up)
+        last.append(deal.turn_up)
+    p = variant.deal_packet
+    order: list[Card] = []
+    for r in range(variant.hand_size // p):
+        for seat in seats:
+            order.extend(hands[seat][r * p:(r + 1) * p])
+    if variant.trump in ("turn_up", "dead_turn_up") and deal.turn_up is not None:
+        order.append(deal.turn_up)
+    order.extend(deal.stock)
+    return order

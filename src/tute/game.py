@@ -82,6 +82,7 @@ class Game:
         self.variant = v
         self.dealer = deal.dealer
         self.deal = deal
+        self.seed: int | str | bytes | None = None     # set when dealt from a seed
         n = v.players
         self._n = n
         rk = ranking(v.ranking)
@@ -190,7 +191,9 @@ class Game:
         if rng is not None:
             from tute.deal import shuffled_deck
             return cls(v, deal_from_deck(v, shuffled_deck(v, rng), dealer))
-        return cls(v, deal_from_seed(v, seed, dealer))
+        g = cls(v, deal_from_seed(v, seed, dealer))
+        g.seed = seed
+        return g
 
     @classmethod
     def from_deck(cls, variant: VariantLike, deck: Sequence[object], dealer: int = 0) -> Game:

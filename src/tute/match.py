@@ -43,7 +43,7 @@ class MatchScore:
 
 class Match:
     def __init__(self, variant: VariantLike, seed: int | str | bytes | None = None,
-                 dealer: int = 0) -> None:
+                 dealer: int = 0, first_game: Game | None = None) -> None:
         self.variant = _variant(variant)
         self.seed = seed
         self._rng = random.Random(seed)
@@ -54,13 +54,17 @@ class Match:
         self._porotos = [0] * v.players
         self._in = list(range(v.players))
         self._winner: int | None = None
+        self._scored = False                 # the current hand has been scored
+        if first_game is not None:
+            dealer = first_game.dealer
         self.first_dealer = dealer
         self.dealer = dealer                 # a match seat
         self.seat_map: tuple[int, ...] = tuple(self._in)
-        self.game = self._deal()
+        self.game = self._deal() if first_game is None else self._check_game(first_game)
 
     # ------------------------------------------------------------------ dealing
-    def _hand_variant(self) -> Variant:
+    def hand_variant(self) -> Variant:
+        """The variant of the next hand (Cabrero: for the players still in)."""
         v = self.variant
         k = len(self._in)
         if k == v.players:
@@ -79,7 +83,16 @@ class Match:
     def _deal(self) -> Game:
         self.seat_map = tuple(self._in)
         dealer = self._in.index(self.dealer)
-        return Game.new(self._hand_variant(), seed=self._rng.getrandbits(64), dealer=dealer)
+        return Game.new(self.hand_variant(), seed=self._rng.getrandbits(64), dealer=dealer)
+
+    def _check_game(self, game: Game) -> Game:
+        """A hand dealt elsewhere (a record, a server's shuffle) must fit the match."""
+        self.seat_map = tuple(self._in)
+        if game.variant != self.hand_variant():
+            raise WrongPhaseError("match_wrong_variant", variant=str(game.variant))
+        if game.dealer != self._in.index(self.dealer):
+            raise WrongPhaseError("match_wrong_dealer", dealer=game.dealer)
+        return game
 
     # ------------------------------------------------------------------ state
     @property
@@ -100,20 +113,38 @@ class Match:
                           tuple(self._in), tuple(self._results), self._winner)
 
     # ------------------------------------------------------------------ scoring
-    def next_hand(self) -> HandResult:
-        """Score the finished current hand; deal the next unless the match is over."""
+    def next_hand(self, next_game: Game | None = None) -> HandResult:
+        """Score the finished current hand; deal the next unless the match is over
+        (``next_game``: a hand dealt elsewhere, by the next dealer)."""
+        result = self.record_hand()
+        if self._winner is None:
+            self.deal_next(next_game)
+        return result
+
+    def record_hand(self) -> HandResult:
+        """Score the finished current hand (once)."""
         result = self.game.result()
         if result is None:
             raise WrongPhaseError("hand_not_over")
+        if self._scored or self._winner is not None:
+            raise WrongPhaseError("match_over" if self._winner is not None
+                                  else "hand_scored")
+        self._record(result)
+        self._scored = True
+        return result
+
+    def deal_next(self, next_game: Game | None = None) -> Game:
+        """Deal the next hand once the current one is scored."""
         if self._winner is not None:
             raise WrongPhaseError("match_over")
-        self._record(result)
-        if self._winner is None:
-            n = self.variant.players          # the deal passes to the next player still in
-            self.dealer = next(s for s in ((self.dealer + i) % n for i in range(1, n + 1))
-                               if s in self._in)
-            self.game = self._deal()
-        return result
+        if not self._scored:
+            raise WrongPhaseError("hand_not_over")
+        n = self.variant.players              # the deal passes to the next player still in
+        self.dealer = next(s for s in ((self.dealer + i) % n for i in range(1, n + 1))
+                           if s in self._in)
+        self.game = self._deal() if next_game is None else self._check_game(next_game)
+        self._scored = False
+        return self.game
 
     def _record(self, result: HandResult) -> None:
         self._results.append(result)

@@ -1,0 +1,371 @@
+"""Game records: a text format for hands and matches, its reader and writer, JSON export.
+
+The format (see ``docs/records.md``) is a block of tags then, for each hand, a block of
+tags and the numbered actions, one line per trick::
+
+    [Event "tute"]
+    [Date "2026-11-29"]
+    [Variant "habanero(match_target=5)"]
+    [Seat0 "Tú"]
+    [Seat1 "Ada"]
+    [Match "1-0"]
+
+    [Hand "1"]
+    [Dealer "1"]
+    [Deck "7b 4e Rb 6e ..."]
+    [Result "0"]
+    [Score "cards 68 62; cantes 60 20; totals 128 82"]
+    1. 0 swap, 0 2c, 1 4e
+    2. 0 40, 0 5e, 1 6e
+
+Line ``N.`` holds the actions of trick N (the declarations before its lead included);
+line ``0.`` the auction.  The shuffle is a ``Seed`` (``random.Random(seed)``) or the full
+``Deck`` order, top card first.  ``Result``, ``Score`` and ``Match`` are derived: the
+writer computes them by replaying, and the reader checks them.  The reader checks every
+action against the rules and reports the first bad one with its line and the rule.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+from tute.actions import Action, parse_action
+from tute.cards import Card, parse_card
+from tute.deal import deal_from_deck, deck_order
+from tute.errors import TuteError
+from tute.game import Game
+from tute.match import Match
+from tute.result import HandResult
+from tute.variants import Variant, parse_variant
+
+
+class RecordError(TuteError):
+    """A record that cannot be read or does not replay; names the line."""
+
+    def __init__(self, line: int, why: str) -> None:
+        self.line = line
+        self.why = why
+        super().__init__("record_error", line=line, why=why)
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """One hand: its deal (a seed or the deck order) and its actions by seat."""
+
+    dealer: int
+    seed: int | str | None = None
+    deck: tuple[Card, ...] | None = None
+    actions: tuple[tuple[int, Action], ...] = ()
+
+    def new_game(self, variant: Variant) -> Game:
+        if self.deck is not None:
+            return Game(variant, deal_from_deck(variant, self.deck, self.dealer))
+        return Game.new(variant, seed=self.seed, dealer=self.dealer)
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    variant: Variant
+    names: tuple[str, ...]
+    hands: tuple[HandRecord, ...]
+    date: str = ""
+    event: str = "tute"
+    notes: tuple[str, ...] = field(default=())
+
+
+# -------------------------------------------------------------------------- building
+def hand_record(game: Game) -> HandRecord:
+    """The record of a game as it stands (finished or not)."""
+    actions = tuple(game.history)
+    if game.seed is not None and isinstance(game.seed, (int, str)):
+        return HandRecord(game.dealer, seed=game.seed, actions=actions)
+    deck = tuple(deck_order(game.variant, game.deal))
+    return HandRecord(game.dealer, deck=deck, actions=actions)
+
+
+def record_of_games(games: list[Game], names: tuple[str, ...] = (), date: str = "",
+                    notes: tuple[str, ...] = (), event: str = "tute") -> GameRecord:
+    """A record of consecutive hands of one variant (a match, or a single hand)."""
+    variant = games[0].variant
+    names = names or tuple(f"Seat {s}" for s in range(variant.players))
+    return GameRecord(variant, tuple(names), tuple(hand_record(g) for g in games), date,
+                      event, tuple(notes))
+
+
+# -------------------------------------------------------------------------- replay
+@dataclass(frozen=True, slots=True)
+class Replay:
+    games: tuple[Game, ...]
+    match: Match
+    seat_maps: tuple[tuple[int, ...], ...]    # per hand: game seat -> match seat
+
+
+def replay(record: GameRecord, lines: dict[tuple[int, int], int] | None = None) -> Replay:
+    """Replay every hand; raise RecordError at the first action the rules refuse.
+
+    ``lines`` maps (hand, action) -- action -1 for the hand itself -- to a line number."""
+    where = lines or {}
+    games: list[Game] = []
+    maps: list[tuple[int, ...]] = []
+    match: Match | None = None
+    for h, hand in enumerate(record.hands):
+        try:
+            if match is None:
+                g = hand.new_game(record.variant)
+                match = Match(record.variant, first_game=g)
+            else:
+                g = hand.new_game(match.hand_variant())
+                match.deal_next(g)
+        except TuteError as e:
+            raise RecordError(where.get((h, -1), 0), f"hand {h + 1}: {e}") from None
+        for i, (seat, action) in enumerate(hand.actions):
+            try:
+                g.apply(seat, action)
+            except TuteError as e:
+                raise RecordError(where.get((h, i), 0), f"seat {seat} {action}: {e}") from None
+        maps.append(match.seat_map)
+        if g.is_over:
+            match.record_hand()
+        elif h != len(record.hands) - 1:
+            raise RecordError(where.get((h, -1), 0), f"hand {h + 1} is not finished")
+        games.append(g)
+    if match is None:
+        raise RecordError(0, "the record has no hand")
+    return Replay(tuple(games), match, tuple(maps))
+
+
+# -------------------------------------------------------------------------- text
+def result_text(r: HandResult | None) -> str:
+    if r is None:
+        return "*"
+    if r.void:
+        return "void"
+    if r.contract is not None:
+        c = r.contract
+        return f"contract {c.declarer} {c.bid} {'made' if c.made else 'failed'}"
+    if r.porotos is not None:
+        losers = [str(s) for s, p in enumerate(r.porotos) if p]
+        return "porotos " + (" ".join(losers) if losers else "none")
+    text = str(r.winner)
+    if r.tute is not None:
+        text += " tute"
+    if r.games == 2:
+        text += " double"
+    return text
+
+
+def score_text(r: HandResult) -> str:
+    def nums(xs: tuple[int, ...]) -> str:
+        return " ".join(str(x) for x in xs)
+    return f"cards {nums(r.card_points)}; cantes {nums(r.cantes)}; totals {nums(r.totals)}"
+
+
+def match_text(m: Match) -> str:
+    s = m.score()
+    v = m.variant
+    if v.match == "elimination":
+        text = "porotos " + "-".join(str(p) for p in s.porotos)
+    elif v.match == "cumulative" or v.scoring == "contract":
+        text = "-".join(str(p) for p in s.points)
+    else:
+        text = "-".join(str(w) for w in s.hands_won)
+    if s.winner is not None:
+        text += f" winner {s.winner}"
+    return text
+
+
+def _quote(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def format_record(record: GameRecord) -> str:
+    """The canonical text of a record (replays it to write the derived tags)."""
+    rep = replay(record)
+    out = [f"[Event {_quote(record.event)}]"]
+    if record.date:
+        out.append(f"[Date {_quote(record.date)}]")
+    out.append(f"[Variant {_quote(str(record.variant))}]")
+    for s, name in enumerate(record.names):
+        out.append(f"[Seat{s} {_quote(name)}]")
+    out.append(f"[Match {_quote(match_text(rep.match))}]")
+    for note in record.notes:
+        out.append(f"[Note {_quote(note)}]")
+    for h, (hand, game) in enumerate(zip(record.hands, rep.games, strict=True)):
+        out.append("")
+        out.append(f"[Hand {_quote(str(h + 1))}]")
+        out.append(f"[Dealer {_quote(str(hand.dealer))}]")
+        if hand.deck is not None:
+            out.append(f"[Deck {_quote(' '.join(c.code for c in hand.deck))}]")
+        else:
+            out.append(f"[Seed {_quote(str(hand.seed))}]")
+        r = game.result()
+        out.append(f"[Result {_quote(result_text(r))}]")
+        if r is not None and not r.void:
+            out.append(f"[Score {_quote(score_text(r))}]")
+        if len(rep.seat_maps[h]) != record.variant.players:
+            out.append(f"[Players {_quote(' '.join(str(s) for s in rep.seat_maps[h]))}]")
+        out.extend(_move_lines(game.variant, hand))
+    return "\n".join(out) + "\n"
+
+
+def _move_lines(variant: Variant, hand: HandRecord) -> list[str]:
+    g = hand.new_game(variant)
+    lines: dict[int, list[str]] = {}
+    for seat, action in hand.actions:
+        trick = 0 if g.phase == "auction" else sum(g.tricks_won) + 1
+        lines.setdefault(trick, []).append(f"{seat} {action}")
+        g.apply(seat, action)
+    return [f"{n}. " + ", ".join(items) for n, items in sorted(lines.items())]
+
+
+_TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9]*)\s+"((?:[^"\\]|\\.)*)"\]$')
+_MOVES = re.compile(r"^(\d+)\.\s*(.*)$")
+
+
+def _unquote(text: str) -> str:
+    return re.sub(r"\\(.)", r"\1", text)
+
+
+def parse_record(text: str) -> GameRecord:
+    """Read a record and replay it; raise RecordError at the first problem."""
+    record, lines = _read(text)
+    rep = replay(record, lines)
+    _check_derived(text, record, rep)
+    return record
+
+
+def _read(text: str) -> tuple[GameRecord, dict[tuple[int, int], int]]:
+    if not isinstance(text, str):
+        raise RecordError(0, "a record is text")
+    top: dict[str, str] = {}
+    notes: list[str] = []
+    hands: list[dict[str, object]] = []
+    where: dict[tuple[int, int], int] = {}
+    for n, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith(";"):
+            continue
+        m = _TAG.match(line)
+        if m:
+            name, value = m.group(1), _unquote(m.group(2))
+            if name == "Hand":
+                hands.append({"tags": {}, "actions": [], "line": n})
+                where[(len(hands) - 1, -1)] = n
+                continue
+            target = hands[-1]["tags"] if hands else top
+            assert isinstance(target, dict)
+            if name == "Note" and not hands:
+                notes.append(value)
+            elif name in target:
+                raise RecordError(n, f"tag {name} given twice")
+            else:
+                target[name] = value
+            continue
+        mm = _MOVES.match(line)
+        if not mm or not hands:
+            raise RecordError(n, f"cannot read '{line[:40]}'")
+        actions = hands[-1]["actions"]
+        assert isinstance(actions, list)
+        for item in (x.strip() for x in mm.group(2).split(",")):
+            if not item:
+                continue
+            seat_text, _, action_text = item.partition(" ")
+            if not seat_text.isdigit():
+                raise RecordError(n, f"'{item}' must be a seat then an action")
+            try:
+                action = parse_action(action_text)
+            except TuteError as e:
+                raise RecordError(n, str(e)) from None
+            where[(len(hands) - 1, len(actions))] = n
+            actions.append((int(seat_text), action))
+    try:
+        variant = parse_variant(top.get("Variant", ""))
+    except TuteError as e:
+        raise RecordError(0, f"Variant: {e}") from None
+    names = tuple(top.get(f"Seat{s}", f"Seat {s}") for s in range(variant.players))
+    if not hands:
+        raise RecordError(0, "the record has no [Hand] section")
+    out: list[HandRecord] = []
+    for hand in hands:
+        tags = hand["tags"]
+        assert isinstance(tags, dict)
+        line_no = hand["line"]
+        assert isinstance(line_no, int)
+        dealer_text = tags.get("Dealer", "0")
+        if not dealer_text.isdigit():
+            raise RecordError(line_no, "Dealer must be a seat number")
+        seed: int | str | None = None
+        deck: tuple[Card, ...] | None = None
+        if "Deck" in tags:
+            try:
+                deck = tuple(parse_card(c) for c in tags["Deck"].split())
+            except TuteError as e:
+                raise RecordError(line_no, f"Deck: {e}") from None
+        elif "Seed" in tags:
+            s = tags["Seed"]
+            seed = int(s) if re.fullmatch(r"-?\d+", s) else s
+        else:
+            raise RecordError(line_no, "a hand needs its Seed or its Deck")
+        acts = hand["actions"]
+        assert isinstance(acts, list)
+        out.append(HandRecord(int(dealer_text), seed, deck, tuple(acts)))
+    record = GameRecord(variant, names, tuple(out), top.get("Date", ""),
+                        top.get("Event", "tute"), tuple(notes))
+    return record, where
+
+
+def _check_derived(text: str, record: GameRecord, rep: Replay) -> None:
+    """The Result, Score and Match tags, where given, must be what the replay gives."""
+    hand_no = -1
+    for n, raw in enumerate(text.splitlines(), start=1):
+        m = _TAG.match(raw.strip())
+        if not m:
+            continue
+        name, value = m.group(1), _unquote(m.group(2))
+        if name == "Hand":
+            hand_no += 1
+            continue
+        if name == "Match" and hand_no < 0:
+            want = match_text(rep.match)
+        elif name == "Players" and hand_no >= 0:
+            want = " ".join(str(s) for s in rep.seat_maps[hand_no])
+        elif name in ("Result", "Score") and hand_no >= 0:
+            r = rep.games[hand_no].result()
+            if name == "Result":
+                want = result_text(r)
+            else:
+                want = score_text(r) if r is not None else ""
+        else:
+            continue
+        if value != want:
+            raise RecordError(n, f"{name} says '{value}' but the replay gives '{want}'")
+
+
+# -------------------------------------------------------------------------- JSON
+def record_to_json(record: GameRecord) -> dict[str, object]:
+    """The same content as the text, as JSON-ready data (derived figures included)."""
+    rep = replay(record)
+    hands: list[dict[str, object]] = []
+    for hand, game in zip(record.hands, rep.games, strict=True):
+        r = game.result()
+        entry: dict[str, object] = {"dealer": hand.dealer}
+        if hand.deck is not None:
+            entry["deck"] = [c.code for c in hand.deck]
+        else:
+            entry["seed"] = hand.seed
+        entry["actions"] = [{"seat": s, "action": str(a)} for s, a in hand.actions]
+        entry["result"] = result_text(r)
+        if r is not None and not r.void:
+            entry["card_points"] = list(r.card_points)
+            entry["cantes"] = list(r.cantes)
+            entry["totals"] = list(r.totals)
+        hands.append(entry)
+    return {"event": record.event, "date": record.date, "variant": str(record.variant),
+            "seats": list(record.names), "notes": list(record.notes),
+            "match": match_text(rep.match), "hands": hands}
+
+
+def record_to_json_text(record: GameRecord) -> str:
+    return json.dumps(record_to_json(record), ensure_ascii=False, indent=1)
