@@ -10,7 +10,7 @@ those two; your As of bastos wins the last trick.  Trick points 68 - 62, totals 
 
 The printed starting hand has the sota of oros (J♦) that Ada leads later: that card is
 replaced in your hand (RULES.md §10).  Run:  python examples/make_seed002.py [seed]
-It prints the record it finds; examples/seed002.tute was made so.
+It prints the record it finds; examples/seed002.tute is the output of seed 5.
 """
 
 from __future__ import annotations
@@ -34,14 +34,14 @@ def attempt(rng: random.Random) -> Game | None:
     pool = [c.code for c in ALL_CARDS if c.code not in fixed and c.code != "So"]
     x = rng.choice([c for c in pool if c[-1] != "c"])          # your card instead of the So
     pool.remove(x)
-    rest = pool + ["So"]
+    rest = [*pool, "So"]
     rng.shuffle(rest)
     stock = ["Cb", *rest]
     hands = [YOU.format(X=x).split(), ADA.split()]
     g = Game.from_hands(VARIANT, hands, "Ab", stock, dealer=1)
-    for seat, text in [(0, "swap"), (0, "2c"), (1, "4e"), (0, "40"), (0, "5e"), (1, "6e"),
-                       (1, "20o")]:
-        g.apply(seat, parse_action(text))
+    for who, text in [(0, "swap"), (0, "2c"), (1, "4e"), (0, "40"), (0, "5e"), (1, "6e"),
+                      (1, "20o")]:
+        g.apply(who, parse_action(text))
     sung_copas = False
     ace_copas_led = False
     while not g.is_over:
@@ -103,8 +103,8 @@ def attempt(rng: random.Random) -> Game | None:
     if r is None or not (sung_copas and ace_copas_led):
         return None
     last = g.view(0).last_trick
-    if r.card_points != (68, 62) or r.cantes != (60, 20) or last[-1][1] != parse_card("Ab") \
-            and last[0][1] != parse_card("Ab"):
+    if r.card_points != (68, 62) or r.cantes != (60, 20) or (last[-1][1] != parse_card("Ab") \
+            and last[0][1] != parse_card("Ab")):
         return None
     return g
 
@@ -117,7 +117,7 @@ def _wins(g: Game, code: str) -> bool:
         return True
     if card.suit != led.suit:
         return False
-    order = "2 4 5 6 7 S C R 3 A".split()
+    order = ["2", "4", "5", "6", "7", "S", "C", "R", "3", "A"]
     return order.index(card.rank.value) > order.index(led.rank.value)
 
 
@@ -127,7 +127,7 @@ def main() -> None:
     for n in range(1, 2_000_000):
         g = attempt(rng)
         if g is not None:
-            x = [c.code for c in g.deal.hands[0] if c.code not in YOU.split()][0]
+            x = next(c.code for c in g.deal.hands[0] if c.code not in YOU.split())
             note = (f"Seed 002's example game. Its starting hand lists the sota of oros (J♦) "
                     f"that Ada leads later (RULES.md §10): here your hand has the {x} instead, "
                     f"and the sota of oros comes to Ada from the stock; every other card and "

@@ -39,6 +39,31 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return play_demo(args.variant, seed, args.lang, sys.stdout)
 
 
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from tute.records import RecordError, parse_record, record_to_json_text
+    from tute.term.replay import print_replay
+    from tute.term.style import Style
+
+    try:
+        text = Path(args.file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        print(f"tute: {args.file}: {e}", file=sys.stderr)
+        return 2
+    try:
+        record = parse_record(text)
+    except RecordError as e:
+        print(f"tute: {args.file}: {e.localized(args.lang)}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(record_to_json_text(record))
+        return 0
+    colour = sys.stdout.isatty() and not args.no_color
+    print_replay(record, sys.stdout, Style(colour, args.lang), seat=args.seat, pause=args.step)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tute", description="Spanish Tute: rules, games, tools.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -56,6 +81,15 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--peer", metavar="PYTHON",
                    help="a Python with PyPI 'schnapsen' installed, timed in the same run")
     b.set_defaults(func=_cmd_bench)
+
+    r = sub.add_parser("replay", help="step through a game record trick by trick")
+    r.add_argument("file", help="a record (see docs/records.md)")
+    r.add_argument("--seat", type=int, help="show only what this seat could see")
+    r.add_argument("--json", action="store_true", help="print the record as JSON")
+    r.add_argument("--step", action="store_true", help="wait for Enter after each trick")
+    r.add_argument("--lang", default="es", choices=("es", "pt", "it", "en"))
+    r.add_argument("--no-color", action="store_true", help="no colours")
+    r.set_defaults(func=_cmd_replay)
 
     d = sub.add_parser("demo", help="a random game printed trick by trick")
     d.add_argument("--variant", default="habanero", help="variant text (default habanero)")
@@ -75,6 +109,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:                # output piped into head, less...
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -268,6 +268,24 @@ class Game:
         return tuple(self._history)
 
     @property
+    def trick_winners(self) -> tuple[int, ...]:
+        """The seat that won each trick so far, in order."""
+        return tuple(self._trick_winners)
+
+    @property
+    def draws(self) -> tuple[tuple[int, Card], ...]:
+        """Every draw from the stock as (seat, card), in order (the full state: a player
+        sees only his own, in :meth:`view`)."""
+        cob = self._rk.card_of_bit
+        return tuple((s, cob[b]) for s, b in self._draws)
+
+    @property
+    def turn_up_holder(self) -> int | None:
+        """The seat known to hold the turn-up (last draw, or the dealer with
+        ``dealer_last``), else None."""
+        return None if self._turn_up_holder < 0 else self._turn_up_holder
+
+    @property
     def window_open(self) -> bool:
         """Whether a declaration window (RULES.md §6, Protocol) is open."""
         return self._window >= 0

@@ -264,8 +264,10 @@ def _read(text: str) -> tuple[GameRecord, dict[tuple[int, int], int]]:
                 target[name] = value
             continue
         mm = _MOVES.match(line)
-        if not mm or not hands:
+        if not mm:
             raise RecordError(n, f"cannot read '{line[:40]}'")
+        if not hands:
+            raise RecordError(n, "actions must follow a [Hand] tag")
         actions = hands[-1]["actions"]
         assert isinstance(actions, list)
         for item in (x.strip() for x in mm.group(2).split(",")):

@@ -1,0 +1,1 @@
+"""The terminal client: replaying records and playing against the computer."""
