@@ -64,6 +64,22 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_play(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from tute.term.play import default_records_dir, run_play
+    from tute.term.style import Style
+    from tute.variants import parse_variant
+
+    variant = parse_variant(args.variant)
+    levels = [x.strip() for x in args.bots.split(",")] if args.bots else []
+    names = [x.strip() for x in args.names.split(",")] if args.names else None
+    colour = sys.stdout.isatty() and not args.no_color
+    records = Path(args.records) if args.records else default_records_dir()
+    return run_play(variant, args.seat, levels, names, args.seed, Style(colour, args.lang),
+                    sys.stdout, input, records, hands_limit=args.hands)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tute", description="Spanish Tute: rules, games, tools.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -81,6 +97,19 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--peer", metavar="PYTHON",
                    help="a Python with PyPI 'schnapsen' installed, timed in the same run")
     b.set_defaults(func=_cmd_bench)
+
+    p2 = sub.add_parser("play", help="play in the terminal against the computer")
+    p2.add_argument("--variant", default="habanero", help="variant text (default habanero)")
+    p2.add_argument("--seat", type=int, default=0, help="your seat (default 0, the mano)")
+    p2.add_argument("--bots", help="computer levels: one for all, or one per other seat "
+                                   "(random, heuristic; default heuristic)")
+    p2.add_argument("--names", help="names by seat, comma-separated")
+    p2.add_argument("--seed", type=int, help="seed of the match: the same seed, the same deals")
+    p2.add_argument("--lang", default="es", choices=("es", "pt", "it", "en"))
+    p2.add_argument("--no-color", action="store_true", help="no colours")
+    p2.add_argument("--records", help="folder for the game records")
+    p2.add_argument("--hands", type=int, help="stop after this many hands")
+    p2.set_defaults(func=_cmd_play)
 
     r = sub.add_parser("replay", help="step through a game record trick by trick")
     r.add_argument("file", help="a record (see docs/records.md)")

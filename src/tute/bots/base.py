@@ -1,0 +1,63 @@
+"""The bot interface.
+
+A bot is told when a hand starts (:meth:`Bot.start_hand`) and what every seat did
+(:meth:`Bot.observe`), is asked for its action when it is to act (:meth:`Bot.choose`)
+and, while a declaration window is open for it out of turn, whether it declares
+(:meth:`Bot.declare`; ``None`` is "no").  It receives only views, never the game.  Given
+its seed and a sample/node budget it is reproducible; a wall-clock budget trades that
+away.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from tute.actions import Action
+from tute.view import PlayerView
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How long a bot may think: milliseconds and/or samples (None: its default)."""
+
+    time_ms: float | None = None
+    samples: int | None = None
+
+
+class Bot:
+    """Base class: subclasses implement :meth:`choose` (and may refine the rest)."""
+
+    name = "bot"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def start_hand(self, view: PlayerView) -> None:
+        """A new hand was dealt."""
+
+    def observe(self, seat: int, action: Action, view: PlayerView) -> None:
+        """``seat`` did ``action``; ``view`` is this bot's view after it."""
+
+    def choose(self, view: PlayerView, budget: Budget | None = None) -> Action:
+        raise NotImplementedError
+
+    def declare(self, view: PlayerView) -> Action | None:
+        """Out of turn, with a declaration open: take one (a legal action) or None."""
+        return None
+
+
+LEVELS = ("random", "heuristic")
+
+
+def make_bot(level: str, seed: int | None = None) -> Bot:
+    """A bot by its level name (``random``, ``heuristic``)."""
+    from tute.bots.heuristic import HeuristicBot
+    from tute.bots.random_bot import RandomBot
+    from tute.errors import InvalidVariantError
+
+    if level == "random":
+        return RandomBot(seed)
+    if level == "heuristic":
+        return HeuristicBot(seed)
+    raise InvalidVariantError("unknown_bot", level=level, known=", ".join(LEVELS))

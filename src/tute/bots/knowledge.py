@@ -1,0 +1,72 @@
+"""What a player can work out from a view: strengths, points, cards still unseen."""
+
+from __future__ import annotations
+
+from tute.actions import Play
+from tute.cards import Card, Rank, Suit
+from tute.cards import deck as deck_cards
+from tute.view import PlayerView
+
+_ORDER = {
+    "tute": ["2", "4", "5", "6", "7", "S", "C", "R", "3", "A"],
+    "guinote": ["2", "4", "5", "6", "7", "C", "S", "R", "3", "A"],
+}
+_POINTS = {
+    "tute": {"A": 11, "3": 10, "R": 4, "C": 3, "S": 2},
+    "guinote": {"A": 11, "3": 10, "R": 4, "S": 3, "C": 2},
+}
+
+
+def strength(card: Card, ranking: str = "tute") -> int:
+    """0 (the 2) .. 9 (the As) within its suit."""
+    return _ORDER[ranking].index(card.rank.value)
+
+
+def points(card: Card, ranking: str = "tute") -> int:
+    return _POINTS[ranking].get(card.rank.value, 0)
+
+
+def marriage_low(ranking: str) -> Rank:
+    """The card that marries the Rey: the Caballo (Guiñote: the Sota)."""
+    return Rank.SOTA if ranking == "guinote" else Rank.CABALLO
+
+
+def played(view: PlayerView) -> set[Card]:
+    return {a.card for _, a in view.history if isinstance(a, Play)}
+
+
+def unseen(view: PlayerView) -> set[Card]:
+    """Cards this seat has not seen: in other hands, the stock, or dead."""
+    seen = played(view) | set(view.hand)
+    for known in view.known_cards:
+        seen |= known
+    if view.turn_up is not None:
+        seen.add(view.turn_up)
+    return set(deck_cards(view.variant.deck)) - seen
+
+
+def trick_winner(view: PlayerView) -> tuple[int, Card] | None:
+    """The seat and card winning the trick on the table so far."""
+    if not view.trick:
+        return None
+    trump = view.trump
+    rk = view.variant.ranking
+    best_seat, best = view.trick[0]
+    for seat, card in view.trick[1:]:
+        if beats(card, best, trump, rk):
+            best_seat, best = seat, card
+    return best_seat, best
+
+
+def beats(card: Card, winner: Card, trump: Suit | None, ranking: str = "tute") -> bool:
+    """Does ``card`` beat the currently winning ``winner``?"""
+    if card.suit == winner.suit:
+        return strength(card, ranking) > strength(winner, ranking)
+    return card.suit == trump
+
+
+def is_master(card: Card, view: PlayerView) -> bool:
+    """No unseen card of its suit is higher."""
+    rk = view.variant.ranking
+    return all(c.suit != card.suit or strength(c, rk) < strength(card, rk)
+               for c in unseen(view))

@@ -1,0 +1,48 @@
+"""``?`` at the prompt: the rules in force, in words."""
+
+from __future__ import annotations
+
+from tute.i18n import render
+from tute.variants import Variant
+
+
+def rules_summary(v: Variant, lang: str = "es") -> list[str]:
+    def t(key: str, **params: object) -> str:
+        return render(key, params, lang)
+
+    lines = [t("rules_variant", variant=str(v), players=v.players,
+               sides=t("rules_pairs") if v.partnerships else t("rules_each"))]
+    lines.append(t("rules_deal", cards=v.hand_size, deck=v.deck,
+                   trump=t("rules_trump_" + v.trump)))
+    if v.has_stock:
+        lines.append(t("rules_stock_" + v.stock_obligations))
+        lines.append(t("rules_strict"))
+        if v.swap != "none" and v.trump == "turn_up":
+            lines.append(t("rules_swap_" + v.swap) + " " + t("rules_swap_when_" + v.swap_timing))
+    else:
+        lines.append(t("rules_strict_always"))
+    if v.must_undertrump:
+        lines.append(t("rules_undertrump"))
+    if v.partner_exception and v.partnerships:
+        lines.append(t("rules_partner_exception"))
+    lines.append(t("rules_cantes_" + v.sing_who))
+    lines.append(t("rules_forty_" + v.forty_first))
+    if v.sing_while_stock_only and v.has_stock:
+        lines.append(t("rules_sing_stock_only"))
+    if v.sing_use_or_lose:
+        lines.append(t("rules_use_or_lose"))
+    if v.tute_set == "off":
+        lines.append(t("rules_no_tute"))
+    else:
+        lines.append(t("rules_tute_" + v.tute_set) + " " + t("rules_tute_" + v.tute_effect))
+    if v.manilla is not None:
+        lines.append(t("rules_manilla", points=v.manilla))
+    if v.scoring == "contract":
+        lines.append(t("rules_contract", min=v.min_bid, step=v.bid_step))
+    elif v.scoring == "cabrero":
+        lines.append(t("rules_cabrero"))
+    else:
+        lines.append(t("rules_highest", bonus=v.last_trick_bonus))
+    lines.append(t("rules_match_" + v.match, target=v.match_target))
+    lines.append(t("rules_commands"))
+    return lines
