@@ -96,7 +96,7 @@ class TerminalPlayer:
             text = self._ask(t("play_prompt"))
             if text in ("?", "ayuda", "help", "reglas"):
                 for line in rules_summary(view.variant, self.style.lang):
-                    self.out.write("  " + line + "\n")
+                    self.out.write(self.style.wrap(line, "  ") + "\n")
                 continue
             if not text:
                 continue
@@ -279,7 +279,7 @@ def run_play(variant: Variant, seat: int, levels: list[str], names: list[str] | 
                                for m, level in zip(others, bot_levels, strict=True)}
     match = Match(variant, seed=seed, dealer=(seat - 1) % n)   # you are the mano
     out.write(style.bold(t("play_welcome", variant=str(variant), seed=seed)) + "\n")
-    out.write(t("play_help") + "\n")
+    out.write(style.wrap(t("play_help")) + "\n")
     date = _dt.date.today().isoformat()
     stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     records_dir.mkdir(parents=True, exist_ok=True)

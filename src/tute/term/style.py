@@ -24,6 +24,12 @@ class Style:
     def _wrap(self, code: str, text: str) -> str:
         return f"\x1b[{code}m{text}\x1b[0m" if self.colour else text
 
+    def wrap(self, text: str, indent: str = "") -> str:
+        """Plain text folded to an 80-column terminal."""
+        import textwrap
+        return "\n".join(textwrap.wrap(text, width=79, initial_indent=indent,
+                                        subsequent_indent=indent + "  ")) or indent
+
     def bold(self, text: str) -> str:
         return self._wrap("1", text)
 

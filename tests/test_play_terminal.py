@@ -1,0 +1,103 @@
+"""``tute play`` driven end to end through a pseudo-terminal: a whole hand of habanero
+and of parejas, with an illegal input, a cante and the final count."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from tute.records import parse_record
+
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+PROMPT = r"Tu jugada \(número, carta, cante; \? reglas, q salir\): "
+
+
+def _options(screen: str) -> tuple[list[str], list[str], list[str]]:
+    """Card numbers allowed, declarations offered, and every number in the hand."""
+    text = ANSI.sub("", screen)
+    line = [x for x in text.splitlines() if x.startswith("Puedes:")][-1]
+    hand = [x for x in text.splitlines() if x.startswith("Tu mano:")][-1]
+    numbers = re.search(r"cartas ([\d ]+)", line)
+    decl = re.search(r"cantar (.+)$", line)
+    everything = re.findall(r"(\d+):", hand)
+    return (numbers.group(1).split() if numbers else [],
+            decl.group(1).split() if decl else [], everything)
+
+
+def _play_a_hand(variant: str, seed: int, tmp_path: Path) -> str:
+    child = pexpect.spawn(sys.executable, ["-m", "tute.cli", "play", "--variant", variant,
+                                           "--seed", str(seed), "--records", str(tmp_path),
+                                           "--hands", "1"],
+                          encoding="utf-8", timeout=60, dimensions=(40, 80),
+                          env={"TERM": "xterm", "PATH": "/usr/bin:/bin",
+                               "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "src")})
+    transcript: list[str] = []
+    tried_before_a_win = False
+    refused_by_rule = False
+    sang = False
+    while True:
+        i = child.expect([PROMPT, r"¿Cantas\? \(Enter = no\) ", pexpect.EOF])
+        transcript.append(child.before or "")
+        if i == 2:
+            break
+        if i == 1:
+            child.sendline("")
+            continue
+        allowed, declarations, hand = _options(child.before or "")
+        if not tried_before_a_win:
+            tried_before_a_win = True
+            child.sendline("zz")                             # not an action at all
+            child.expect(PROMPT)
+            assert "no es una jugada" in ANSI.sub("", child.before or "")
+            child.sendline("20o")                            # before a won trick
+            child.expect(PROMPT)
+            assert re.search(r"no (puedes cantar|tienes rey)", ANSI.sub("", child.before or ""))
+        forbidden = [n for n in hand if n not in allowed]
+        if forbidden and not refused_by_rule:
+            refused_by_rule = True
+            child.sendline(forbidden[0])                     # a card the rules forbid now
+            child.expect(PROMPT)
+            said = ANSI.sub("", child.before or "")
+            assert re.search(r"debes (asistir|montar|fallar|echar)", said), said
+        sings = [d for d in declarations if d[:2] in ("20", "40")]
+        if sings:
+            child.sendline(sings[0])
+            sang = True
+            continue
+        child.sendline(allowed[0])
+    child.close()
+    text = ANSI.sub("", "".join(transcript))
+    assert child.exitstatus == 0, text[-2000:]
+    assert refused_by_rule and sang
+    return text
+
+
+@pytest.mark.parametrize(("variant", "seed"), [("habanero", 0), ("parejas", 17)])
+def test_a_whole_hand_through_a_pty(variant: str, seed: int, tmp_path: Path) -> None:
+    text = _play_a_hand(variant, seed, tmp_path)
+    assert re.search(r"Tú canta las (veinte|cuarenta)", text)
+    assert re.search(r"cartas \d+ .*\+ cantes \d+ = \d+", text)
+    assert "gana la mano" in text
+    saved = re.search(r"Partida guardada en: (\S+)", text)
+    assert saved
+    record = parse_record(Path(saved.group(1)).read_text(encoding="utf-8"))
+    assert record.names[0] == "Tú" and str(record.variant) == variant
+
+
+def test_play_without_a_terminal_and_leaving(tmp_path: Path) -> None:
+    import subprocess
+    r = subprocess.run([sys.executable, "-m", "tute.cli", "play", "--seed", "1", "--records",
+                        str(tmp_path), "--lang", "en"], input="?\n1\nq\n", text=True,
+                       capture_output=True, timeout=60)
+    assert r.returncode == 0
+    assert "\x1b[" not in r.stdout
+    assert "Cantes (20, 40 in trumps)" in r.stdout and "Goodbye." in r.stdout
+    prompt = "Your move (number, card, cante; ? rules, q quit): "
+    for line in r.stdout.replace(prompt, "\n").splitlines():
+        if not line.startswith("Record saved:"):         # a path as long as the folder's
+            assert len(line) <= 80, line
+    assert list(tmp_path.glob("*.tute"))
