@@ -115,3 +115,27 @@ def ranking(name: str) -> Ranking:
         for s in range(4))
     knights = sum(1 << bit_of_index[Card(s, Rank.CABALLO).index] for s in SUITS)
     return Ranking(name, card_of_bit, tuple(bit_of_index), play_of_bit, by_suit, knights)
+
+
+def strict_play_mask(hand: int, led: int, trump: int, win: int, partner_free: bool,
+                     undertrump: bool) -> int:
+    """The cards of ``hand`` that RULES.md §4 allows in strict play, a trick being on the
+    table (``led`` suit, ``win`` the bit of the card winning it).  ``partner_free``: the
+    partner exception applies (the partner is winning).  The one place the obligations
+    are written: the engine and the solver both call it."""
+    follow = hand & SUIT_MASK[led]
+    if partner_free:
+        return follow or hand
+    if follow:
+        if led == trump or SUIT_OF[win] != trump:
+            return (follow & ABOVE[win]) or follow
+        return follow
+    trumps = hand & SUIT_MASK[trump]
+    if not trumps:
+        return hand
+    if SUIT_OF[win] == trump:
+        over = trumps & ABOVE[win]
+        if over:
+            return over
+        return trumps if undertrump else hand
+    return trumps

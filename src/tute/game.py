@@ -19,7 +19,6 @@ from collections.abc import Sequence
 
 from tute import _explain
 from tute._tables import (
-    ABOVE,
     KINGS,
     POINTS,
     STRENGTH_REY,
@@ -30,6 +29,7 @@ from tute._tables import (
     Ranking,
     mask_points,
     ranking,
+    strict_play_mask,
     suits_with_marriage,
 )
 from tute.actions import (
@@ -345,23 +345,10 @@ class Game:
             if self._oblig == 1 and led == trump:
                 return (hand & SUIT_MASK[trump]) or hand
             return hand
-        follow = hand & SUIT_MASK[led]
-        if self._partner_exc and self._side[self._win_seat] == self._side[seat]:
-            return follow or hand
-        win = self._win_bit
-        if follow:
-            if led == trump or SUIT_OF[win] != trump:
-                return (follow & ABOVE[win]) or follow
-            return follow
-        trumps = hand & SUIT_MASK[trump]
-        if not trumps:
-            return hand
-        if SUIT_OF[win] == trump:
-            over = trumps & ABOVE[win]
-            if over:
-                return over
-            return trumps if self._undertrump else hand
-        return trumps
+        return strict_play_mask(
+            hand, led, trump, self._win_bit,
+            self._partner_exc and self._side[self._win_seat] == self._side[seat],
+            self._undertrump)
 
     def _may_declare_in_window(self, seat: int) -> bool:
         w = self._window

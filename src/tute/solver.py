@@ -1,0 +1,602 @@
+"""An exact solver for positions with every card known and no stock left to draw.
+
+Such positions are the whole of the 2-player strict phase, the last tricks of 4-player
+hands, and any hand of a game without a stock once its cards are known.  The solver runs
+alpha-beta with a transposition table over card plays, with the obligations of
+RULES.md §4 computed by the same function the engine uses
+(:func:`tute._tables.strict_play_mask`), equivalent blank cards merged, and the best
+moves tried first.
+
+**Objective**, for the side of the seat to move (its *coalition*): win the hand first,
+then the largest margin of totals.  A tute is a won hand with the largest margin.  With
+3+ individual players the others are taken as one side (the margin is against the best
+of them); in Subastado the defenders are one side; in Cabrero the aim is to avoid a
+poroto.  Values: ``WIN + margin`` for a won hand, ``-WIN + margin`` for a lost one.
+
+Declarations are part of the search: a side that may sing in a window chooses which
+cante (and which manilla) to sing — singing is never worse than not singing once no card
+can be drawn, so "not singing" is not searched — and a seat that may declare tute does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tute._tables import (
+    POINTS,
+    SUIT_MASK,
+    SUIT_OF,
+    strict_play_mask,
+    suits_with_marriage,
+)
+from tute.actions import FORTY, MANILLAS, TUTE, TWENTIES, Action
+from tute.errors import TuteError
+from tute.game import OVER, STRICT, Game
+from tute.scoring import HandFigures, score_hand
+
+WIN = 10_000
+TUTE_VALUE = WIN + 5_000
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+
+
+class SolverError(TuteError):
+    """The position cannot be solved: cards are still to be drawn, or the hand is over."""
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    value: int                               # for the perspective's side, see WIN
+    best: tuple[Action, ...]                 # the best first action(s) of the seat to move
+    move_values: dict[Action, int]           # each legal first action of the seat to move
+    nodes: int
+
+    @property
+    def win(self) -> bool:
+        return self.value > 0
+
+
+class _TrickUndo:
+    """What a finished trick changed, to take it back."""
+
+    __slots__ = (
+        "bits",
+        "led",
+        "points",
+        "seats",
+        "to_act",
+        "win_bit",
+        "win_seat",
+        "window",
+        "window_done",
+        "window_manilla",
+        "window_sang",
+    )
+
+    def __init__(self, bits: list[int], seats: list[int], led: int, win_bit: int,
+                 win_seat: int, to_act: int, window: int, window_done: bool,
+                 window_sang: list[bool], window_manilla: list[bool], points: int) -> None:
+        self.bits, self.seats, self.led, self.win_bit = bits, seats, led, win_bit
+        self.win_seat, self.to_act, self.window, self.window_done = (
+            win_seat, to_act, window, window_done)
+        self.window_sang, self.window_manilla, self.points = (
+            window_sang, window_manilla, points)
+
+
+class _DeclUndo:
+    __slots__ = (
+        "cantes",
+        "manilla_suits",
+        "sang",
+        "sang_twenty",
+        "sung",
+        "window_manilla",
+        "window_sang",
+    )
+
+    def __init__(self, s: _Search) -> None:
+        self.sung, self.manilla_suits = s.sung, s.manilla_suits
+        self.cantes, self.sang, self.sang_twenty = list(s.cantes), list(s.sang), list(
+            s.sang_twenty)
+        self.window_sang, self.window_manilla = list(s.window_sang), list(s.window_manilla)
+
+
+class _Search:
+    def __init__(self, g: Game, perspective: int) -> None:
+        if g._phase != STRICT or g._stock_pos < len(g._stock) or g._turn_up_live:
+            raise SolverError("solver_needs_no_stock")
+        v = g.variant
+        self.g = g
+        self.n = g._n
+        self.next = g._next
+        self.side = g._side
+        self.nsides = g._nsides
+        self.unit = g._unit
+        self.trump = g._trump
+        self.hands = list(g._hands)
+        self.to_act = g._to_act
+        self.trick_bits = list(g._trick_bits)
+        self.trick_seats = list(g._trick_seats)
+        self.led, self.win_bit, self.win_seat = g._led, g._win_bit, g._win_seat
+        self.nplay = g._nplay
+        self.points = list(g._points)
+        self.cantes = list(g._cantes)
+        self.tricks = list(g._tricks)
+        self.trick_winners = list(g._trick_winners)
+        self.undertrump = g._undertrump
+        self.partner_exc = g._partner_exc
+        self.last_bonus = v.last_trick_bonus
+        # declarations
+        self.cantes_on = not g._stock_only
+        self.window = g._window
+        self.window_done = False
+        self.sung = g._sung_suits
+        self.sang = list(g._sang)
+        self.sang_twenty = list(g._sang_twenty)
+        self.lost = list(g._lost)
+        self.window_sang = list(g._window_sang)
+        self.window_manilla = list(g._window_manilla)
+        self.manilla_suits = g._manilla_suits
+        self.manilla = v.manilla
+        self.forty_first = g._forty_first
+        self.tute_sets = g._tute_sets
+        self.tute_anytime = g._tute_anytime
+        self.no_tute_after_sing = v.no_tute_after_sing
+        self.declarer_sings = g._declarer_sings
+        self.declarer = g._declarer
+        self.partner_may_sing = g._partner_may_sing
+        # objective
+        self.variant = v
+        self.scoring = v.scoring
+        self.persp = perspective
+        if v.scoring == "contract":
+            d = g._declarer
+            self.coalition = tuple(s == d for s in range(self.n)) if perspective == d \
+                else tuple(s != d for s in range(self.n))
+        elif v.partnerships:
+            ps = self.side[perspective]
+            self.coalition = tuple(self.side[s] == ps for s in range(self.n))
+        else:
+            self.coalition = tuple(s == perspective for s in range(self.n))
+        self.tt: dict[tuple[object, ...], tuple[int, int, int]] = {}
+        self.hkey = 0                       # every hand in one int, updated as cards go
+        for s in range(self.n):
+            self.hkey |= self.hands[s] << (s * 40)
+        self.live = 0                       # cards in hands or on the table
+        for s in range(self.n):
+            self.live |= self.hands[s]
+        for b in self.trick_bits:
+            self.live |= 1 << b
+        self.two_sides = self.nsides == 2 and self.scoring == "highest"
+        self.declarations = bool(self.cantes_on or self.manilla is not None or self.tute_sets)
+        self.nodes = 0
+
+    # ---------------------------------------------------------------- declarations
+    def _may_declare(self, seat: int) -> bool:
+        w = self.window
+        if w < 0:
+            return False
+        if self.declarer_sings:
+            return seat == w == self.declarer
+        return seat == w or (self.partner_may_sing and seat == (w + 2) % 4)
+
+    def _unit_may_sing_forty(self, unit: int) -> bool:
+        tb = 1 << self.trump
+        if self.sung & tb or self.lost[unit] & tb:
+            return False
+        if self.forty_first == 2 and self.sang_twenty[unit]:
+            return False
+        tm = SUIT_MASK[self.trump]
+        return any(self.unit[s] == unit and self._may_declare(s)
+                   and suits_with_marriage(self.hands[s] & tm) for s in range(self.n))
+
+    def _singable(self, seat: int) -> int:
+        if not self.cantes_on or not self._may_declare(seat):
+            return 0
+        unit = self.unit[seat]
+        if self.window_sang[unit]:
+            return 0
+        m = suits_with_marriage(self.hands[seat]) & ~self.sung & ~self.lost[unit]
+        if not m:
+            return 0
+        tb = 1 << self.trump
+        if m & tb and self.forty_first == 2 and self.sang_twenty[unit]:
+            m &= ~tb
+        if self.forty_first and m & ~tb and self._unit_may_sing_forty(unit):
+            m &= tb
+        return m
+
+    def _manillas(self, seat: int) -> int:
+        if self.manilla is None or not self._may_declare(seat):
+            return 0
+        if self.window_manilla[self.unit[seat]]:
+            return 0
+        hand = self.hands[seat]
+        m = 0
+        for s in range(4):
+            top = 0b11 << (s * 10 + 8)
+            if hand & top == top:
+                m |= 1 << s
+        return m & ~self.manilla_suits
+
+    def _tute_side(self) -> int:
+        """A seat that may declare tute now (it will): its side, else -1."""
+        if not self.tute_sets:
+            return -1
+        for s in range(self.n):
+            if self.no_tute_after_sing and self.sang[s]:
+                continue
+            hand = self.hands[s]
+            if not any(hand & t == t for t in self.tute_sets):
+                continue
+            if self._may_declare(s) or (self.tute_anytime and s == self.to_act):
+                return s
+        return -1
+
+    def _bundles(self) -> list[list[tuple[int, int, str]]]:
+        """Declaration choices of the window side: (seat, suit, kind) lists."""
+        per_unit: dict[int, list[tuple[int, int, str]]] = {}
+        for s in range(self.n):
+            m = self._singable(s)
+            for suit in range(4):
+                if m >> suit & 1:
+                    per_unit.setdefault(self.unit[s], []).append((s, suit, "cante"))
+        man_unit: dict[int, list[tuple[int, int, str]]] = {}
+        for s in range(self.n):
+            m = self._manillas(s)
+            for suit in range(4):
+                if m >> suit & 1:
+                    man_unit.setdefault(self.unit[s], []).append((s, suit, "manilla"))
+        bundles: list[list[tuple[int, int, str]]] = [[]]
+        for options in [*per_unit.values(), *man_unit.values()]:
+            bundles = [b + [o] for b in bundles for o in options]
+        return bundles
+
+    def _apply_bundle(self, bundle: list[tuple[int, int, str]]) -> _DeclUndo:
+        saved = _DeclUndo(self)
+        for seat, suit, kind in bundle:
+            unit = self.unit[seat]
+            if kind == "cante":
+                forty = suit == self.trump
+                self.cantes[self.side[seat]] += 40 if forty else 20
+                self.sung |= 1 << suit
+                self.window_sang[unit] = True
+                self.sang[seat] = True
+                if not forty:
+                    self.sang_twenty[unit] = True
+            else:
+                assert self.manilla is not None
+                self.cantes[self.side[seat]] += self.manilla
+                self.manilla_suits |= 1 << suit
+                self.window_manilla[unit] = True
+        return saved
+
+    def _undo_bundle(self, u: _DeclUndo) -> None:
+        self.sung, self.manilla_suits = u.sung, u.manilla_suits
+        self.cantes, self.sang, self.sang_twenty = u.cantes, u.sang, u.sang_twenty
+        self.window_sang, self.window_manilla = u.window_sang, u.window_manilla
+
+    # ---------------------------------------------------------------- values
+    def _terminal(self) -> int:
+        totals = [p + c for p, c in zip(self.points, self.cantes, strict=True)]
+        n = self.n
+        if self.scoring == "highest":
+            if (self.nsides == 2 and self.variant.partnerships) or self.n == 2:
+                mine = self.side[self.persp]
+                diff = totals[mine] - totals[1 - mine]
+                if diff == 0:
+                    won = self.side[self.trick_winners[-1]] == mine
+                else:
+                    won = diff > 0
+                return (WIN if won else -WIN) + diff
+        f = HandFigures(points=tuple(self.points), cantes=tuple(self.cantes),
+                        tricks=tuple(self.tricks),
+                        trick_winners=tuple(self.side[w] for w in self.trick_winners),
+                        tute=None, sang=tuple(self.sang), playing=self.g._playing,
+                        declarer=self.declarer, bid=self.g._bid)
+        r = score_hand(self.variant, f)
+        me = self.persp
+        if r.contract is not None:
+            d = r.contract.declarer
+            margin = totals[d] - r.contract.bid
+            won = r.contract.made
+            if not self.coalition[d]:
+                won, margin = not won, -margin
+            return (WIN if won else -WIN) + margin
+        others = max(totals[s] for s in range(n) if s != me and s in self.g._playing)
+        margin = totals[me] - others
+        if r.porotos is not None:
+            return (WIN if not r.porotos[me] else -WIN) + margin
+        return (WIN if r.winner == me else -WIN) + margin
+
+    # ---------------------------------------------------------------- moves
+    def _card_moves(self, seat: int) -> list[int]:
+        hand = self.hands[seat]
+        tb = self.trick_bits
+        if tb:
+            partner_free = self.partner_exc and self.side[self.win_seat] == self.side[seat]
+            mask = strict_play_mask(hand, self.led, self.trump, self.win_bit, partner_free,
+                                    self.undertrump)
+        else:
+            mask = hand
+        # merge equivalent blank cards: same suit, no card of another seat or on the
+        # table between them
+        live = self.live & ~hand
+        moves: list[int] = []
+        prev = -1
+        m = mask
+        while m:
+            low = m & -m
+            b = low.bit_length() - 1
+            m ^= low
+            if (prev >= 0 and SUIT_OF[prev] == SUIT_OF[b] and POINTS[b] == 0
+                    and POINTS[prev] == 0 and not (live & ((1 << b) - (2 << prev)))):
+                moves[-1] = b                  # keep the higher of equivalent blanks
+            else:
+                moves.append(b)
+            prev = b
+        # order: winners cheapest first when following; high cards first when leading
+        if len(moves) < 2:
+            return moves
+        trump = self.trump
+        if tb:
+            win = self.win_bit
+            ws = SUIT_OF[win]
+            winners = []
+            others = []
+            for b in moves:
+                s = SUIT_OF[b]
+                if (s == ws and b > win) or (s == trump and ws != trump):
+                    winners.append(b)
+                else:
+                    others.append(b)
+            if ws != trump:
+                winners.sort(key=lambda b: b + 100 if SUIT_OF[b] == trump else b)
+            others.sort(key=POINTS.__getitem__)
+            return winners + others
+        moves.sort(key=lambda b: (SUIT_OF[b] == trump, -(b % 10)))
+        return moves
+
+    def _play(self, seat: int, bit: int) -> _TrickUndo | None:
+        """Play a card; returns what is needed to undo a finished trick (else None)."""
+        self.hands[seat] ^= 1 << bit
+        self.hkey ^= 1 << (seat * 40 + bit)
+        tb = self.trick_bits
+        if not tb:
+            self.led = SUIT_OF[bit]
+            self.win_bit = bit
+            self.win_seat = seat
+        else:
+            win = self.win_bit
+            ws = SUIT_OF[win]
+            s = SUIT_OF[bit]
+            if (s == ws and bit > win) or (s == self.trump and ws != s):
+                self.win_bit = bit
+                self.win_seat = seat
+        tb.append(bit)
+        self.trick_seats.append(seat)
+        if len(tb) < self.nplay:
+            self.to_act = self.next[seat]
+            return None
+        # the trick is complete
+        w = self.win_seat
+        side = self.side[w]
+        pts = sum(POINTS[b] for b in tb)
+        saved = _TrickUndo(tb, self.trick_seats, self.led, self.win_bit, self.win_seat,
+                           self.to_act, self.window, self.window_done, self.window_sang,
+                           self.window_manilla, pts)
+        self.points[side] += pts
+        self.tricks[side] += 1
+        self.trick_winners.append(w)
+        for b in tb:
+            self.live ^= 1 << b
+        self.trick_bits = []
+        self.trick_seats = []
+        self.to_act = w
+        self.window = w
+        self.window_done = False
+        self.window_sang = [False] * self.n
+        self.window_manilla = [False] * self.n
+        if not self.hands[w]:
+            self.points[side] += self.last_bonus
+        return saved
+
+    def _unplay(self, seat: int, bit: int, saved: _TrickUndo | None,
+                prev: tuple[int, int, int, int]) -> None:
+        if saved is not None:
+            self.trick_bits, self.trick_seats = saved.bits, saved.seats
+            self.window, self.window_done = saved.window, saved.window_done
+            self.window_sang, self.window_manilla = saved.window_sang, saved.window_manilla
+            w = self.trick_winners.pop()
+            side = self.side[w]
+            for b in saved.bits:
+                self.live ^= 1 << b
+            if not self.hands[w]:
+                self.points[side] -= self.last_bonus
+            self.points[side] -= saved.points
+            self.tricks[side] -= 1
+        self.trick_bits.pop()
+        self.trick_seats.pop()
+        self.hands[seat] ^= 1 << bit
+        self.hkey ^= 1 << (seat * 40 + bit)
+        self.led, self.win_bit, self.win_seat, self.to_act = prev
+
+    # ---------------------------------------------------------------- search
+    def _key(self) -> tuple[object, ...]:
+        tb = self.trick_bits
+        trick = tuple(tb) if tb else None
+        pts, cts = self.points, self.cantes
+        if self.two_sides:
+            # only the difference matters, and a tie is settled by the (future) last trick
+            score: object = pts[0] + cts[0] - pts[1] - cts[1]
+            if not self.declarations:
+                return (self.hkey, self.to_act, trick, score)
+            return (self.hkey, self.to_act, trick, score, self.sung, self.manilla_suits,
+                    tuple(self.sang_twenty), tuple(self.sang), tuple(self.lost))
+        score = tuple(p + c for p, c in zip(pts, cts, strict=True))
+        order: list[int] = []     # ties among 3+ go to the most recent winner among them
+        for w in reversed(self.trick_winners):
+            if self.side[w] not in order:
+                order.append(self.side[w])
+        return (self.hkey, self.to_act, trick, score, tuple(order), tuple(self.tricks),
+                self.sung, self.manilla_suits, tuple(self.sang_twenty), tuple(self.sang))
+
+    def search(self, alpha: int, beta: int) -> int:
+        self.nodes += 1
+        seat = self.to_act
+        if not self.hands[seat] and not self.trick_bits:
+            return self._terminal()
+        # a tute ends the hand (declaring it is never worse for its side)
+        if (self.window >= 0 and not self.window_done) or self.tute_anytime:
+            t = self._tute_side()
+            if t >= 0:
+                return TUTE_VALUE if self.coalition[t] else -TUTE_VALUE
+        if self.window >= 0 and not self.window_done and not self.trick_bits:
+            return self._declare_then_lead(alpha, beta)
+        key = self._key()
+        entry = self.tt.get(key)
+        first: int | None = None
+        if entry is not None:
+            value, flag, first = entry
+            if flag == _EXACT:
+                return value
+            if flag == _LOWER and value >= beta:
+                return value
+            if flag == _UPPER and value <= alpha:
+                return value
+        maximize = self.coalition[seat]
+        moves = self._card_moves(seat)
+        if first is not None and first in moves:
+            moves.remove(first)
+            moves.insert(0, first)
+        a0, b0 = alpha, beta
+        best = -TUTE_VALUE - 1 if maximize else TUTE_VALUE + 1
+        best_move = moves[0]
+        prev = (self.led, self.win_bit, self.win_seat, self.to_act)
+        for bit in moves:
+            saved = self._play(seat, bit)
+            value = self.search(alpha, beta)
+            self._unplay(seat, bit, saved, prev)
+            if maximize:
+                if value > best:
+                    best, best_move = value, bit
+                    if value > alpha:
+                        alpha = value
+            else:
+                if value < best:
+                    best, best_move = value, bit
+                    if value < beta:
+                        beta = value
+            if alpha >= beta:
+                break
+        flag = _EXACT
+        if best <= a0:
+            flag = _UPPER
+        elif best >= b0:
+            flag = _LOWER
+        self.tt[key] = (best, flag, best_move)
+        return best
+
+    def _declare_then_lead(self, alpha: int, beta: int) -> int:
+        bundles = self._bundles()
+        maximize = self.coalition[self.window]
+        best = -TUTE_VALUE - 1 if maximize else TUTE_VALUE + 1
+        for bundle in bundles:
+            saved = self._apply_bundle(bundle)
+            self.window_done = True
+            value = self.search(alpha, beta)
+            self.window_done = False
+            self._undo_bundle(saved)
+            if maximize:
+                best = max(best, value)
+                alpha = max(alpha, value)
+            else:
+                best = min(best, value)
+                beta = min(beta, value)
+            if alpha >= beta:
+                break
+        return best
+
+    # ---------------------------------------------------------------- the root
+    def best_only(self) -> Solution:
+        """One alpha-beta search from the root: the value and a best first action."""
+        seat = self.to_act
+        t = self._tute_side()
+        if t >= 0 and t == seat and (self.window >= 0 or self.tute_anytime):
+            value = TUTE_VALUE if self.coalition[seat] else -TUTE_VALUE
+            return Solution(value, (TUTE,), {TUTE: value}, 1)
+        if self.window >= 0 and not self.trick_bits and self._bundles() != [[]]:
+            return self.root()              # declarations first: the full root evaluation
+        self.window_done = True
+        value = self.search(-TUTE_VALUE - 1, TUTE_VALUE + 1)
+        entry = self.tt.get(self._key())
+        assert entry is not None
+        best = self.g._rk.play_of_bit[entry[2]]
+        return Solution(value, (best,), {best: value}, self.nodes)
+
+    def root(self) -> Solution:
+        seat = self.to_act
+        values: dict[Action, int] = {}
+        rk = self.g._rk
+        t = self._tute_side()
+        if t >= 0 and t == seat and (self.window >= 0 or self.tute_anytime):
+            values[TUTE] = TUTE_VALUE if self.coalition[seat] else -TUTE_VALUE
+            return Solution(values[TUTE], (TUTE,), values, 1)
+        if self.window >= 0 and not self.trick_bits and seat == self.window:
+            bundles = self._bundles()
+            if bundles != [[]]:
+                for bundle in bundles:
+                    mine = [(s, suit, kind) for s, suit, kind in bundle if s == seat]
+                    saved = self._apply_bundle(bundle)
+                    self.window_done = True
+                    value = self.search(-TUTE_VALUE - 1, TUTE_VALUE + 1)
+                    self.window_done = False
+                    self._undo_bundle(saved)
+                    if mine:
+                        _s, suit, kind = mine[0]
+                        act: Action = (MANILLAS[suit] if kind == "manilla" else
+                                       FORTY if suit == self.trump else TWENTIES[suit])
+                        values[act] = max(values.get(act, -TUTE_VALUE - 1), value)
+                if values:
+                    best_value = max(values.values()) if self.coalition[seat] else \
+                        min(values.values())
+                    best = tuple(a for a, x in values.items() if x == best_value)
+                    return Solution(best_value, best, values, self.nodes)
+            self.window_done = True
+        prev = (self.led, self.win_bit, self.win_seat, self.to_act)
+        hand = self.hands[seat]
+        tb = self.trick_bits
+        if tb:
+            partner_free = self.partner_exc and self.side[self.win_seat] == self.side[seat]
+            mask = strict_play_mask(hand, self.led, self.trump, self.win_bit, partner_free,
+                                    self.undertrump)
+        else:
+            mask = hand
+        m = mask
+        while m:
+            low = m & -m
+            bit = low.bit_length() - 1
+            m ^= low
+            undo = self._play(seat, bit)
+            values[rk.play_of_bit[bit]] = self.search(-TUTE_VALUE - 1, TUTE_VALUE + 1)
+            self._unplay(seat, bit, undo, prev)
+        pick = max if self.coalition[seat] else min
+        best_value = pick(values.values())
+        best = tuple(a for a, x in values.items() if x == best_value)
+        return Solution(best_value, best, values, self.nodes)
+
+
+def solve(game: Game, perspective: int | None = None, all_moves: bool = True) -> Solution:
+    """Solve a position with every card known and no stock left.
+
+    ``perspective``: the seat whose side's value is returned (default: the seat to
+    move).  With ``all_moves``, ``move_values`` holds the exact value of every legal first
+    action of the seat to move (cards, and the declarations open to it); without, one
+    search finds the value and a best action (faster)."""
+    if game._phase == OVER:
+        raise SolverError("solver_hand_over")
+    seat = game._to_act
+    s = _Search(game, seat if perspective is None else perspective)
+    return s.root() if all_moves else s.best_only()
+
+
+__all__ = ["TUTE_VALUE", "WIN", "Solution", "SolverError", "solve"]
