@@ -25,16 +25,16 @@ def value(g: Game, persp: int) -> int:
     assert r is not None
     co = coalition(g, persp)
     if r.tute is not None:
-        tute_seat_side = r.tute
-        mine = co[tute_seat_side] if not g.variant.partnerships else tute_seat_side == persp % 2
-        return TUTE_VALUE if mine else -TUTE_VALUE
+        side = r.tute
+        ours = co[side] if not g.variant.partnerships else side == persp % 2
+        return TUTE_VALUE if ours else -TUTE_VALUE
     t = r.totals
     if r.contract is not None:
         d = r.contract.declarer
-        won, margin = r.contract.made, t[d] - r.contract.bid
+        made, margin = r.contract.made, t[d] - r.contract.bid
         if not co[d]:
-            won, margin = not won, -margin
-        return (WIN if won else -WIN) + margin
+            made, margin = not made, -margin
+        return (WIN if made else -WIN) + margin
     if g.variant.partnerships or g.players == 2:
         mine = persp % 2 if g.variant.partnerships else persp
         margin = t[mine] - t[1 - mine]

@@ -248,7 +248,7 @@ class _Search:
                     man_unit.setdefault(self.unit[s], []).append((s, suit, "manilla"))
         bundles: list[list[tuple[int, int, str]]] = [[]]
         for options in [*per_unit.values(), *man_unit.values()]:
-            bundles = [b + [o] for b in bundles for o in options]
+            bundles = [[*b, o] for b in bundles for o in options]
         return bundles
 
     def _apply_bundle(self, bundle: list[tuple[int, int, str]]) -> _DeclUndo:
@@ -279,15 +279,14 @@ class _Search:
     def _terminal(self) -> int:
         totals = [p + c for p, c in zip(self.points, self.cantes, strict=True)]
         n = self.n
-        if self.scoring == "highest":
-            if (self.nsides == 2 and self.variant.partnerships) or self.n == 2:
-                mine = self.side[self.persp]
-                diff = totals[mine] - totals[1 - mine]
-                if diff == 0:
-                    won = self.side[self.trick_winners[-1]] == mine
-                else:
-                    won = diff > 0
-                return (WIN if won else -WIN) + diff
+        if self.two_sides:
+            mine = self.side[self.persp]
+            diff = totals[mine] - totals[1 - mine]
+            if diff == 0:
+                won = self.side[self.trick_winners[-1]] == mine
+            else:
+                won = diff > 0
+            return (WIN if won else -WIN) + diff
         f = HandFigures(points=tuple(self.points), cantes=tuple(self.cantes),
                         tricks=tuple(self.tricks),
                         trick_winners=tuple(self.side[w] for w in self.trick_winners),
@@ -541,26 +540,28 @@ class _Search:
         if t >= 0 and t == seat and (self.window >= 0 or self.tute_anytime):
             values[TUTE] = TUTE_VALUE if self.coalition[seat] else -TUTE_VALUE
             return Solution(values[TUTE], (TUTE,), values, 1)
+        lost_before = list(self.lost)
         if self.window >= 0 and not self.trick_bits and seat == self.window:
-            bundles = self._bundles()
-            if bundles != [[]]:
-                for bundle in bundles:
-                    mine = [(s, suit, kind) for s, suit, kind in bundle if s == seat]
-                    saved = self._apply_bundle(bundle)
-                    self.window_done = True
-                    value = self.search(-TUTE_VALUE - 1, TUTE_VALUE + 1)
-                    self.window_done = False
-                    self._undo_bundle(saved)
-                    if mine:
-                        _s, suit, kind = mine[0]
-                        act: Action = (MANILLAS[suit] if kind == "manilla" else
-                                       FORTY if suit == self.trump else TWENTIES[suit])
-                        values[act] = max(values.get(act, -TUTE_VALUE - 1), value)
-                if values:
-                    best_value = max(values.values()) if self.coalition[seat] else \
-                        min(values.values())
-                    best = tuple(a for a, x in values.items() if x == best_value)
-                    return Solution(best_value, best, values, self.nodes)
+            pick_best = max if self.coalition[seat] else min
+            for bundle in self._bundles():
+                mine = [(s, suit, kind) for s, suit, kind in bundle if s == seat]
+                if not mine:
+                    continue
+                saved = self._apply_bundle(bundle)
+                self.window_done = True
+                value = self.search(-TUTE_VALUE - 1, TUTE_VALUE + 1)
+                self.window_done = False
+                self._undo_bundle(saved)
+                _s, suit, kind = mine[0]
+                act: Action = (MANILLAS[suit] if kind == "manilla" else
+                               FORTY if suit == self.trump else TWENTIES[suit])
+                values[act] = pick_best(values.get(act, value), value)
+            # leading closes the window: with sing_use_or_lose what could be sung is lost
+            if self.g._use_or_lose:
+                for s in range(self.n):
+                    u = self.unit[s]
+                    if not self.window_sang[u]:
+                        self.lost[u] |= self._singable(s)
             self.window_done = True
         prev = (self.led, self.win_bit, self.win_seat, self.to_act)
         hand = self.hands[seat]
@@ -579,6 +580,7 @@ class _Search:
             undo = self._play(seat, bit)
             values[rk.play_of_bit[bit]] = self.search(-TUTE_VALUE - 1, TUTE_VALUE + 1)
             self._unplay(seat, bit, undo, prev)
+        self.lost = lost_before
         pick = max if self.coalition[seat] else min
         best_value = pick(values.values())
         best = tuple(a for a, x in values.items() if x == best_value)

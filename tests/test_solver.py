@@ -1,0 +1,74 @@
+"""The exact solver against a plain minimax over the engine, on random small positions."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from solver_reference import minimax, root_values
+from tute import Game
+from tute.solver import SolverError, solve
+
+CASES = [("habanero", 4), ("parejas", 2), ("online", 2), ("tres", 2),
+         ("individual(players=3)", 3), ("parejas(sing_who=both_one_each,manilla=10)", 2),
+         ("cabrero(players=3)", 3), ("subastado(players=4)", 2), ("subastado", 2),
+         ("online(players=2,sing_while_stock_only=false)", 4), ("guinote(players=4)", 2),
+         ("arrastre", 3), ("parejas(tute_timing=anytime,must_undertrump=true)", 2),
+         ("cabrero(players=5)", 2), ("online(players=3)", 2)]
+
+
+def _position(text: str, seed: int, cards: int, mid_trick: bool) -> Game | None:
+    rng = random.Random(seed * 7 + mid_trick)
+    g = Game.new(text, seed=seed)
+    while not g.is_over:
+        seat = g.to_act
+        assert seat is not None
+        if (g.phase == "strict" and len(g.hand(seat)) <= cards
+                and bool(g.trick) == mid_trick):
+            return g
+        for s in g.seats_with_declarations():
+            if rng.random() < 0.5:
+                g.apply(s, rng.choice(g.legal_actions(s)))
+        if g.is_over:
+            break
+        seat = g.to_act
+        assert seat is not None
+        g.apply(seat, rng.choice(g.legal_actions(seat)))
+    return None
+
+
+@pytest.mark.parametrize(("text", "cards"), CASES)
+def test_solver_matches_plain_minimax(text: str, cards: int) -> None:
+    checked = 0
+    for seed in range(60):
+        for mid in (False, True):
+            g = _position(text, seed, cards, mid)
+            if g is None:
+                continue
+            seat = g.to_act
+            assert seat is not None
+            sol = solve(g)
+            assert {str(a): v for a, v in sol.move_values.items()} == root_values(g, seat)
+            assert sol.value == minimax(g, seat)
+            fast = solve(g, all_moves=False)
+            assert fast.value == sol.value and fast.best[0] in sol.best
+            checked += 1
+    assert checked >= 70, checked            # 15 cases: more than 1,000 positions in all
+
+
+def test_other_perspectives() -> None:
+    for seed in range(20):
+        g = _position("parejas", seed, 3, True)
+        assert g is not None
+        for persp in range(4):
+            assert solve(g, perspective=persp).value == minimax(g, persp)
+
+
+def test_positions_with_cards_to_draw_are_refused() -> None:
+    g = Game.new("habanero", seed=1)
+    with pytest.raises(SolverError):
+        solve(g)
+    g = Game.new("parejas", seed=1)
+    solve_ok = _position("parejas", 1, 1, False)
+    assert solve_ok is not None and solve(solve_ok).move_values
