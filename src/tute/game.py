@@ -118,7 +118,12 @@ class Game:
         self._stock_pos = 0
         self._turn_up = -1 if deal.turn_up is None else rk.bit_of_index[deal.turn_up.index]
         self._turn_up_live = v.trump == "turn_up"
-        self._turn_up_holder = deal.dealer if v.trump == "dealer_last" else -1
+        # with dealer_last the turned card stays with whoever got the last card (the
+        # dealer, or the player before a Cabrero dealer who sits out)
+        self._turn_up_holder = -1
+        if v.trump == "dealer_last" and deal.turn_up is not None:
+            self._turn_up_holder = next(
+                (s for s in range(n) if deal.turn_up in deal.hands[s]), -1)
         # seats dealt in, and the next of each (a Cabrero dealer may sit out)
         out = deal.dealer if v.dealer_sits_out else -1
         self._playing = tuple(s for s in range(n) if s != out)
@@ -130,8 +135,8 @@ class Game:
         if self._turn_up >= 0:
             self._set_trump(SUIT_OF[self._turn_up])
         self._known = [0] * n                  # cards of each seat shown to everybody
-        if v.trump == "dealer_last":
-            self._known[deal.dealer] = 1 << self._turn_up
+        if self._turn_up_holder >= 0:
+            self._known[self._turn_up_holder] = 1 << self._turn_up
         self._phase = STOCK if (self._stock or self._turn_up_live) else STRICT
         self._to_act = self._next[deal.dealer]
         self._leader = self._to_act

@@ -1,0 +1,106 @@
+"""A full game at the moment of a player's view, given a guess of the hidden cards.
+
+Search bots sample the cards they cannot see (every other hand, the face-down stock) and
+need a :class:`~tute.game.Game` to search in: :func:`from_view` builds it from the view's
+public facts -- tricks, points, cantes, the table, the turn-up, the auction, whose turn
+-- and the sampled hidden cards.  With the true hidden cards it is the real game from
+then on (tests check this against the engine).  One thing a view cannot tell is which of
+the other players' marriages ``sing_use_or_lose`` has already cost them: they are taken
+as not lost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tute._tables import SUIT_OF, mask_points
+from tute.actions import Bid, Manilla, NameTrump, Pass, Play, SingForty, SingTwenty
+from tute.cards import Card
+from tute.deal import Deal
+from tute.game import PHASE_NAMES, Game
+from tute.view import PlayerView
+
+
+def from_view(view: PlayerView, hands: Sequence[Sequence[Card]],
+              stock: Sequence[Card]) -> Game:
+    """``hands``: every seat's current cards (the view's seat: its own hand);
+    ``stock``: the face-down stock in drawing order (the turn-up, if still under the
+    stock, comes after it)."""
+    v = view.variant
+    deal = Deal(tuple(tuple(h) for h in hands), view.turn_up, tuple(stock), view.dealer)
+    g = Game(v, deal)
+    rk = g._rk
+    bit = rk.bit_of_index
+    g._turn_up_live = view.turn_up_in_stock
+    g._turn_up_holder = -1 if view.turn_up_holder is None else view.turn_up_holder
+    g._known = [rk.mask_of(list(k)) for k in view.known_cards]
+    g._history = list(view.history)
+    history = view.history
+    # the auction, replayed; or its outcome
+    auction = g._auction
+    if auction is not None:
+        for seat, a in history:
+            if isinstance(a, (Bid, Pass)):
+                auction.apply(seat, a)
+            elif isinstance(a, NameTrump):
+                g._declarer, g._bid, g._auction = auction.declarer, auction.high, None
+                break
+    if view.trump is not None:
+        g._set_trump(view.trump.index)
+    g._phase = PHASE_NAMES.index(view.phase)
+    g._to_act = view.to_act if view.to_act is not None else g._to_act
+    g._leader = view.leader
+    # the tricks so far, from the public plays
+    plays = [(s, bit[a.card.index]) for s, a in history if isinstance(a, Play)]
+    k = g._nplay
+    complete = len(plays) // k
+    winners: list[int] = []
+    for t in range(complete):
+        trick = plays[t * k:(t + 1) * k]
+        w = plays[(t + 1) * k][0] if (t + 1) * k < len(plays) else view.leader
+        winners.append(w)
+        for _, b in trick:
+            g._won[w] |= 1 << b
+    g._trick_winners = winners
+    current = plays[complete * k:]
+    g._trick_seats = [s for s, _ in current]
+    g._trick_bits = [b for _, b in current]
+    if current:
+        g._led = SUIT_OF[current[0][1]]
+        g._win_seat, g._win_bit = current[0]
+        for s, b in current[1:]:
+            win = g._win_bit
+            ws, cs = SUIT_OF[win], SUIT_OF[b]
+            if (cs == ws and b > win) or (cs == g._trump and ws != cs):
+                g._win_bit, g._win_seat = b, s
+    g._last_trick = [(s, bit[c.index]) for s, c in view.last_trick]
+    g._points = [0] * g._nsides
+    for side in range(g._nsides):
+        g._points[side] = mask_points(g._side_won(side))
+    g._tricks = list(view.tricks_won)
+    g._cantes = list(view.cantes)
+    g._cantes_shown = list(view.cantes_shown)
+    for c in view.cantes_shown:
+        g._sung_suits |= 1 << c.suit.index
+    since_trick = 0
+    for i, (_s, a) in enumerate(history):
+        if isinstance(a, Play):
+            since_trick = i + 1
+    for i, (s, a) in enumerate(history):
+        unit = g._unit[s]
+        if isinstance(a, (SingTwenty, SingForty)):
+            g._sang[s] = True
+            if isinstance(a, SingTwenty):
+                g._sang_twenty[unit] = True
+            if i >= since_trick and not current:
+                g._window_sang[unit] = True
+        elif isinstance(a, Manilla):
+            g._manilla_suits |= 1 << a.suit.index
+            if i >= since_trick and not current:
+                g._window_manilla[unit] = True
+    if not current and winners and view.phase not in ("over", "auction"):
+        g._window = winners[-1]
+        if g._use_or_lose:
+            g._refresh_window_singable()
+    g._version += 1
+    return g
