@@ -80,6 +80,26 @@ def _cmd_play(args: argparse.Namespace) -> int:
                     sys.stdout, input, records, hands_limit=args.hands)
 
 
+def _cmd_arena(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from tute.arena import default_jobs, run
+    from tute.bots.base import LEVELS
+
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    known = (*LEVELS, "cheat")
+    for b in bots:
+        if b not in known:
+            print(f"tute: unknown bot '{b}'; the levels are: {', '.join(known)}",
+                  file=sys.stderr)
+            return 2
+    if len(bots) < 2:
+        print("tute: the arena needs at least two bots (--bots a,b)", file=sys.stderr)
+        return 2
+    return run(bots, args.variant, args.deals, args.seed, args.budget_ms, args.samples,
+               Path(args.results), args.jobs or default_jobs(), args.json, sys.stdout)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tute", description="Spanish Tute: rules, games, tools.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -110,6 +130,21 @@ def build_parser() -> argparse.ArgumentParser:
     p2.add_argument("--records", help="folder for the game records")
     p2.add_argument("--hands", type=int, help="stop after this many hands")
     p2.set_defaults(func=_cmd_play)
+
+    a = sub.add_parser("arena", help="computer players against each other, duplicate deals")
+    a.add_argument("--bots", required=True,
+                   help="levels to compare, comma-separated: random, heuristic, mc, pimc "
+                        "(and cheat, the open-hand upper bound)")
+    a.add_argument("--variant", default="habanero")
+    a.add_argument("--deals", type=int, default=200)
+    a.add_argument("--seed", type=int, default=1)
+    a.add_argument("--budget-ms", type=float, help="thinking time per decision of search bots")
+    a.add_argument("--samples", type=int, help="sampled deals per decision of search bots")
+    a.add_argument("--jobs", type=int, help="worker processes (default: every core)")
+    a.add_argument("--results", default="arena-results",
+                   help="folder of the results files (a run resumes from them)")
+    a.add_argument("--json", action="store_true", help="print one JSON object")
+    a.set_defaults(func=_cmd_arena)
 
     r = sub.add_parser("replay", help="step through a game record trick by trick")
     r.add_argument("file", help="a record (see docs/records.md)")

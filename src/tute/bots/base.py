@@ -47,17 +47,24 @@ class Bot:
         return None
 
 
-LEVELS = ("random", "heuristic")
+LEVELS = ("random", "heuristic", "mc", "pimc")
+BEST = "pimc"
 
 
-def make_bot(level: str, seed: int | None = None) -> Bot:
-    """A bot by its level name (``random``, ``heuristic``)."""
+def make_bot(level: str, seed: int | None = None, budget: Budget | None = None) -> Bot:
+    """A bot by its level name: ``random`` (L0), ``heuristic`` (L1), ``mc`` (L2),
+    ``pimc`` (L3); ``budget`` caps the search levels' thinking."""
     from tute.bots.heuristic import HeuristicBot
     from tute.bots.random_bot import RandomBot
+    from tute.bots.search import MonteCarloBot, PimcBot
     from tute.errors import InvalidVariantError
 
     if level == "random":
         return RandomBot(seed)
     if level == "heuristic":
         return HeuristicBot(seed)
+    if level == "mc":
+        return MonteCarloBot(seed, budget)
+    if level == "pimc":
+        return PimcBot(seed, budget)
     raise InvalidVariantError("unknown_bot", level=level, known=", ".join(LEVELS))

@@ -37,6 +37,10 @@ from tute.view import PlayerView
 class HeuristicBot(Bot):
     name = "heuristic"
 
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self._hidden: set[Card] = set()
+
     def choose(self, view: PlayerView, budget: Budget | None = None) -> Action:
         legal = view.legal
         if view.phase == "auction":
@@ -45,6 +49,9 @@ class HeuristicBot(Bot):
         if decl is not None:
             return decl
         plays = [a.card for a in legal if isinstance(a, Play)]
+        if len(plays) == 1:
+            return next(a for a in legal if isinstance(a, Play))
+        self._hidden = unseen(view)
         if not view.trick:
             card = self._lead(view, plays)
         else:
@@ -80,7 +87,7 @@ class HeuristicBot(Bot):
         if card.rank in (Rank.REY, low) and not _sung(view, card.suit):
             partner = Rank.REY if card.rank is low else low
             mate = next(c for c in _suit_cards(card.suit) if c.rank is partner)
-            if mate in view.hand or (view.phase == "stock" and mate in unseen(view)):
+            if mate in view.hand or (view.phase == "stock" and mate in self._hidden):
                 value += 12 if card.suit != view.trump else 20
         return value
 
@@ -89,7 +96,7 @@ class HeuristicBot(Bot):
         rk = view.variant.ranking
         trump = view.trump
         mine = [c for c in plays if c.suit == trump]
-        out = [c for c in unseen(view) if c.suit == trump]
+        out = [c for c in self._hidden if c.suit == trump]
         no_obligations = view.phase == "stock" and view.variant.stock_obligations != "full"
         last_few = len(view.hand) <= 2
         if mine and out and not no_obligations and not last_few:
@@ -97,7 +104,7 @@ class HeuristicBot(Bot):
             if len(mine) >= len(out) and all(strength(top, rk) > strength(c, rk) for c in out):
                 return top                                   # draw their trumps
         if not no_obligations:
-            masters = [c for c in plays if c.suit != trump and is_master(c, view)
+            masters = [c for c in plays if c.suit != trump and is_master(c, view, self._hidden)
                        and points(c, rk) >= 10]
             if masters and not last_few:
                 return max(masters, key=lambda c: points(c, rk))
@@ -121,8 +128,8 @@ class HeuristicBot(Bot):
         on_table = sum(points(c, rk) for _, c in view.trick)
         winners = [c for c in plays if beats(c, wcard, trump, rk)]
         if partner_winning:
-            safe = last or (wcard.suit != trump and is_master(wcard, view)) or (
-                wcard.suit == trump and is_master(wcard, view))
+            safe = last or (wcard.suit != trump and is_master(wcard, view, self._hidden)) or (
+                wcard.suit == trump and is_master(wcard, view, self._hidden))
             if safe:
                 gifts = [c for c in plays if c.suit != trump and c not in winners]
                 if gifts:
@@ -131,8 +138,8 @@ class HeuristicBot(Bot):
             return min(plays, key=lambda c: self._keep_value(c, view))
         if winners:
             cheapest = min(winners, key=lambda c: self._keep_value(c, view))
-            sure = last or (is_master(cheapest, view) and (
-                cheapest.suit == trump or not _may_be_trumped(view, cheapest.suit)))
+            sure = last or (is_master(cheapest, view, self._hidden) and (
+                cheapest.suit == trump or not _may_be_trumped(view, cheapest.suit, self._hidden)))
             worth = on_table + points(cheapest, rk)
             if sure and (worth > 0 or self._keep_value(cheapest, view) < 8):
                 return cheapest
@@ -162,11 +169,11 @@ def _sung(view: PlayerView, suit: Suit) -> bool:
     return any(c.suit == suit for c in view.cantes_shown)
 
 
-def _may_be_trumped(view: PlayerView, suit: Suit) -> bool:
+def _may_be_trumped(view: PlayerView, suit: Suit, hidden: set[Card]) -> bool:
     """Could a seat still to play be void in ``suit`` and hold a trump?  (We cannot
     know; assume so while trumps are out and the suit has been short.)"""
-    out = [c for c in unseen(view) if c.suit == view.trump]
-    left_in_suit = [c for c in unseen(view) if c.suit == suit]
+    out = [c for c in hidden if c.suit == view.trump]
+    left_in_suit = [c for c in hidden if c.suit == suit]
     return bool(out) and len(left_in_suit) <= 2
 
 

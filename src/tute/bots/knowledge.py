@@ -65,8 +65,8 @@ def beats(card: Card, winner: Card, trump: Suit | None, ranking: str = "tute") -
     return card.suit == trump
 
 
-def is_master(card: Card, view: PlayerView) -> bool:
-    """No unseen card of its suit is higher."""
+def is_master(card: Card, view: PlayerView, hidden: set[Card] | None = None) -> bool:
+    """No unseen card of its suit is higher (``hidden``: the unseen cards, if known)."""
     rk = view.variant.ranking
-    return all(c.suit != card.suit or strength(c, rk) < strength(card, rk)
-               for c in unseen(view))
+    pool = unseen(view) if hidden is None else hidden
+    return all(c.suit != card.suit or strength(c, rk) < strength(card, rk) for c in pool)

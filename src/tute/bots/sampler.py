@@ -105,7 +105,7 @@ def sample_hidden(view: PlayerView, rng: random.Random,
     if dead_or_live is not None and dead_or_live in pool:
         pool.remove(dead_or_live)
     others = [s for s in range(n) if s != me]
-    slots = others + [-1]                        # -1: the stock
+    slots = [*others, -1]                        # -1: the stock
     caps = [view.hand_counts[s] - len(view.known_cards[s]) for s in others]
     caps.append(view.stock_left)
     if sum(caps) != len(pool):

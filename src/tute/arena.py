@@ -1,0 +1,300 @@
+"""``tute arena``: computer players against each other on duplicate deals.
+
+Each deal is played once per seating, so every bot plays every hand: with 2 players the
+two bots swap seats; in partnership games each bot is one pair and the pairs swap; with
+3+ individual players bot A holds one seat and bot B the others, A going round every
+seat.  Per pair it reports hands won by A (ties count half), the mean margin of A's side,
+matches won (hands chained in deal order into the variant's matches), and 95%
+confidence intervals bootstrapped over deals.  Results are appended to a file as each
+deal finishes, so an interrupted run resumes where it stopped.  Deals are spread over
+every core.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing
+import random
+import sys
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from tute.bots.base import Bot, Budget, make_bot
+from tute.bots.search import outcome
+from tute.driver import Player, play_hand
+from tute.game import Game
+from tute.solver import WIN
+from tute.variants import Variant, parse_variant
+
+
+@dataclass(frozen=True, slots=True)
+class PairSpec:
+    bot_a: str
+    bot_b: str
+    variant: str
+    seed: int
+    budget_ms: float | None
+    samples: int | None
+
+    def key(self) -> str:
+        return json.dumps([self.bot_a, self.bot_b, self.variant, self.seed, self.budget_ms,
+                           self.samples])
+
+
+def seatings(v: Variant) -> list[tuple[bool, ...]]:
+    """For each seating, which seats bot A holds."""
+    n = v.players
+    if v.partnerships:
+        return [tuple(s % 2 == k for s in range(n)) for k in (0, 1)]
+    return [tuple(s == k for s in range(n)) for k in range(n)]
+
+
+def _bot(level: str, seed: int, spec: PairSpec) -> Bot:
+    budget = Budget(time_ms=spec.budget_ms, samples=spec.samples)
+    if level == "cheat":
+        from tute.bots.cheat import CheatBot
+        return CheatBot(seed, budget)
+    return make_bot(level, seed, budget)
+
+
+def play_deal(spec: PairSpec, deal: int) -> dict[str, object]:
+    """Every seating of one deal; A's results."""
+    v = parse_variant(spec.variant)
+    won = 0.0
+    margin = 0.0
+    wins: list[float] = []
+    hands = 0
+    for k, a_seats in enumerate(seatings(v)):
+        seed = spec.seed * 1_000_003 + deal
+        g = Game.new(v, seed=seed, dealer=deal % v.players)
+        players: list[Player] = []
+        for s in range(v.players):
+            level = spec.bot_a if a_seats[s] else spec.bot_b
+            bot = _bot(level, seed * 7 + s * 101 + k, spec)
+            players.append(bot)
+        for s, p in enumerate(players):
+            if hasattr(p, "attach"):
+                p.attach(g, s)
+        play_hand(g, players)
+        r = g.result()
+        assert r is not None
+        a_seat = a_seats.index(True)
+        value = outcome(g, a_seat)
+        if r.void:
+            w = 0.5
+        elif abs(value) >= WIN:
+            w = 1.0 if value > 0 else 0.0
+        else:
+            w = 0.5
+        wins.append(w)
+        won += w
+        if not r.void:
+            side = v.side_of(a_seat)
+            if r.contract is not None and r.contract.declarer != a_seat:
+                mine = max(r.totals[s] for s in range(v.players) if a_seats[s])
+                margin += mine - r.totals[r.contract.declarer]
+            else:
+                margin += r.totals[side] - max(t for i, t in enumerate(r.totals) if i != side)
+        hands += 1
+    return {"deal": deal, "won_a": won / hands, "margin_a": margin / hands, "wins": wins}
+
+
+def _work(args: tuple[PairSpec, int]) -> dict[str, object]:
+    return play_deal(*args)
+
+
+def bootstrap_ci(values: Sequence[float], rng: random.Random, rounds: int = 2000
+                 ) -> tuple[float, float]:
+    if not values:
+        return (0.0, 0.0)
+    n = len(values)
+    means = sorted(sum(values[rng.randrange(n)] for _ in range(n)) / n for _ in range(rounds))
+    return (means[int(0.025 * rounds)], means[int(0.975 * rounds) - 1])
+
+
+def matches_won(spec: PairSpec, rows: Iterable[dict[str, object]]) -> tuple[int, int]:
+    """Hands chained in deal order, per seating, into the variant's matches."""
+    v = parse_variant(spec.variant)
+    if v.match not in ("first_to", "series", "two_ahead"):
+        return (0, 0)
+    per_seating: dict[int, list[float]] = {}
+    for row in sorted(rows, key=lambda r: int(r["deal"])):  # type: ignore[call-overload]
+        wins = row["wins"]
+        assert isinstance(wins, list)
+        for k, w in enumerate(wins):
+            per_seating.setdefault(k, []).append(float(w))
+    a_matches = b_matches = 0
+    for seq in per_seating.values():
+        won_a = won_b = played = 0
+        for w in seq:
+            played += 1
+            if w == 1.0:
+                won_a += 1
+            elif w == 0.0:
+                won_b += 1
+            target = v.match_target
+            done = None
+            if (v.match == "first_to" and max(won_a, won_b) >= target) or (v.match == "series" and played >= target and won_a != won_b) or (v.match == "two_ahead" and max(won_a, won_b) >= target and \
+                    abs(won_a - won_b) >= 2):
+                done = won_a > won_b
+            if done is not None:
+                a_matches += done
+                b_matches += not done
+                won_a = won_b = played = 0
+    return (a_matches, b_matches)
+
+
+def results_path(folder: Path, spec: PairSpec) -> Path:
+    budget = f"b{int(spec.budget_ms)}" if spec.budget_ms is not None else "bnone"
+    if spec.samples is not None:
+        budget += f"s{spec.samples}"
+    safe = spec.variant.replace("(", "_").replace(")", "").replace(",", "_").replace("=", "-")
+    return folder / f"{safe}-{spec.bot_a}-vs-{spec.bot_b}-seed{spec.seed}-{budget}.jsonl"
+
+
+def load(path: Path, spec: PairSpec) -> dict[int, dict[str, object]]:
+    """Deals already played for this pair (a file for another setting is refused)."""
+    done: dict[int, dict[str, object]] = {}
+    if not path.exists():
+        return done
+    lines = path.read_text(encoding="utf-8").splitlines()
+    if not lines:
+        return done
+    head = json.loads(lines[0])
+    if head.get("spec") != spec.key():
+        raise ValueError(f"{path} holds another arena setting")
+    for line in lines[1:]:
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            continue                      # a line cut by an interruption
+        done[int(row["deal"])] = row
+    return done
+
+
+def run_pair(spec: PairSpec, deals: int, folder: Path, jobs: int, progress: TextIO | None
+             ) -> dict[str, object]:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = results_path(folder, spec)
+    done = load(path, spec)
+    todo = [d for d in range(deals) if d not in done]
+    start = time.perf_counter()
+    if not path.exists() or not path.read_text(encoding="utf-8").strip():
+        path.write_text(json.dumps({"spec": spec.key()}) + "\n", encoding="utf-8")
+    with path.open("a", encoding="utf-8") as out:
+        def record(row: dict[str, object]) -> None:
+            done[int(row["deal"])] = row  # type: ignore[call-overload]
+            out.write(json.dumps(row) + "\n")
+            out.flush()
+            if progress is not None:
+                _bar(progress, len([d for d in done if d < deals]), deals, spec, start)
+        if jobs > 1 and len(todo) > 1:
+            ctx = multiprocessing.get_context("fork")
+            with ctx.Pool(jobs) as pool:
+                for row in pool.imap_unordered(_work, [(spec, d) for d in todo], chunksize=1):
+                    record(row)
+        else:
+            for d in todo:
+                record(play_deal(spec, d))
+    if progress is not None:
+        progress.write("\n")
+    rows = [done[d] for d in range(deals) if d in done]
+    return summarize(spec, rows, time.perf_counter() - start)
+
+
+def summarize(spec: PairSpec, rows: list[dict[str, object]], wall: float) -> dict[str, object]:
+    won = [float(r["won_a"]) for r in rows]  # type: ignore[arg-type]
+    margin = [float(r["margin_a"]) for r in rows]  # type: ignore[arg-type]
+    rng = random.Random(spec.seed)
+    lo, hi = bootstrap_ci(won, rng)
+    mlo, mhi = bootstrap_ci(margin, rng)
+    a_m, b_m = matches_won(spec, rows)
+    n = len(rows)
+    return {"bot_a": spec.bot_a, "bot_b": spec.bot_b, "variant": spec.variant, "deals": n,
+            "hands_won_a": round(sum(won) / n, 4) if n else 0.0,
+            "ci95": [round(lo, 4), round(hi, 4)],
+            "margin_a": round(sum(margin) / n, 2) if n else 0.0,
+            "margin_ci95": [round(mlo, 2), round(mhi, 2)],
+            "matches_won_a": a_m, "matches_won_b": b_m,
+            "budget_ms": spec.budget_ms, "samples": spec.samples,
+            "wall_s": round(wall, 1)}
+
+
+def ratings(pairs: list[dict[str, object]], bots: list[str]) -> dict[str, float]:
+    """Elo-scale ratings: a Bradley-Terry fit (minorization-maximization) to the hands won
+    in every pair, ties counting half; the first bot is rated 0."""
+    wins = {b: 0.0 for b in bots}
+    games: dict[tuple[str, str], float] = {}
+    for p in pairs:
+        a, o = str(p["bot_a"]), str(p["bot_b"])
+        n = float(p["deals"])  # type: ignore[arg-type]
+        score = float(p["hands_won_a"])  # type: ignore[arg-type]
+        wins[a] += score * n + 0.5                     # a half-win prior keeps 0% finite
+        wins[o] += (1 - score) * n + 0.5
+        games[(a, o)] = games.get((a, o), 0.0) + n + 1
+        games[(o, a)] = games.get((o, a), 0.0) + n + 1
+    strength = {b: 1.0 for b in bots}
+    for _ in range(500):
+        new = {}
+        for b in bots:
+            denom = sum(n / (strength[b] + strength[o]) for (x, o), n in games.items() if x == b)
+            new[b] = wins[b] / denom if denom else strength[b]
+        strength = new
+    base = strength[bots[0]]
+    return {b: round(400 * math.log10(strength[b] / base), 1) for b in bots}
+
+
+_last_bar = [0.0]
+
+
+def _bar(out: TextIO, done: int, total: int, spec: PairSpec, start: float) -> None:
+    now = time.perf_counter()
+    tty = out.isatty()
+    if done < total and now - _last_bar[0] < (0.2 if tty else 30.0):
+        return
+    _last_bar[0] = now
+    width = 30
+    filled = int(width * done / max(total, 1))
+    elapsed = time.perf_counter() - start
+    start_of_line = "\r" if tty else ""
+    end = "" if tty else "\n"
+    out.write(f"{start_of_line}{spec.bot_a} vs {spec.bot_b} "
+              f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} deals "
+              f"{elapsed:5.0f}s{end}")
+    out.flush()
+
+
+def run(bots: list[str], variant: str, deals: int, seed: int, budget_ms: float | None,
+        samples: int | None, folder: Path, jobs: int, as_json: bool, out: TextIO) -> int:
+    v = parse_variant(variant)
+    pairs = []
+    for i, a in enumerate(bots):
+        for b in bots[i + 1:]:
+            spec = PairSpec(a, b, str(v), seed, budget_ms, samples)
+            pairs.append(run_pair(spec, deals, folder, jobs, None if as_json else sys.stderr))
+    table = ratings(pairs, bots) if len(bots) > 2 else {}
+    if as_json:
+        out.write(json.dumps({"pairs": pairs, "ratings": table}) + "\n")
+        return 0
+    for p in pairs:
+        ci = p["ci95"]
+        assert isinstance(ci, list)
+        lo, hi = float(ci[0]), float(ci[1])
+        out.write(f"{p['bot_a']} vs {p['bot_b']} · {p['variant']} · {p['deals']} deals: "
+                  f"{p['bot_a']} wins {100 * float(p['hands_won_a']):.1f}% of hands "  # type: ignore[arg-type]
+                  f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}), margin {p['margin_a']:+}, "
+                  f"matches {p['matches_won_a']}-{p['matches_won_b']}, {p['wall_s']} s\n")
+    if table:
+        out.write("ratings (Elo scale, " + bots[0] + " = 0): " +
+                  ", ".join(f"{b} {x:+.0f}" for b, x in sorted(table.items(),
+                                                                key=lambda kv: -kv[1])) + "\n")
+    return 0
+
+
+def default_jobs() -> int:
+    return max(1, multiprocessing.cpu_count())
+

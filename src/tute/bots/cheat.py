@@ -1,0 +1,52 @@
+"""An open-hand player that sees every card: an upper bound for the arena only.
+
+It is never offered as an opponent in play.  The arena attaches the real game to it;
+it then plays the solver's move where the solver fits, and elsewhere the card whose L1
+rollouts from the true position do best."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tute.actions import Action, Play
+from tute.bots.base import Budget
+from tute.bots.search import DEFAULT_BUDGET, MonteCarloBot, outcome, rollout, solvable
+from tute.game import Game
+from tute.solver import solve
+from tute.view import PlayerView
+
+
+class CheatBot(MonteCarloBot):
+    name = "cheat"
+
+    def __init__(self, seed: int | None = None, budget: Budget | None = None) -> None:
+        super().__init__(seed, budget)
+        self.game: Game | None = None
+        self.seat = -1
+
+    def attach(self, game: Game, seat: int) -> None:
+        self.game, self.seat = game, seat
+
+    def evaluate(self, view: PlayerView, plays: Sequence[Action], b: Budget
+                 ) -> dict[Action, float]:
+        g = self.game
+        assert g is not None, "the arena attaches the game"
+        if solvable(g):
+            values = solve(g, perspective=view.seat).move_values
+            return {a: float(values[a]) for a in plays}
+        rounds = b.samples if b.samples is not None else (DEFAULT_BUDGET.samples or 40)
+        rounds = max(1, min(rounds, 8))
+        totals = {a: 0.0 for a in plays}
+        for _ in range(rounds):
+            seed = self.rng.randrange(1 << 30)
+            for a in plays:
+                h = g.copy()
+                h.apply(view.seat, a)
+                totals[a] += rollout(h, view.seat, seed) if not h.is_over else outcome(
+                    h, view.seat)
+        return {a: totals[a] / rounds for a in plays}
+
+    def choose(self, view: PlayerView, budget: Budget | None = None) -> Action:
+        action = super().choose(view, budget)
+        assert not isinstance(action, Play) or action in view.legal
+        return action

@@ -1,0 +1,136 @@
+"""Search players over sampled deals.
+
+- **L2 ``mc``**: flat Monte Carlo -- for each deal sampled consistently with the view,
+  every legal card is followed by a rollout of L1 players; the card with the best mean
+  outcome is played.
+- **L3 ``pimc``**: perfect-information Monte Carlo -- the same sampled deals, each
+  evaluated exactly by the solver where that fits (no stock left and few cards: the
+  whole 2-player strict phase, the last tricks of bigger hands), by L1 rollouts
+  elsewhere.  In the 2-player strict phase every card is known, so it plays the solver's
+  move: optimal under the solver's objective.
+
+Outcomes are measured as the solver measures them (``WIN`` ± margin for the player's
+side).  Declarations and the auction follow L1 (taking a cante, the swap or a tute at
+once is never worse).  A budget caps samples and/or milliseconds; given a seed and a
+sample budget the choice is reproducible.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from tute.actions import Action, Play
+from tute.bots.base import Bot, Budget
+from tute.bots.heuristic import HeuristicBot
+from tute.bots.sampler import exclusions, sample_game
+from tute.driver import play_hand
+from tute.game import STRICT, Game
+from tute.solver import WIN, solve
+from tute.view import PlayerView
+
+DEFAULT_BUDGET = Budget(time_ms=700.0, samples=40)
+
+
+def outcome(g: Game, seat: int) -> int:
+    """The finished hand as the solver values it, for ``seat``'s side."""
+    r = g.result()
+    assert r is not None
+    v = g.variant
+    t = r.totals
+    if r.tute is not None:
+        ours = r.tute == v.side_of(seat) if v.partnerships or v.scoring != "contract" \
+            else r.tute == seat
+        return (WIN + 5_000) if ours else -(WIN + 5_000)
+    if r.contract is not None:
+        d = r.contract.declarer
+        made, margin = r.contract.made, t[d] - r.contract.bid
+        if seat != d:
+            made, margin = not made, -margin
+        return (WIN if made else -WIN) + margin
+    side = v.side_of(seat)
+    others = [t[s] for s in range(len(t)) if s != side]
+    margin = t[side] - max(others)
+    if r.porotos is not None:
+        return (WIN if not r.porotos[seat] else -WIN) + margin
+    return (WIN if r.winner == side else -WIN) + margin
+
+
+def rollout(g: Game, seat: int, seed: int) -> int:
+    """Play the hand out with L1 players and value it for ``seat``."""
+    players = [HeuristicBot(seed + s) for s in range(g.players)]
+    play_hand(g, players)
+    return outcome(g, seat)
+
+
+def solvable(g: Game) -> bool:
+    """Small enough for the solver within a search bot's budget."""
+    if g._phase != STRICT or g._stock_pos < len(g._stock) or g._turn_up_live:
+        return False
+    cards = max(h.bit_count() for h in g._hands)
+    limit = {2: 8, 3: 5}.get(g._nplay, 4)
+    return cards <= limit
+
+
+class MonteCarloBot(Bot):
+    name = "mc"
+    use_solver = False
+
+    def __init__(self, seed: int | None = None, budget: Budget | None = None) -> None:
+        super().__init__(seed)
+        self.budget = budget or DEFAULT_BUDGET
+        self.heuristic = HeuristicBot(seed)
+        self.samples_used = 0
+
+    def declare(self, view: PlayerView) -> Action | None:
+        return self.heuristic.declaration(view)
+
+    def choose(self, view: PlayerView, budget: Budget | None = None) -> Action:
+        if view.phase == "auction":
+            return self.heuristic.choose(view)
+        declared = self.heuristic.declaration(view)
+        if declared is not None:
+            return declared
+        plays = [a for a in view.legal if isinstance(a, Play)]
+        if len(plays) == 1:
+            return plays[0]
+        b = budget or self.budget
+        values = self.evaluate(view, plays, b)
+        best = max(values.values())
+        return next(a for a in plays if values[a] == best)
+
+    def evaluate(self, view: PlayerView, plays: Sequence[Action], b: Budget
+                 ) -> dict[Action, float]:
+        """Mean outcome of each card over sampled deals."""
+        seat = view.seat
+        totals = {a: 0.0 for a in plays}
+        excluded = exclusions(view)
+        deadline = None if b.time_ms is None else time.perf_counter() + b.time_ms / 1000
+        max_samples = b.samples if b.samples is not None else (
+            10_000 if deadline is not None else DEFAULT_BUDGET.samples or 40)
+        n = 0
+        while n < max_samples:
+            g = sample_game(view, self.rng, excluded)
+            seed = self.rng.randrange(1 << 30)
+            if self.use_solver and solvable(g):
+                sol = solve(g, perspective=seat)
+                for a in plays:
+                    totals[a] += sol.move_values[a]
+                n += 1
+                if g._nplay == 2:
+                    break                    # 2 players, no stock: every card is known
+            else:
+                for a in plays:
+                    h = g.copy()
+                    h.apply(seat, a)
+                    totals[a] += rollout(h, seat, seed) if not h.is_over else outcome(h, seat)
+                n += 1
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        self.samples_used = n
+        return {a: totals[a] / max(n, 1) for a in plays}
+
+
+class PimcBot(MonteCarloBot):
+    name = "pimc"
+    use_solver = True

@@ -1,0 +1,105 @@
+"""Search players (mc, pimc), the open-hand bound, and ``tute arena``."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tute import Game, parse_variant
+from tute.actions import Play
+from tute.arena import PairSpec, bootstrap_ci, play_deal, ratings, run_pair, seatings
+from tute.bots import make_bot
+from tute.bots.base import Budget
+from tute.bots.search import PimcBot
+from tute.driver import play_hand
+from tute.solver import solve
+
+
+def test_pimc_plays_the_two_player_strict_phase_optimally() -> None:
+    checked = 0
+    seed = 0
+    while checked < 1000:
+        rng = random.Random(seed)
+        g = Game.new("habanero" if seed % 2 else "online(players=2)", seed=seed)
+        seed += 1
+        while not g.is_over:
+            seat = g.to_act
+            assert seat is not None
+            if g.phase == "strict":
+                plays = [a for a in g.legal_actions(seat) if isinstance(a, Play)]
+                if len(plays) > 1:
+                    bot = PimcBot(seed, Budget(samples=3))
+                    choice = bot.choose(g.view(seat))
+                    sol = solve(g)
+                    assert choice in sol.best, (g, choice, sol.move_values)
+                    checked += 1
+            g.apply(seat, rng.choice(g.legal_actions(seat)))
+
+
+@pytest.mark.parametrize("level", ["mc", "pimc"])
+@pytest.mark.parametrize("text", ["habanero", "parejas", "tres", "subastado(players=4)",
+                                  "guinote(players=4)"])
+def test_search_bots_play_legal_and_reproducibly(level: str, text: str) -> None:
+    finals = []
+    for _ in range(2):
+        g = Game.new(text, seed=3)
+        bots = [make_bot(level if s % 2 == 0 else "heuristic", seed=s, budget=Budget(samples=2))
+                for s in range(g.players)]
+        play_hand(g, bots)
+        finals.append((g.history, g.result()))
+    assert finals[0] == finals[1]
+
+
+def test_seatings() -> None:
+    assert seatings(parse_variant("habanero")) == [(True, False), (False, True)]
+    assert seatings(parse_variant("parejas")) == [(True, False, True, False),
+                                                   (False, True, False, True)]
+    assert len(seatings(parse_variant("tres"))) == 3
+
+
+def test_bootstrap_and_ratings() -> None:
+    rng = random.Random(1)
+    values = [1.0] * 70 + [0.0] * 30
+    lo, hi = bootstrap_ci(values, rng)
+    assert lo < 0.7 < hi and hi - lo < 0.25
+    r = ratings([{"bot_a": "a", "bot_b": "b", "deals": 100, "hands_won_a": 0.9}], ["a", "b"])
+    assert r["a"] == 0 and -420 < r["b"] < -330          # 90% is about 380 Elo
+
+
+def test_deal_results_and_resume(tmp_path: Path) -> None:
+    spec = PairSpec("heuristic", "random", "habanero", 5, None, None)
+    row = play_deal(spec, 0)
+    assert set(row) == {"deal", "won_a", "margin_a", "wins"}
+    first = run_pair(spec, 6, tmp_path, 1, None)
+    lines = next(tmp_path.glob("*.jsonl")).read_text().splitlines()
+    assert len(lines) == 7                                  # the spec, then 6 deals
+    more = run_pair(spec, 10, tmp_path, 2, None)
+    lines = next(tmp_path.glob("*.jsonl")).read_text().splitlines()
+    assert len(lines) == 11 and more["deals"] == 10 and first["deals"] == 6
+    again = run_pair(spec, 10, tmp_path, 1, None)            # nothing left to play
+    assert again["hands_won_a"] == more["hands_won_a"]
+    other = PairSpec("heuristic", "random", "habanero", 6, None, None)
+    run_pair(other, 2, tmp_path, 1, None)
+    assert len(list(tmp_path.glob("*.jsonl"))) == 2
+
+
+def test_arena_cli_json(tmp_path: Path) -> None:
+    r = subprocess.run([sys.executable, "-m", "tute.cli", "arena", "--bots",
+                        "heuristic,random,cheat", "--variant", "parejas", "--deals", "4",
+                        "--seed", "2", "--samples", "2", "--results", str(tmp_path), "--json",
+                        "--jobs", "2"], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert len(doc["pairs"]) == 3 and set(doc["ratings"]) == {"heuristic", "random", "cheat"}
+    p = doc["pairs"][0]
+    for key in ("bot_a", "bot_b", "variant", "deals", "hands_won_a", "ci95", "margin_a"):
+        assert key in p
+    assert 0 <= p["ci95"][0] <= p["hands_won_a"] <= p["ci95"][1] <= 1
+    bad = subprocess.run([sys.executable, "-m", "tute.cli", "arena", "--bots", "x,random"],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "unknown bot" in bad.stderr
