@@ -31,7 +31,7 @@ def _options(screen: str) -> tuple[list[str], list[str], list[str]]:
 def _play_a_hand(variant: str, seed: int, tmp_path: Path) -> str:
     child = pexpect.spawn(sys.executable, ["-m", "tute.cli", "play", "--variant", variant,
                                            "--seed", str(seed), "--records", str(tmp_path),
-                                           "--hands", "1"],
+                                           "--hands", "1", "--bots", "heuristic"],
                           encoding="utf-8", timeout=60, dimensions=(40, 80),
                           env={"TERM": "xterm", "PATH": "/usr/bin:/bin",
                                "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "src")})
@@ -91,7 +91,8 @@ def test_a_whole_hand_through_a_pty(variant: str, seed: int, tmp_path: Path) -> 
 def test_play_without_a_terminal_and_leaving(tmp_path: Path) -> None:
     import subprocess
     r = subprocess.run([sys.executable, "-m", "tute.cli", "play", "--seed", "1", "--records",
-                        str(tmp_path), "--lang", "en"], input="?\n1\nq\n", text=True,
+                        str(tmp_path), "--lang", "en", "--bots", "pimc"], input="?\n1\nq\n",
+                       text=True,
                        capture_output=True, timeout=60)
     assert r.returncode == 0
     assert "\x1b[" not in r.stdout

@@ -168,3 +168,81 @@ def run(variants: Sequence[str], seconds: float, rounds: int, peer_python: str |
     elif peer_python:
         print("peer: could not run schnapsen with " + peer_python, file=sys.stderr)
     return 0
+
+
+# -- the solver and the bots' thinking time -------------------------------------------
+def _strict_position(text: str, seed: int, cards: int) -> Game | None:
+    """A random position at a lead with ``cards`` cards each and nothing left to draw."""
+    rng = random.Random(seed)
+    g = Game.new(text, seed=seed)
+    while not g.is_over:
+        seat = g._to_act
+        if g.phase == "strict" and len(g.hand(seat)) == cards and not g.trick:
+            return g
+        g.apply(seat, rng.choice(g.legal_actions(seat)))
+    return None
+
+
+def solver_figures(cases: Sequence[tuple[str, int, int]], max_nodes: int
+                   ) -> list[dict[str, object]]:
+    """Median and 90th-percentile time of one solve (value and best move) per case."""
+    from tute.solver import SolverLimit, solve
+
+    out: list[dict[str, object]] = []
+    for text, cards, count in cases:
+        times: list[float] = []
+        nodes: list[int] = []
+        unsolved = 0
+        seed = 0
+        while len(times) + unsolved < count:
+            g = _strict_position(text, seed, cards)
+            seed += 1
+            if g is None:
+                continue
+            start = time.perf_counter()
+            try:
+                sol = solve(g, all_moves=False, max_nodes=max_nodes)
+            except SolverLimit:
+                unsolved += 1
+                continue
+            times.append((time.perf_counter() - start) * 1000)
+            nodes.append(sol.nodes)
+        times.sort()
+        out.append({"variant": text, "cards_each": cards, "positions": len(times),
+                    "median_ms": round(statistics.median(times), 2) if times else None,
+                    "p90_ms": round(times[int(0.9 * (len(times) - 1))], 2) if times else None,
+                    "median_nodes": statistics.median(nodes) if nodes else None,
+                    "over_node_limit": unsolved})
+    return out
+
+
+def decision_figures(level: str, variants: Sequence[str], decisions: int, seed: int
+                     ) -> dict[str, object]:
+    """Thinking time per decision of a bot at its default budget, in real hands."""
+    from tute.bots import make_bot
+    from tute.driver import Player
+
+    times: list[float] = []
+    rng = random.Random(seed)
+    k = 0
+    while len(times) < decisions:
+        text = variants[k % len(variants)]
+        g = Game.new(text, seed=rng.randrange(1 << 30))
+        bot = make_bot(level, seed=k)
+        k += 1
+        others: list[Player] = [make_bot("heuristic", seed=k + s) for s in range(g.players)]
+        while not g.is_over and len(times) < decisions:
+            seat = g._to_act
+            view = g.view(seat)
+            if seat == 0 and len(view.legal) > 1:
+                start = time.perf_counter()
+                action = bot.choose(view)
+                times.append((time.perf_counter() - start) * 1000)
+            else:
+                action = others[seat].choose(view)
+            g.apply(seat, action)
+    times.sort()
+    return {"level": level, "variants": list(variants), "decisions": len(times),
+            "median_ms": round(statistics.median(times), 1),
+            "p99_ms": round(times[int(0.99 * (len(times) - 1))], 1),
+            "max_ms": round(times[-1], 1)}

@@ -28,6 +28,27 @@ def _cmd_conformance(args: argparse.Namespace) -> int:
 def _cmd_bench(args: argparse.Namespace) -> int:
     from tute.bench import BENCH_VARIANTS, run
 
+    if args.solver:
+        from tute.bench import solver_figures
+        cases = [("habanero", 8, 40), ("parejas", 6, 20), ("parejas", 10, 2)]
+        figures = solver_figures(cases, max_nodes=args.max_nodes)
+        if args.json:
+            print(json.dumps({"solver": figures}))
+        else:
+            for f in figures:
+                print(f"solver {f['variant']:10s} {f['cards_each']:2d} cards each: median "
+                      f"{f['median_ms']} ms, p90 {f['p90_ms']} ms, median nodes "
+                      f"{f['median_nodes']} ({f['positions']} positions, "
+                      f"{f['over_node_limit']} over the node limit)")
+        return 0
+    if args.decide:
+        from tute.bench import decision_figures
+        fig = decision_figures(args.decide, args.variant or ["habanero", "parejas"],
+                               args.decisions, 1)
+        print(json.dumps(fig) if args.json else
+              f"{fig['level']}: {fig['decisions']} decisions, median {fig['median_ms']} ms, "
+              f"p99 {fig['p99_ms']} ms, max {fig['max_ms']} ms")
+        return 0
     variants = args.variant or list(BENCH_VARIANTS)
     return run(variants, args.seconds, args.rounds, args.peer, args.json)
 
@@ -116,13 +137,20 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--variant", action="append", help="variant text (repeatable)")
     b.add_argument("--peer", metavar="PYTHON",
                    help="a Python with PyPI 'schnapsen' installed, timed in the same run")
+    b.add_argument("--solver", action="store_true",
+                   help="time the exact solver (2p 8 cards, 4p 6 cards, a full parejas deal)")
+    b.add_argument("--max-nodes", type=int, default=20_000_000,
+                   help="node limit of one solve in --solver")
+    b.add_argument("--decide", metavar="LEVEL",
+                   help="time the decisions of a computer level at its default budget")
+    b.add_argument("--decisions", type=int, default=200, help="decisions to time (--decide)")
     b.set_defaults(func=_cmd_bench)
 
     p2 = sub.add_parser("play", help="play in the terminal against the computer")
     p2.add_argument("--variant", default="habanero", help="variant text (default habanero)")
     p2.add_argument("--seat", type=int, default=0, help="your seat (default 0, the mano)")
     p2.add_argument("--bots", help="computer levels: one for all, or one per other seat "
-                                   "(random, heuristic; default heuristic)")
+                                   "(random, heuristic, mc, pimc; default pimc, the best)")
     p2.add_argument("--names", help="names by seat, comma-separated")
     p2.add_argument("--seed", type=int, help="seed of the match: the same seed, the same deals")
     p2.add_argument("--lang", default="es", choices=("es", "pt", "it", "en"))

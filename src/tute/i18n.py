@@ -467,6 +467,8 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
                        "es": "Órdenes: número o código de carta; 20c 40 tute swap; bid 70, pass, trump o; q."},
     "solver_needs_no_stock": {"en": "the solver needs every card known and none left to draw",
                               "es": "el solucionador necesita todas las cartas a la vista y nada que robar"},
+    "solver_node_limit": {"en": "the solver stopped after {nodes} positions",
+                          "es": "el solucionador se detuvo tras {nodes} posiciones"},
     "solver_hand_over": {"en": "the hand is over", "es": "la mano ha terminado"},
     "hand_not_over": {"en": "the hand is not over yet", "es": "la mano aún no ha terminado"},
     "match_over": {"en": "the match is over", "es": "la partida ha terminado"},

@@ -43,6 +43,10 @@ class SolverError(TuteError):
     """The position cannot be solved: cards are still to be drawn, or the hand is over."""
 
 
+class SolverLimit(SolverError):
+    """The search went past its node limit."""
+
+
 @dataclass(frozen=True, slots=True)
 class Solution:
     value: int                               # for the perspective's side, see WIN
@@ -158,6 +162,7 @@ class _Search:
         else:
             self.coalition = tuple(s == perspective for s in range(self.n))
         self.tt: dict[tuple[object, ...], tuple[int, int, int]] = {}
+        self.max_nodes = 1 << 62
         self.hkey = 0                       # every hand in one int, updated as cards go
         for s in range(self.n):
             self.hkey |= self.hands[s] << (s * 40)
@@ -441,6 +446,8 @@ class _Search:
 
     def search(self, alpha: int, beta: int) -> int:
         self.nodes += 1
+        if self.nodes > self.max_nodes:
+            raise SolverLimit("solver_node_limit", nodes=self.max_nodes)
         seat = self.to_act
         if not self.hands[seat] and not self.trick_bits:
             return self._terminal()
@@ -587,7 +594,8 @@ class _Search:
         return Solution(best_value, best, values, self.nodes)
 
 
-def solve(game: Game, perspective: int | None = None, all_moves: bool = True) -> Solution:
+def solve(game: Game, perspective: int | None = None, all_moves: bool = True,
+          max_nodes: int | None = None) -> Solution:
     """Solve a position with every card known and no stock left.
 
     ``perspective``: the seat whose side's value is returned (default: the seat to
@@ -598,6 +606,8 @@ def solve(game: Game, perspective: int | None = None, all_moves: bool = True) ->
         raise SolverError("solver_hand_over")
     seat = game._to_act
     s = _Search(game, seat if perspective is None else perspective)
+    if max_nodes is not None:
+        s.max_nodes = max_nodes
     return s.root() if all_moves else s.best_only()
 
 

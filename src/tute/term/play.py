@@ -30,7 +30,7 @@ from tute.actions import (
     parse_action,
 )
 from tute.bots import make_bot
-from tute.bots.base import Bot
+from tute.bots.base import BEST, Bot
 from tute.cards import Card
 from tute.driver import Player, play_hand
 from tute.errors import TuteError
@@ -259,7 +259,7 @@ def run_play(variant: Variant, seat: int, levels: list[str], names: list[str] | 
         out.write(t("bad_seat", seat=seat, players=n) + "\n")
         return 2
     seed = seed if seed is not None else secrets.randbelow(10**9)
-    bot_levels = levels or ["heuristic"]
+    bot_levels = levels or [BEST]
     if len(bot_levels) == 1:
         bot_levels = bot_levels * (n - 1)
     if len(bot_levels) != n - 1:
