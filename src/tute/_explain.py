@@ -8,7 +8,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tute._tables import ABOVE, SUIT_MASK, SUIT_OF, suits_with_marriage
+from tute._tables import (
+    ABOVE,
+    AUCTION,
+    OVER,
+    STOCK,
+    STRICT,
+    SUIT_MASK,
+    SUIT_OF,
+    suits_with_marriage,
+)
 from tute.actions import (
     Action,
     Bid,
@@ -26,7 +35,6 @@ from tute.errors import IllegalActionError, OutOfTurnError, TuteError, WrongPhas
 if TYPE_CHECKING:
     from tute.game import Game
 
-AUCTION, STOCK, STRICT, OVER = 0, 1, 2, 3
 
 
 def explain(g: Game, seat: int, action: Action) -> TuteError:

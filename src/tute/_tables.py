@@ -31,6 +31,9 @@ STRENGTH_REY: Final = 7
 STRENGTH_TRES: Final = 8
 STRENGTH_AS: Final = 9
 
+# the phases of a hand
+AUCTION, STOCK, STRICT, OVER = 0, 1, 2, 3
+
 SUIT_MASK: Final = tuple(0x3FF << (10 * s) for s in range(4))
 ALL_MASK: Final = (1 << 40) - 1
 SUIT_OF: Final = tuple(b // 10 for b in range(40))

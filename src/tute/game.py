@@ -18,19 +18,23 @@ import random
 from collections.abc import Sequence
 
 from tute import _explain
+from tute._declare import DeclarationRules
 from tute._tables import (
+    AUCTION,
     KINGS,
+    OVER,
     POINTS,
+    STOCK,
     STRENGTH_REY,
     STRENGTH_SEVEN,
     STRENGTH_TWO,
+    STRICT,
     SUIT_MASK,
     SUIT_OF,
     Ranking,
     mask_points,
     ranking,
     strict_play_mask,
-    suits_with_marriage,
 )
 from tute.actions import (
     FORTY,
@@ -56,8 +60,7 @@ from tute.scoring import HandFigures, score_hand
 from tute.variants import Variant, parse_variant
 from tute.view import CanteShown, PlayerView
 
-AUCTION, STOCK, STRICT, OVER = 0, 1, 2, 3
-PHASE_NAMES = ("auction", "stock", "strict", "over")
+PHASE_NAMES = ("auction", "stock", "strict", "over")      # by AUCTION, STOCK, STRICT, OVER
 _OBLIGATIONS = {"none": 0, "trump_on_trump": 1, "full": 2}
 _SWAP_TIMING = {"own_lead": 0, "after_won_trick": 1, "anytime": 2}
 _FORTY_FIRST = {"off": 0, "if_held": 1, "strict": 2}
@@ -73,7 +76,7 @@ def _variant(v: VariantLike) -> Variant:
     raise InvalidVariantError("bad_variant_text", text=repr(v))
 
 
-class Game:
+class Game(DeclarationRules):
     """One hand.  Build it with :meth:`new`, :meth:`from_deck` or :meth:`from_hands`."""
 
     # ---------------------------------------------------------------- construction
@@ -354,69 +357,6 @@ class Game:
             hand, led, trump, self._win_bit,
             self._partner_exc and self._side[self._win_seat] == self._side[seat],
             self._undertrump)
-
-    def _may_declare_in_window(self, seat: int) -> bool:
-        w = self._window
-        if w < 0:
-            return False
-        if self._declarer_sings:
-            return seat == w == self._declarer
-        return seat == w or (self._partner_may_sing and seat == (w + 2) % 4)
-
-    def _singable_suits(self, seat: int) -> int:
-        """Suits (4-bit mask) whose marriage ``seat`` may sing now."""
-        if not self._may_declare_in_window(seat):
-            return 0
-        if self._stock_only and self._phase == STRICT:
-            return 0
-        unit = self._unit[seat]
-        if self._window_sang[unit]:
-            return 0
-        m = suits_with_marriage(self._hands[seat]) & ~self._sung_suits & ~self._lost[unit]
-        if not m:
-            return 0
-        tb = 1 << self._trump
-        if m & tb and self._forty_first == 2 and self._sang_twenty[unit]:
-            m &= ~tb
-        if self._forty_first and m & ~tb and self._unit_may_sing_forty(unit):
-            m &= tb
-        return m
-
-    def _unit_may_sing_forty(self, unit: int) -> bool:
-        trump = self._trump
-        tb = 1 << trump
-        if self._sung_suits & tb or self._lost[unit] & tb:
-            return False
-        if self._forty_first == 2 and self._sang_twenty[unit]:
-            return False
-        for s in range(self._n):
-            if (self._unit[s] == unit and self._may_declare_in_window(s)
-                    and suits_with_marriage(self._hands[s] & SUIT_MASK[trump])):
-                return True
-        return False
-
-    def _may_tute(self, seat: int, on_turn: bool) -> bool:
-        if not self._tute_sets:
-            return False
-        if self.variant.no_tute_after_sing and self._sang[seat]:
-            return False
-        hand = self._hands[seat]
-        for needed in self._tute_sets:
-            if hand & needed == needed:
-                return self._may_declare_in_window(seat) or (on_turn and self._tute_anytime)
-        return False
-
-    def _may_manilla(self, seat: int) -> int:
-        """Suits (4-bit mask) whose A + 3 ``seat`` may declare now (option manilla)."""
-        if not self._may_declare_in_window(seat) or self._window_manilla[self._unit[seat]]:
-            return 0
-        hand = self._hands[seat]
-        m = 0
-        for s in range(4):
-            top = 0b11 << (s * 10 + 8)
-            if hand & top == top:
-                m |= 1 << s
-        return m & ~self._manilla_suits
 
     def _may_swap(self, seat: int) -> bool:
         if not (self._turn_up_live and self._swap_kind) or seat != self._to_act:

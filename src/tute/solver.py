@@ -22,16 +22,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tute._declare import DeclarationRules
 from tute._tables import (
+    OVER,
     POINTS,
-    SUIT_MASK,
+    STRICT,
     SUIT_OF,
     strict_play_mask,
-    suits_with_marriage,
 )
 from tute.actions import FORTY, MANILLAS, TUTE, TWENTIES, Action
 from tute.errors import TuteError
-from tute.game import OVER, STRICT, Game
+from tute.game import Game
 from tute.scoring import HandFigures, score_hand
 
 WIN = 10_000
@@ -62,61 +63,43 @@ class Solution:
 class _TrickUndo:
     """What a finished trick changed, to take it back."""
 
-    __slots__ = (
-        "bits",
-        "led",
-        "points",
-        "seats",
-        "to_act",
-        "win_bit",
-        "win_seat",
-        "window",
-        "window_done",
-        "window_manilla",
-        "window_sang",
-    )
+    __slots__ = ("bits", "led", "points", "seats", "to_act", "win_bit", "win_seat", "window",
+                 "window_done", "window_manilla", "window_sang")
 
-    def __init__(self, bits: list[int], seats: list[int], led: int, win_bit: int,
-                 win_seat: int, to_act: int, window: int, window_done: bool,
-                 window_sang: list[bool], window_manilla: list[bool], points: int) -> None:
-        self.bits, self.seats, self.led, self.win_bit = bits, seats, led, win_bit
-        self.win_seat, self.to_act, self.window, self.window_done = (
-            win_seat, to_act, window, window_done)
-        self.window_sang, self.window_manilla, self.points = (
-            window_sang, window_manilla, points)
+    def __init__(self, s: _Search, points: int) -> None:
+        self.bits, self.seats, self.led = s.trick_bits, s.trick_seats, s.led
+        self.win_bit, self.win_seat, self.to_act = s.win_bit, s.win_seat, s.to_act
+        self.window, self.window_done = s._window, s.window_done
+        self.window_sang, self.window_manilla = s._window_sang, s._window_manilla
+        self.points = points
 
 
 class _DeclUndo:
-    __slots__ = (
-        "cantes",
-        "manilla_suits",
-        "sang",
-        "sang_twenty",
-        "sung",
-        "window_manilla",
-        "window_sang",
-    )
+    """What a set of declarations changed, to take it back."""
+
+    __slots__ = ("cantes", "manilla_suits", "sang", "sang_twenty", "sung", "window_manilla",
+                 "window_sang")
 
     def __init__(self, s: _Search) -> None:
-        self.sung, self.manilla_suits = s.sung, s.manilla_suits
-        self.cantes, self.sang, self.sang_twenty = list(s.cantes), list(s.sang), list(
-            s.sang_twenty)
-        self.window_sang, self.window_manilla = list(s.window_sang), list(s.window_manilla)
+        self.sung, self.manilla_suits = s._sung_suits, s._manilla_suits
+        self.cantes, self.sang = list(s.cantes), list(s._sang)
+        self.sang_twenty = list(s._sang_twenty)
+        self.window_sang, self.window_manilla = list(s._window_sang), list(s._window_manilla)
 
 
-class _Search:
+class _Search(DeclarationRules):
     def __init__(self, g: Game, perspective: int) -> None:
         if g._phase != STRICT or g._stock_pos < len(g._stock) or g._turn_up_live:
             raise SolverError("solver_needs_no_stock")
         v = g.variant
         self.g = g
-        self.n = g._n
+        self._n = g._n
         self.next = g._next
         self.side = g._side
         self.nsides = g._nsides
-        self.unit = g._unit
-        self.trump = g._trump
-        self.hands = list(g._hands)
+        self._unit = g._unit
+        self._trump = g._trump
+        self._hands = list(g._hands)
         self.to_act = g._to_act
         self.trick_bits = list(g._trick_bits)
         self.trick_seats = list(g._trick_seats)
@@ -130,127 +113,76 @@ class _Search:
         self.partner_exc = g._partner_exc
         self.last_bonus = v.last_trick_bonus
         # declarations
-        self.cantes_on = not g._stock_only
-        self.window = g._window
+        self._stock_only = g._stock_only
+        self._phase = STRICT
+        self._window = g._window
         self.window_done = False
-        self.sung = g._sung_suits
-        self.sang = list(g._sang)
-        self.sang_twenty = list(g._sang_twenty)
-        self.lost = list(g._lost)
-        self.window_sang = list(g._window_sang)
-        self.window_manilla = list(g._window_manilla)
-        self.manilla_suits = g._manilla_suits
-        self.manilla = v.manilla
-        self.forty_first = g._forty_first
-        self.tute_sets = g._tute_sets
-        self.tute_anytime = g._tute_anytime
-        self.no_tute_after_sing = v.no_tute_after_sing
-        self.declarer_sings = g._declarer_sings
-        self.declarer = g._declarer
-        self.partner_may_sing = g._partner_may_sing
+        self._sung_suits = g._sung_suits
+        self._sang = list(g._sang)
+        self._sang_twenty = list(g._sang_twenty)
+        self._lost = list(g._lost)
+        self._window_sang = list(g._window_sang)
+        self._window_manilla = list(g._window_manilla)
+        self._manilla_suits = g._manilla_suits
+        self._manilla = v.manilla
+        self._forty_first = g._forty_first
+        self._tute_sets = g._tute_sets
+        self._tute_anytime = g._tute_anytime
+        self._declarer_sings = g._declarer_sings
+        self._declarer = g._declarer
+        self._partner_may_sing = g._partner_may_sing
         # objective
         self.variant = v
         self.scoring = v.scoring
         self.persp = perspective
         if v.scoring == "contract":
             d = g._declarer
-            self.coalition = tuple(s == d for s in range(self.n)) if perspective == d \
-                else tuple(s != d for s in range(self.n))
+            self.coalition = tuple(s == d for s in range(self._n)) if perspective == d \
+                else tuple(s != d for s in range(self._n))
         elif v.partnerships:
             ps = self.side[perspective]
-            self.coalition = tuple(self.side[s] == ps for s in range(self.n))
+            self.coalition = tuple(self.side[s] == ps for s in range(self._n))
         else:
-            self.coalition = tuple(s == perspective for s in range(self.n))
+            self.coalition = tuple(s == perspective for s in range(self._n))
         self.tt: dict[tuple[object, ...], tuple[int, int, int]] = {}
         self.max_nodes = 1 << 62
         self.hkey = 0                       # every hand in one int, updated as cards go
-        for s in range(self.n):
-            self.hkey |= self.hands[s] << (s * 40)
+        for s in range(self._n):
+            self.hkey |= self._hands[s] << (s * 40)
         self.live = 0                       # cards in hands or on the table
-        for s in range(self.n):
-            self.live |= self.hands[s]
+        for s in range(self._n):
+            self.live |= self._hands[s]
         for b in self.trick_bits:
             self.live |= 1 << b
         self.two_sides = self.nsides == 2 and self.scoring == "highest"
-        self.declarations = bool(self.cantes_on or self.manilla is not None or self.tute_sets)
+        self.declarations = bool(not self._stock_only or self._manilla is not None
+                                 or self._tute_sets)
         self.nodes = 0
 
     # ---------------------------------------------------------------- declarations
-    def _may_declare(self, seat: int) -> bool:
-        w = self.window
-        if w < 0:
-            return False
-        if self.declarer_sings:
-            return seat == w == self.declarer
-        return seat == w or (self.partner_may_sing and seat == (w + 2) % 4)
-
-    def _unit_may_sing_forty(self, unit: int) -> bool:
-        tb = 1 << self.trump
-        if self.sung & tb or self.lost[unit] & tb:
-            return False
-        if self.forty_first == 2 and self.sang_twenty[unit]:
-            return False
-        tm = SUIT_MASK[self.trump]
-        return any(self.unit[s] == unit and self._may_declare(s)
-                   and suits_with_marriage(self.hands[s] & tm) for s in range(self.n))
-
-    def _singable(self, seat: int) -> int:
-        if not self.cantes_on or not self._may_declare(seat):
-            return 0
-        unit = self.unit[seat]
-        if self.window_sang[unit]:
-            return 0
-        m = suits_with_marriage(self.hands[seat]) & ~self.sung & ~self.lost[unit]
-        if not m:
-            return 0
-        tb = 1 << self.trump
-        if m & tb and self.forty_first == 2 and self.sang_twenty[unit]:
-            m &= ~tb
-        if self.forty_first and m & ~tb and self._unit_may_sing_forty(unit):
-            m &= tb
-        return m
-
-    def _manillas(self, seat: int) -> int:
-        if self.manilla is None or not self._may_declare(seat):
-            return 0
-        if self.window_manilla[self.unit[seat]]:
-            return 0
-        hand = self.hands[seat]
-        m = 0
-        for s in range(4):
-            top = 0b11 << (s * 10 + 8)
-            if hand & top == top:
-                m |= 1 << s
-        return m & ~self.manilla_suits
-
     def _tute_side(self) -> int:
-        """A seat that may declare tute now (it will): its side, else -1."""
-        if not self.tute_sets:
+        """A seat that may declare tute now (it will): that seat, else -1."""
+        if not self._tute_sets:
             return -1
-        for s in range(self.n):
-            if self.no_tute_after_sing and self.sang[s]:
-                continue
-            hand = self.hands[s]
-            if not any(hand & t == t for t in self.tute_sets):
-                continue
-            if self._may_declare(s) or (self.tute_anytime and s == self.to_act):
-                return s
+        for seat in range(self._n):
+            if self._may_tute(seat, seat == self.to_act):
+                return seat
         return -1
 
     def _bundles(self) -> list[list[tuple[int, int, str]]]:
         """Declaration choices of the window side: (seat, suit, kind) lists."""
         per_unit: dict[int, list[tuple[int, int, str]]] = {}
-        for s in range(self.n):
-            m = self._singable(s)
+        for s in range(self._n):
+            m = self._singable_suits(s)
             for suit in range(4):
                 if m >> suit & 1:
-                    per_unit.setdefault(self.unit[s], []).append((s, suit, "cante"))
+                    per_unit.setdefault(self._unit[s], []).append((s, suit, "cante"))
         man_unit: dict[int, list[tuple[int, int, str]]] = {}
-        for s in range(self.n):
-            m = self._manillas(s)
+        for s in range(self._n):
+            m = self._may_manilla(s) if self._manilla is not None else 0
             for suit in range(4):
                 if m >> suit & 1:
-                    man_unit.setdefault(self.unit[s], []).append((s, suit, "manilla"))
+                    man_unit.setdefault(self._unit[s], []).append((s, suit, "manilla"))
         bundles: list[list[tuple[int, int, str]]] = [[]]
         for options in [*per_unit.values(), *man_unit.values()]:
             bundles = [[*b, o] for b in bundles for o in options]
@@ -259,31 +191,31 @@ class _Search:
     def _apply_bundle(self, bundle: list[tuple[int, int, str]]) -> _DeclUndo:
         saved = _DeclUndo(self)
         for seat, suit, kind in bundle:
-            unit = self.unit[seat]
+            unit = self._unit[seat]
             if kind == "cante":
-                forty = suit == self.trump
+                forty = suit == self._trump
                 self.cantes[self.side[seat]] += 40 if forty else 20
-                self.sung |= 1 << suit
-                self.window_sang[unit] = True
-                self.sang[seat] = True
+                self._sung_suits |= 1 << suit
+                self._window_sang[unit] = True
+                self._sang[seat] = True
                 if not forty:
-                    self.sang_twenty[unit] = True
+                    self._sang_twenty[unit] = True
             else:
-                assert self.manilla is not None
-                self.cantes[self.side[seat]] += self.manilla
-                self.manilla_suits |= 1 << suit
-                self.window_manilla[unit] = True
+                assert self._manilla is not None
+                self.cantes[self.side[seat]] += self._manilla
+                self._manilla_suits |= 1 << suit
+                self._window_manilla[unit] = True
         return saved
 
     def _undo_bundle(self, u: _DeclUndo) -> None:
-        self.sung, self.manilla_suits = u.sung, u.manilla_suits
-        self.cantes, self.sang, self.sang_twenty = u.cantes, u.sang, u.sang_twenty
-        self.window_sang, self.window_manilla = u.window_sang, u.window_manilla
+        self._sung_suits, self._manilla_suits = u.sung, u.manilla_suits
+        self.cantes, self._sang, self._sang_twenty = u.cantes, u.sang, u.sang_twenty
+        self._window_sang, self._window_manilla = u.window_sang, u.window_manilla
 
     # ---------------------------------------------------------------- values
     def _terminal(self) -> int:
         totals = [p + c for p, c in zip(self.points, self.cantes, strict=True)]
-        n = self.n
+        n = self._n
         if self.two_sides:
             mine = self.side[self.persp]
             diff = totals[mine] - totals[1 - mine]
@@ -295,8 +227,8 @@ class _Search:
         f = HandFigures(points=tuple(self.points), cantes=tuple(self.cantes),
                         tricks=tuple(self.tricks),
                         trick_winners=tuple(self.side[w] for w in self.trick_winners),
-                        tute=None, sang=tuple(self.sang), playing=self.g._playing,
-                        declarer=self.declarer, bid=self.g._bid)
+                        tute=None, sang=tuple(self._sang), playing=self.g._playing,
+                        declarer=self._declarer, bid=self.g._bid)
         r = score_hand(self.variant, f)
         me = self.persp
         if r.contract is not None:
@@ -313,15 +245,18 @@ class _Search:
         return (WIN if r.winner == me else -WIN) + margin
 
     # ---------------------------------------------------------------- moves
+    def _legal_mask(self, seat: int) -> int:
+        hand = self._hands[seat]
+        if not self.trick_bits:
+            return hand
+        partner_free = self.partner_exc and self.side[self.win_seat] == self.side[seat]
+        return strict_play_mask(hand, self.led, self._trump, self.win_bit, partner_free,
+                                self.undertrump)
+
     def _card_moves(self, seat: int) -> list[int]:
-        hand = self.hands[seat]
+        hand = self._hands[seat]
         tb = self.trick_bits
-        if tb:
-            partner_free = self.partner_exc and self.side[self.win_seat] == self.side[seat]
-            mask = strict_play_mask(hand, self.led, self.trump, self.win_bit, partner_free,
-                                    self.undertrump)
-        else:
-            mask = hand
+        mask = self._legal_mask(seat)
         # merge equivalent blank cards: same suit, no card of another seat or on the
         # table between them
         live = self.live & ~hand
@@ -341,7 +276,7 @@ class _Search:
         # order: winners cheapest first when following; high cards first when leading
         if len(moves) < 2:
             return moves
-        trump = self.trump
+        trump = self._trump
         if tb:
             win = self.win_bit
             ws = SUIT_OF[win]
@@ -362,7 +297,7 @@ class _Search:
 
     def _play(self, seat: int, bit: int) -> _TrickUndo | None:
         """Play a card; returns what is needed to undo a finished trick (else None)."""
-        self.hands[seat] ^= 1 << bit
+        self._hands[seat] ^= 1 << bit
         self.hkey ^= 1 << (seat * 40 + bit)
         tb = self.trick_bits
         if not tb:
@@ -373,7 +308,7 @@ class _Search:
             win = self.win_bit
             ws = SUIT_OF[win]
             s = SUIT_OF[bit]
-            if (s == ws and bit > win) or (s == self.trump and ws != s):
+            if (s == ws and bit > win) or (s == self._trump and ws != s):
                 self.win_bit = bit
                 self.win_seat = seat
         tb.append(bit)
@@ -385,9 +320,7 @@ class _Search:
         w = self.win_seat
         side = self.side[w]
         pts = sum(POINTS[b] for b in tb)
-        saved = _TrickUndo(tb, self.trick_seats, self.led, self.win_bit, self.win_seat,
-                           self.to_act, self.window, self.window_done, self.window_sang,
-                           self.window_manilla, pts)
+        saved = _TrickUndo(self, pts)
         self.points[side] += pts
         self.tricks[side] += 1
         self.trick_winners.append(w)
@@ -396,11 +329,11 @@ class _Search:
         self.trick_bits = []
         self.trick_seats = []
         self.to_act = w
-        self.window = w
+        self._window = w
         self.window_done = False
-        self.window_sang = [False] * self.n
-        self.window_manilla = [False] * self.n
-        if not self.hands[w]:
+        self._window_sang = [False] * self._n
+        self._window_manilla = [False] * self._n
+        if not self._hands[w]:
             self.points[side] += self.last_bonus
         return saved
 
@@ -408,19 +341,19 @@ class _Search:
                 prev: tuple[int, int, int, int]) -> None:
         if saved is not None:
             self.trick_bits, self.trick_seats = saved.bits, saved.seats
-            self.window, self.window_done = saved.window, saved.window_done
-            self.window_sang, self.window_manilla = saved.window_sang, saved.window_manilla
+            self._window, self.window_done = saved.window, saved.window_done
+            self._window_sang, self._window_manilla = saved.window_sang, saved.window_manilla
             w = self.trick_winners.pop()
             side = self.side[w]
             for b in saved.bits:
                 self.live ^= 1 << b
-            if not self.hands[w]:
+            if not self._hands[w]:
                 self.points[side] -= self.last_bonus
             self.points[side] -= saved.points
             self.tricks[side] -= 1
         self.trick_bits.pop()
         self.trick_seats.pop()
-        self.hands[seat] ^= 1 << bit
+        self._hands[seat] ^= 1 << bit
         self.hkey ^= 1 << (seat * 40 + bit)
         self.led, self.win_bit, self.win_seat, self.to_act = prev
 
@@ -434,29 +367,29 @@ class _Search:
             score: object = pts[0] + cts[0] - pts[1] - cts[1]
             if not self.declarations:
                 return (self.hkey, self.to_act, trick, score)
-            return (self.hkey, self.to_act, trick, score, self.sung, self.manilla_suits,
-                    tuple(self.sang_twenty), tuple(self.sang), tuple(self.lost))
+            return (self.hkey, self.to_act, trick, score, self._sung_suits, self._manilla_suits,
+                    tuple(self._sang_twenty), tuple(self._sang), tuple(self._lost))
         score = tuple(p + c for p, c in zip(pts, cts, strict=True))
         order: list[int] = []     # ties among 3+ go to the most recent winner among them
         for w in reversed(self.trick_winners):
             if self.side[w] not in order:
                 order.append(self.side[w])
         return (self.hkey, self.to_act, trick, score, tuple(order), tuple(self.tricks),
-                self.sung, self.manilla_suits, tuple(self.sang_twenty), tuple(self.sang))
+                self._sung_suits, self._manilla_suits, tuple(self._sang_twenty), tuple(self._sang))
 
     def search(self, alpha: int, beta: int) -> int:
         self.nodes += 1
         if self.nodes > self.max_nodes:
             raise SolverLimit("solver_node_limit", nodes=self.max_nodes)
         seat = self.to_act
-        if not self.hands[seat] and not self.trick_bits:
+        if not self._hands[seat] and not self.trick_bits:
             return self._terminal()
         # a tute ends the hand (declaring it is never worse for its side)
-        if (self.window >= 0 and not self.window_done) or self.tute_anytime:
+        if (self._window >= 0 and not self.window_done) or self._tute_anytime:
             t = self._tute_side()
             if t >= 0:
                 return TUTE_VALUE if self.coalition[t] else -TUTE_VALUE
-        if self.window >= 0 and not self.window_done and not self.trick_bits:
+        if self._window >= 0 and not self.window_done and not self.trick_bits:
             return self._declare_then_lead(alpha, beta)
         key = self._key()
         entry = self.tt.get(key)
@@ -504,7 +437,7 @@ class _Search:
 
     def _declare_then_lead(self, alpha: int, beta: int) -> int:
         bundles = self._bundles()
-        maximize = self.coalition[self.window]
+        maximize = self.coalition[self._window]
         best = -TUTE_VALUE - 1 if maximize else TUTE_VALUE + 1
         for bundle in bundles:
             saved = self._apply_bundle(bundle)
@@ -527,10 +460,10 @@ class _Search:
         """One alpha-beta search from the root: the value and a best first action."""
         seat = self.to_act
         t = self._tute_side()
-        if t >= 0 and t == seat and (self.window >= 0 or self.tute_anytime):
+        if t >= 0 and t == seat and (self._window >= 0 or self._tute_anytime):
             value = TUTE_VALUE if self.coalition[seat] else -TUTE_VALUE
             return Solution(value, (TUTE,), {TUTE: value}, 1)
-        if self.window >= 0 and not self.trick_bits and self._bundles() != [[]]:
+        if self._window >= 0 and not self.trick_bits and self._bundles() != [[]]:
             return self.root()              # declarations first: the full root evaluation
         self.window_done = True
         value = self.search(-TUTE_VALUE - 1, TUTE_VALUE + 1)
@@ -544,11 +477,11 @@ class _Search:
         values: dict[Action, int] = {}
         rk = self.g._rk
         t = self._tute_side()
-        if t >= 0 and t == seat and (self.window >= 0 or self.tute_anytime):
+        if t >= 0 and t == seat and (self._window >= 0 or self._tute_anytime):
             values[TUTE] = TUTE_VALUE if self.coalition[seat] else -TUTE_VALUE
             return Solution(values[TUTE], (TUTE,), values, 1)
-        lost_before = list(self.lost)
-        if self.window >= 0 and not self.trick_bits and seat == self.window:
+        lost_before = list(self._lost)
+        if self._window >= 0 and not self.trick_bits and seat == self._window:
             pick_best = max if self.coalition[seat] else min
             for bundle in self._bundles():
                 mine = [(s, suit, kind) for s, suit, kind in bundle if s == seat]
@@ -561,25 +494,17 @@ class _Search:
                 self._undo_bundle(saved)
                 _s, suit, kind = mine[0]
                 act: Action = (MANILLAS[suit] if kind == "manilla" else
-                               FORTY if suit == self.trump else TWENTIES[suit])
+                               FORTY if suit == self._trump else TWENTIES[suit])
                 values[act] = pick_best(values.get(act, value), value)
             # leading closes the window: with sing_use_or_lose what could be sung is lost
             if self.g._use_or_lose:
-                for s in range(self.n):
-                    u = self.unit[s]
-                    if not self.window_sang[u]:
-                        self.lost[u] |= self._singable(s)
+                for s in range(self._n):
+                    u = self._unit[s]
+                    if not self._window_sang[u]:
+                        self._lost[u] |= self._singable_suits(s)
             self.window_done = True
         prev = (self.led, self.win_bit, self.win_seat, self.to_act)
-        hand = self.hands[seat]
-        tb = self.trick_bits
-        if tb:
-            partner_free = self.partner_exc and self.side[self.win_seat] == self.side[seat]
-            mask = strict_play_mask(hand, self.led, self.trump, self.win_bit, partner_free,
-                                    self.undertrump)
-        else:
-            mask = hand
-        m = mask
+        m = self._legal_mask(seat)
         while m:
             low = m & -m
             bit = low.bit_length() - 1
@@ -587,7 +512,7 @@ class _Search:
             undo = self._play(seat, bit)
             values[rk.play_of_bit[bit]] = self.search(-TUTE_VALUE - 1, TUTE_VALUE + 1)
             self._unplay(seat, bit, undo, prev)
-        self.lost = lost_before
+        self._lost = lost_before
         pick = max if self.coalition[seat] else min
         best_value = pick(values.values())
         best = tuple(a for a, x in values.items() if x == best_value)

@@ -20,12 +20,13 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
+from tute._tables import STRICT
 from tute.actions import Action, Play
 from tute.bots.base import Bot, Budget
 from tute.bots.heuristic import HeuristicBot
 from tute.bots.sampler import exclusions, sample_game
 from tute.driver import play_hand
-from tute.game import STRICT, Game
+from tute.game import Game
 from tute.solver import WIN, solve
 from tute.view import PlayerView
 
