@@ -29,6 +29,7 @@ from tute._tables import (
     STRICT,
     SUIT_OF,
     strict_play_mask,
+    suits_with_marriage,
 )
 from tute.actions import FORTY, MANILLAS, TUTE, TWENTIES, Action
 from tute.errors import TuteError
@@ -155,8 +156,17 @@ class _Search(DeclarationRules):
         for b in self.trick_bits:
             self.live |= 1 << b
         self.two_sides = self.nsides == 2 and self.scoring == "highest"
-        self.declarations = bool(not self._stock_only or self._manilla is not None
-                                 or self._tute_sets)
+        # can anything still be declared?  (once nothing is drawn, holdings only shrink)
+        held = list(self._hands)
+        cantes = not self._stock_only and any(
+            suits_with_marriage(h) & ~self._sung_suits for h in held)
+        manillas = self._manilla is not None and any(
+            h & (0b11 << (s * 10 + 8)) == 0b11 << (s * 10 + 8)
+            for h in held for s in range(4) if not self._manilla_suits >> s & 1)
+        tutes = any(h & t == t for h in held for t in self._tute_sets)
+        self.declarations = cantes or manillas or tutes
+        if not self.declarations:
+            self._window = -1
         self.nodes = 0
 
     # ---------------------------------------------------------------- declarations
@@ -329,10 +339,11 @@ class _Search(DeclarationRules):
         self.trick_bits = []
         self.trick_seats = []
         self.to_act = w
-        self._window = w
-        self.window_done = False
-        self._window_sang = [False] * self._n
-        self._window_manilla = [False] * self._n
+        if self.declarations:
+            self._window = w
+            self.window_done = False
+            self._window_sang = [False] * self._n
+            self._window_manilla = [False] * self._n
         if not self._hands[w]:
             self.points[side] += self.last_bonus
         return saved
@@ -385,7 +396,8 @@ class _Search(DeclarationRules):
         if not self._hands[seat] and not self.trick_bits:
             return self._terminal()
         # a tute ends the hand (declaring it is never worse for its side)
-        if (self._window >= 0 and not self.window_done) or self._tute_anytime:
+        if self.declarations and ((self._window >= 0 and not self.window_done)
+                                  or self._tute_anytime):
             t = self._tute_side()
             if t >= 0:
                 return TUTE_VALUE if self.coalition[t] else -TUTE_VALUE
