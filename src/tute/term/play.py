@@ -173,6 +173,8 @@ class TerminalPlayer:
         elif view.phase == "auction":
             high = view.bid
             out.write(t("play_auction", high=high if high is not None else "-") + "\n")
+        if view.declarer is not None and view.phase != "auction" and view.bid is not None:
+            out.write(t("play_contract", who=names[view.declarer], bid=view.bid) + "\n")
         for c in view.cantes_shown:
             out.write("  " + t("play_cante_shown", who=names[c.seat], points=c.points,
                                  suit=st.suit_name(c.suit), cards=st.cards(c.cards)) + "\n")
