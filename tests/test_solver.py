@@ -72,3 +72,24 @@ def test_positions_with_cards_to_draw_are_refused() -> None:
     g = Game.new("parejas", seed=1)
     solve_ok = _position("parejas", 1, 1, False)
     assert solve_ok is not None and solve(solve_ok).move_values
+
+
+def test_compiled_kernel_matches_the_pure_solver() -> None:
+    from tute import _kernel
+    if not _kernel.AVAILABLE:
+        pytest.skip("numba is not installed: the pure solver is the only one")
+    checked = 0
+    for text, cards in [("habanero", 8), ("habanero", 4), ("arrastre", 6),
+                        ("online(players=2)", 7), ("parejas", 3), ("parejas", 4),
+                        ("guinote(players=4)", 3), ("parejas(must_undertrump=true)", 3),
+                        ("guinote(players=4,partner_exception=true)", 2)]:
+        for seed in range(40):
+            for mid in (False, True):
+                g = _position(text, seed, cards, mid)
+                if g is None:
+                    continue
+                fast = solve(g)
+                pure = solve(g, kernel=False)
+                assert fast.move_values == pure.move_values, (text, seed)
+                checked += 1
+    assert checked > 400

@@ -147,6 +147,7 @@ class _Search(DeclarationRules):
             self.coalition = tuple(s == perspective for s in range(self._n))
         self.tt: dict[tuple[object, ...], tuple[int, int, int]] = {}
         self.max_nodes = 1 << 62
+        self.use_kernel = True
         self.hkey = 0                       # every hand in one int, updated as cards go
         for s in range(self._n):
             self.hkey |= self._hands[s] << (s * 40)
@@ -468,8 +469,36 @@ class _Search(DeclarationRules):
         return best
 
     # ---------------------------------------------------------------- the root
+    def kernel_ok(self) -> bool:
+        from tute import _kernel
+        return (self.use_kernel and _kernel.AVAILABLE and not self.declarations
+                and self.two_sides and self._n <= 4)
+
+    def with_kernel(self) -> Solution:
+        """The compiled kernel's values of every legal card (see tute._kernel)."""
+        from tute import _kernel
+        seat = self.to_act
+        mine = self.side[self.persp]
+        totals = [p + c for p, c in zip(self.points, self.cantes, strict=True)]
+        m = self._legal_mask(seat)
+        bits = [b for b in range(40) if m >> b & 1]
+        last_side = self.side[self.trick_winners[-1]] if self.trick_winners else 0
+        values, nodes = _kernel.solve_arrays(
+            list(self._hands), self.side, self.coalition, self.next, seat,
+            list(zip(self.trick_seats, self.trick_bits, strict=True)),
+            totals[mine] - totals[1 - mine], self._trump, self.nplay, self.undertrump,
+            self.partner_exc, mine, self.last_bonus, last_side, bits)
+        rk = self.g._rk
+        by_action: dict[Action, int] = {rk.play_of_bit[b]: v for b, v in values.items()}
+        pick = max if self.coalition[seat] else min
+        best_value = pick(by_action.values())
+        best = tuple(a for a, x in by_action.items() if x == best_value)
+        return Solution(best_value, best, by_action, nodes)
+
     def best_only(self) -> Solution:
         """One alpha-beta search from the root: the value and a best first action."""
+        if self.kernel_ok():
+            return self.with_kernel()
         seat = self.to_act
         t = self._tute_side()
         if t >= 0 and t == seat and (self._window >= 0 or self._tute_anytime):
@@ -485,6 +514,8 @@ class _Search(DeclarationRules):
         return Solution(value, (best,), {best: value}, self.nodes)
 
     def root(self) -> Solution:
+        if self.kernel_ok():
+            return self.with_kernel()
         seat = self.to_act
         values: dict[Action, int] = {}
         rk = self.g._rk
@@ -532,7 +563,7 @@ class _Search(DeclarationRules):
 
 
 def solve(game: Game, perspective: int | None = None, all_moves: bool = True,
-          max_nodes: int | None = None) -> Solution:
+          max_nodes: int | None = None, kernel: bool = True) -> Solution:
     """Solve a position with every card known and no stock left.
 
     ``perspective``: the seat whose side's value is returned (default: the seat to
@@ -545,6 +576,7 @@ def solve(game: Game, perspective: int | None = None, all_moves: bool = True,
     s = _Search(game, seat if perspective is None else perspective)
     if max_nodes is not None:
         s.max_nodes = max_nodes
+    s.use_kernel = kernel
     return s.root() if all_moves else s.best_only()
 
 

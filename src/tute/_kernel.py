@@ -1,0 +1,315 @@
+"""An optional compiled kernel (numba) for the solver's commonest positions.
+
+It searches positions where nothing can be declared any more, scored ``highest`` with
+two sides (every 2-player strict phase of the stock games, and partnership endgames
+once no cante is left) -- the same alpha-beta as :mod:`tute.solver`, on arrays.  The
+rules core stays the one authority: the kernel's obligations are a transcription of
+:func:`tute._tables.strict_play_mask`, and tests check its values against the pure
+solver (itself checked against the engine) on random positions.  Without numba
+installed (``pip install tute[fast]``) the pure solver does all the work.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+try:  # pragma: no cover - depends on the installation
+    import numpy as np
+    from numba import njit
+    AVAILABLE = True
+except ImportError:  # pragma: no cover
+    AVAILABLE = False
+
+WIN = 10_000
+TT_BITS = 18
+
+if AVAILABLE:  # pragma: no branch
+    # the transposition table, reused from solve to solve (entries carry a generation)
+    _TABLE: list[Any] = [np.zeros(1 << TT_BITS, dtype=np.int64) for _ in range(5)] + [0]
+    _rng = np.random.default_rng(20261129)
+    Z1 = _rng.integers(1, 2**62, size=(4, 40), dtype=np.int64)
+    Z2 = _rng.integers(1, 2**62, size=(4, 40), dtype=np.int64)
+    ZT1 = _rng.integers(1, 2**62, size=(4, 40), dtype=np.int64)
+    ZT2 = _rng.integers(1, 2**62, size=(4, 40), dtype=np.int64)
+    POINTS = np.array([(0, 0, 0, 0, 0, 2, 3, 4, 10, 11)[b % 10] for b in range(40)],
+                      dtype=np.int64)
+
+    @njit(cache=True)
+    def _legal(hand: int, tlen: int, led: int, trump: int, win: int, partner_free: bool,
+               undertrump: bool) -> int:
+        if tlen == 0:
+            return hand
+        follow = hand & (0x3FF << (10 * led))
+        if partner_free:
+            return follow if follow else hand
+        if follow:
+            if led == trump or win // 10 != trump:
+                above = follow & ~((2 << win) - 1)
+                return above if above else follow
+            return follow
+        trumps = hand & (0x3FF << (10 * trump))
+        if trumps == 0:
+            return hand
+        if win // 10 == trump:
+            over = trumps & ~((2 << win) - 1)
+            if over:
+                return over
+            return trumps if undertrump else hand
+        return trumps
+
+    @njit(cache=True)
+    def _search(hands: Any, side: Any, coal: Any, nxt: Any, st: Any, tb: Any, ts: Any,
+                params: Any, ttk1: Any, ttk2: Any, ttv: Any, ttf: Any, ttm: Any,
+                alpha: int, beta: int) -> int:
+        # st: 0 to_act, 1 tlen, 2 led, 3 win_bit, 4 win_seat, 5 diff, 6 h1, 7 h2,
+        #     8 nodes, 9 last winner's side, 10 cards left in hands
+        # params: 0 trump, 1 nplay, 2 undertrump, 3 partner_exc, 4 mine, 5 last_bonus
+        st[8] += 1
+        seat = st[0]
+        tlen = st[1]
+        if st[10] == 0 and tlen == 0:
+            diff = st[5]
+            won = diff > 0 or (diff == 0 and st[9] == params[4])
+            return int(diff + (WIN if won else -WIN))
+        trump = params[0]
+        mine = params[4]
+        k1 = st[6] ^ (st[5] * 0x1E3779B97F4A7C15) ^ (seat << 58)
+        k2 = st[7] ^ (st[5] * 0x232BE59BD9B4E019) ^ (seat << 53)
+        slot = (k1 ^ (k1 >> 29)) & ((1 << 18) - 1)
+        first = -1
+        gen = params[6]
+        if ttf[slot] >> 8 == gen and ttk1[slot] == k1 and ttk2[slot] == k2:
+            v = ttv[slot]
+            f = ttf[slot] & 0xFF
+            if f == 0:
+                return int(v)
+            if f == 1 and v >= beta:
+                return int(v)
+            if f == 2 and v <= alpha:
+                return int(v)
+            first = ttm[slot]
+        hand = hands[seat]
+        partner_free = params[3] == 1 and tlen > 0 and side[st[4]] == side[seat]
+        mask = _legal(hand, tlen, st[2], trump, st[3], partner_free, params[2] == 1)
+        # moves, equivalent blank cards merged (no other live card between them)
+        live = 0
+        for s in range(hands.shape[0]):
+            if s != seat:
+                live |= hands[s]
+        for i in range(tlen):
+            live |= 1 << tb[i]
+        moves = np.empty(10, dtype=np.int64)
+        keys = np.empty(10, dtype=np.int64)
+        n = 0
+        prev = -1
+        m = mask
+        while m:
+            low = m & -m
+            b = 0
+            x = low
+            while x > 1:
+                x >>= 1
+                b += 1
+            m ^= low
+            if (prev >= 0 and prev // 10 == b // 10 and POINTS[b] == 0 and POINTS[prev] == 0
+                    and (live & ((1 << b) - (2 << prev))) == 0):
+                moves[n - 1] = b
+            else:
+                moves[n] = b
+                n += 1
+            prev = b
+        for i in range(n):
+            b = moves[i]
+            if tlen > 0:
+                win = st[3]
+                ws = win // 10
+                s = b // 10
+                if (s == ws and b > win) or (s == trump and ws != trump):
+                    keys[i] = (b % 10) + (10 if s == trump else 0)
+                else:
+                    keys[i] = 100 + POINTS[b]
+            else:
+                keys[i] = (20 if b // 10 == trump else 0) - (b % 10)
+            if b == first:
+                keys[i] = -1000
+        # insertion sort by key
+        for i in range(1, n):
+            kb = keys[i]
+            mb = moves[i]
+            j = i - 1
+            while j >= 0 and keys[j] > kb:
+                keys[j + 1] = keys[j]
+                moves[j + 1] = moves[j]
+                j -= 1
+            keys[j + 1] = kb
+            moves[j + 1] = mb
+        maximize = coal[seat] == 1
+        a0 = alpha
+        b0 = beta
+        best = -10**9 if maximize else 10**9
+        best_move = moves[0]
+        led0, win0, wseat0 = st[2], st[3], st[4]
+        for i in range(n):
+            b = moves[i]
+            # play
+            hands[seat] ^= 1 << b
+            st[6] ^= Z1[seat, b] ^ ZT1[seat, b]
+            st[7] ^= Z2[seat, b] ^ ZT2[seat, b]
+            st[10] -= 1
+            if tlen == 0:
+                st[2] = b // 10
+                st[3] = b
+                st[4] = seat
+            else:
+                win = st[3]
+                ws = win // 10
+                s = b // 10
+                if (s == ws and b > win) or (s == trump and ws != trump):
+                    st[3] = b
+                    st[4] = seat
+            tb[tlen] = b
+            ts[tlen] = seat
+            done_trick = tlen + 1 == params[1]
+            saved_diff = st[5]
+            saved_last = st[9]
+            if done_trick:
+                w = st[4]
+                pts = 0
+                for k in range(tlen + 1):
+                    pts += POINTS[tb[k]]
+                    st[6] ^= ZT1[ts[k], tb[k]]
+                    st[7] ^= ZT2[ts[k], tb[k]]
+                if st[10] == 0:
+                    pts += params[5]
+                st[5] += pts if side[w] == mine else -pts
+                st[9] = side[w]
+                st[1] = 0
+                st[0] = w
+            else:
+                st[1] = tlen + 1
+                st[0] = nxt[seat]
+            if done_trick:                     # the next trick reuses tb / ts: keep ours
+                keep_b = tb[:tlen + 1].copy()
+                keep_s = ts[:tlen + 1].copy()
+            v = _search(hands, side, coal, nxt, st, tb, ts, params, ttk1, ttk2, ttv, ttf,
+                        ttm, alpha, beta)
+            # unplay
+            if done_trick:
+                tb[:tlen + 1] = keep_b
+                ts[:tlen + 1] = keep_s
+                for k in range(tlen + 1):
+                    st[6] ^= ZT1[ts[k], tb[k]]
+                    st[7] ^= ZT2[ts[k], tb[k]]
+            st[5] = saved_diff
+            st[9] = saved_last
+            st[1] = tlen
+            st[0] = seat
+            st[2], st[3], st[4] = led0, win0, wseat0
+            st[10] += 1
+            hands[seat] ^= 1 << b
+            st[6] ^= Z1[seat, b] ^ ZT1[seat, b]
+            st[7] ^= Z2[seat, b] ^ ZT2[seat, b]
+            if maximize:
+                if v > best:
+                    best = v
+                    best_move = b
+                    if v > alpha:
+                        alpha = v
+            else:
+                if v < best:
+                    best = v
+                    best_move = b
+                    if v < beta:
+                        beta = v
+            if alpha >= beta:
+                break
+        flag = 0
+        if best <= a0:
+            flag = 2
+        elif best >= b0:
+            flag = 1
+        ttk1[slot] = k1
+        ttk2[slot] = k2
+        ttv[slot] = best
+        ttf[slot] = (gen << 8) | flag
+        ttm[slot] = best_move
+        return best
+
+
+def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool, ...],
+                 nxt: tuple[int, ...], to_act: int, trick: list[tuple[int, int]],
+                 diff: int, trump: int, nplay: int, undertrump: bool, partner_exc: bool,
+                 mine: int, last_bonus: int, last_side: int,
+                 root_moves: list[int]) -> tuple[dict[int, int], int]:
+    """Values of ``root_moves`` (bits) of the seat to act, for side ``mine``."""
+    n = len(hands)
+    h = np.array(hands, dtype=np.int64)
+    sd = np.array(side, dtype=np.int64)
+    co = np.array([1 if c else 0 for c in coalition], dtype=np.int64)
+    nx = np.array(nxt, dtype=np.int64)
+    tb = np.zeros(4, dtype=np.int64)
+    ts = np.zeros(4, dtype=np.int64)
+    h1 = 0
+    h2 = 0
+    for s in range(n):
+        for b in range(40):
+            if hands[s] >> b & 1:
+                h1 ^= int(Z1[s, b])
+                h2 ^= int(Z2[s, b])
+    for i, (s, b) in enumerate(trick):
+        tb[i], ts[i] = b, s
+        h1 ^= int(ZT1[s, b])
+        h2 ^= int(ZT2[s, b])
+    led = trick[0][1] // 10 if trick else 0
+    win_bit, win_seat = (trick[0][1], trick[0][0]) if trick else (0, 0)
+    for s, b in trick[1:]:
+        ws, cs = win_bit // 10, b // 10
+        if (cs == ws and b > win_bit) or (cs == trump and ws != trump):
+            win_bit, win_seat = b, s
+    cards = sum(x.bit_count() for x in hands)
+    st = np.array([to_act, len(trick), led, win_bit, win_seat, diff, h1, h2, 0, last_side,
+                   cards], dtype=np.int64)
+    _TABLE[5] += 1                       # a new generation: older entries are stale
+    params = np.array([trump, nplay, int(undertrump), int(partner_exc), mine, last_bonus,
+                       _TABLE[5]], dtype=np.int64)
+    ttk1, ttk2, ttv, ttf, ttm = _TABLE[0], _TABLE[1], _TABLE[2], _TABLE[3], _TABLE[4]
+    values: dict[int, int] = {}
+    # each root move: play it in the arrays, search, take it back
+    tlen = len(trick)
+    for b in root_moves:
+        hh = h.copy()
+        s2 = st.copy()
+        tb2 = tb.copy()
+        ts2 = ts.copy()
+        hh[to_act] ^= 1 << b
+        s2[6] ^= int(Z1[to_act, b]) ^ int(ZT1[to_act, b])
+        s2[7] ^= int(Z2[to_act, b]) ^ int(ZT2[to_act, b])
+        s2[10] -= 1
+        if tlen == 0:
+            s2[2], s2[3], s2[4] = b // 10, b, to_act
+        else:
+            win = int(s2[3])
+            ws, cs = win // 10, b // 10
+            if (cs == ws and b > win) or (cs == trump and ws != trump):
+                s2[3], s2[4] = b, to_act
+        tb2[tlen], ts2[tlen] = b, to_act
+        if tlen + 1 == nplay:
+            w = int(s2[4])
+            pts = sum(int(POINTS[tb2[k]]) for k in range(tlen + 1))
+            for k in range(tlen + 1):
+                s2[6] ^= int(ZT1[ts2[k], tb2[k]])
+                s2[7] ^= int(ZT2[ts2[k], tb2[k]])
+            if s2[10] == 0:
+                pts += last_bonus
+            s2[5] += pts if side[w] == mine else -pts
+            s2[9] = side[w]
+            s2[1] = 0
+            s2[0] = w
+        else:
+            s2[1] = tlen + 1
+            s2[0] = nxt[to_act]
+        s2[8] = 0
+        values[b] = int(_search(hh, sd, co, nx, s2, tb2, ts2, params, ttk1, ttk2, ttv, ttf,
+                                ttm, -10**9, 10**9))
+        st[8] += s2[8]
+    return values, int(st[8])
