@@ -82,7 +82,10 @@ def test_compiled_kernel_matches_the_pure_solver() -> None:
     for text, cards in [("habanero", 8), ("habanero", 4), ("arrastre", 6),
                         ("online(players=2)", 7), ("parejas", 3), ("parejas", 4),
                         ("guinote(players=4)", 3), ("parejas(must_undertrump=true)", 3),
-                        ("guinote(players=4,partner_exception=true)", 2)]:
+                        ("guinote(players=4,partner_exception=true)", 2), ("parejas", 5),
+                        ("online", 4), ("online(players=2,sing_while_stock_only=false)", 6),
+                        ("parejas(forty_first=off,tute_set=off)", 4),
+                        ("parejas(forty_first=if_held,sing_who=winner_or_partner)", 4)]:
         for seed in range(40):
             for mid in (False, True):
                 g = _position(text, seed, cards, mid)
@@ -92,4 +95,4 @@ def test_compiled_kernel_matches_the_pure_solver() -> None:
                 pure = solve(g, kernel=False)
                 assert fast.move_values == pure.move_values, (text, seed)
                 checked += 1
-    assert checked > 400
+    assert checked > 600

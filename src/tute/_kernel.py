@@ -58,12 +58,66 @@ if AVAILABLE:  # pragma: no branch
         return trumps
 
     @njit(cache=True)
-    def _search(hands: Any, side: Any, coal: Any, nxt: Any, st: Any, tb: Any, ts: Any,
-                params: Any, ttk1: Any, ttk2: Any, ttv: Any, ttf: Any, ttm: Any,
+    def _marriages(hand: int) -> int:
+        out = 0
+        for s in range(4):
+            if (hand >> (s * 10 + 7)) & 1 and (hand >> (s * 10 + 6)) & 1:
+                out |= 1 << s
+        return out
+
+    @njit(cache=True)
+    def _window(hands: Any, side: Any, unit: Any, st: Any, params: Any, w: int) -> None:
+        """The trick winner's side sings its cante: the only one open (several: flag)."""
+        trump = params[0]
+        tb_ = 1 << trump
+        n = hands.shape[0]
+        partner = (w + 2) % 4 if params[8] == 1 and n == 4 else -1
+        u = unit[w]
+        lost = (params[10] >> (4 * u)) & 0xF
+        sung = st[11]
+        twenty = (st[12] >> u) & 1
+        forty_ok = False
+        for a in (w, partner):
+            if a < 0:
+                continue
+            if (_marriages(hands[a]) & tb_ and not sung & tb_ and not lost & tb_
+                    and not (params[9] == 2 and twenty)):
+                forty_ok = True
+        count = 0
+        pick_suit = -1
+        for a in (w, partner):
+            if a < 0:
+                continue
+            m = _marriages(hands[a]) & ~sung & ~lost
+            if m & tb_ and params[9] == 2 and twenty:
+                m &= ~tb_
+            if params[9] > 0 and m & ~tb_ and forty_ok:
+                m &= tb_
+            for s in range(4):
+                if (m >> s) & 1:
+                    count += 1
+                    if pick_suit < 0:
+                        pick_suit = s
+        if count == 0:
+            return
+        if count > 1:
+            st[13] = 1
+        pts = 40 if pick_suit == trump else 20
+        st[5] += pts if side[w] == params[4] else -pts
+        st[11] |= 1 << pick_suit
+        if pick_suit != trump:
+            st[12] |= 1 << u
+
+    @njit(cache=True)
+    def _search(hands: Any, side: Any, coal: Any, nxt: Any, unit: Any, st: Any, tb: Any,
+                ts: Any, params: Any, ttk1: Any, ttk2: Any, ttv: Any, ttf: Any, ttm: Any,
                 alpha: int, beta: int) -> int:
         # st: 0 to_act, 1 tlen, 2 led, 3 win_bit, 4 win_seat, 5 diff, 6 h1, 7 h2,
-        #     8 nodes, 9 last winner's side, 10 cards left in hands
-        # params: 0 trump, 1 nplay, 2 undertrump, 3 partner_exc, 4 mine, 5 last_bonus
+        #     8 nodes, 9 last winner's side, 10 cards left in hands, 11 suits sung,
+        #     12 units that sang a 20 (bits), 13 set when a window had several cantes
+        # params: 0 trump, 1 nplay, 2 undertrump, 3 partner_exc, 4 mine, 5 last_bonus,
+        #     6 table generation, 7 cantes on, 8 partner may sing, 9 forty_first
+        #     (0 off, 1 if_held, 2 strict), 10 suits lost per unit (4 bits each)
         st[8] += 1
         seat = st[0]
         tlen = st[1]
@@ -73,8 +127,10 @@ if AVAILABLE:  # pragma: no branch
             return int(diff + (WIN if won else -WIN))
         trump = params[0]
         mine = params[4]
-        k1 = st[6] ^ (st[5] * 0x1E3779B97F4A7C15) ^ (seat << 58)
-        k2 = st[7] ^ (st[5] * 0x232BE59BD9B4E019) ^ (seat << 53)
+        k1 = (st[6] ^ (st[5] * 0x1E3779B97F4A7C15) ^ (seat << 58)
+              ^ (st[11] * 0x3C6EF372FE94F82B) ^ (st[12] * 0x2545F4914F6CDD1D))
+        k2 = (st[7] ^ (st[5] * 0x232BE59BD9B4E019) ^ (seat << 53)
+              ^ (st[11] * 0x1B873593CC9E2D51) ^ (st[12] * 0x27D4EB2F165667C5))
         slot = (k1 ^ (k1 >> 29)) & ((1 << 18) - 1)
         first = -1
         gen = params[6]
@@ -172,6 +228,8 @@ if AVAILABLE:  # pragma: no branch
             done_trick = tlen + 1 == params[1]
             saved_diff = st[5]
             saved_last = st[9]
+            saved_sung = st[11]
+            saved_twenty = st[12]
             if done_trick:
                 w = st[4]
                 pts = 0
@@ -185,14 +243,16 @@ if AVAILABLE:  # pragma: no branch
                 st[9] = side[w]
                 st[1] = 0
                 st[0] = w
+                if params[7] == 1 and st[10] > 0:
+                    _window(hands, side, unit, st, params, w)
             else:
                 st[1] = tlen + 1
                 st[0] = nxt[seat]
             if done_trick:                     # the next trick reuses tb / ts: keep ours
                 keep_b = tb[:tlen + 1].copy()
                 keep_s = ts[:tlen + 1].copy()
-            v = _search(hands, side, coal, nxt, st, tb, ts, params, ttk1, ttk2, ttv, ttf,
-                        ttm, alpha, beta)
+            v = _search(hands, side, coal, nxt, unit, st, tb, ts, params, ttk1, ttk2, ttv,
+                        ttf, ttm, alpha, beta)
             # unplay
             if done_trick:
                 tb[:tlen + 1] = keep_b
@@ -202,6 +262,8 @@ if AVAILABLE:  # pragma: no branch
                     st[7] ^= ZT2[ts[k], tb[k]]
             st[5] = saved_diff
             st[9] = saved_last
+            st[11] = saved_sung
+            st[12] = saved_twenty
             st[1] = tlen
             st[0] = seat
             st[2], st[3], st[4] = led0, win0, wseat0
@@ -240,8 +302,12 @@ def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool,
                  nxt: tuple[int, ...], to_act: int, trick: list[tuple[int, int]],
                  diff: int, trump: int, nplay: int, undertrump: bool, partner_exc: bool,
                  mine: int, last_bonus: int, last_side: int,
-                 root_moves: list[int]) -> tuple[dict[int, int], int]:
-    """Values of ``root_moves`` (bits) of the seat to act, for side ``mine``."""
+                 root_moves: list[int], unit: tuple[int, ...] = (0, 1, 2, 3),
+                 cantes: bool = False, partner_sings: bool = False, forty_first: int = 0,
+                 sung: int = 0, twenty_units: int = 0, lost: int = 0
+                 ) -> tuple[dict[int, int], int] | None:
+    """Values of ``root_moves`` (bits) of the seat to act, for side ``mine``; None when a
+    window offered several cantes (the pure solver then decides)."""
     n = len(hands)
     h = np.array(hands, dtype=np.int64)
     sd = np.array(side, dtype=np.int64)
@@ -268,10 +334,12 @@ def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool,
             win_bit, win_seat = b, s
     cards = sum(x.bit_count() for x in hands)
     st = np.array([to_act, len(trick), led, win_bit, win_seat, diff, h1, h2, 0, last_side,
-                   cards], dtype=np.int64)
+                   cards, sung, twenty_units, 0], dtype=np.int64)
+    un = np.array(list(unit) + [0] * (4 - len(unit)), dtype=np.int64)
     _TABLE[5] += 1                       # a new generation: older entries are stale
     params = np.array([trump, nplay, int(undertrump), int(partner_exc), mine, last_bonus,
-                       _TABLE[5]], dtype=np.int64)
+                       _TABLE[5], int(cantes), int(partner_sings), forty_first, lost],
+                      dtype=np.int64)
     ttk1, ttk2, ttv, ttf, ttm = _TABLE[0], _TABLE[1], _TABLE[2], _TABLE[3], _TABLE[4]
     values: dict[int, int] = {}
     # each root move: play it in the arrays, search, take it back
@@ -305,11 +373,15 @@ def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool,
             s2[9] = side[w]
             s2[1] = 0
             s2[0] = w
+            if cantes and s2[10] > 0:
+                _window(hh, sd, un, s2, params, w)
         else:
             s2[1] = tlen + 1
             s2[0] = nxt[to_act]
         s2[8] = 0
-        values[b] = int(_search(hh, sd, co, nx, s2, tb2, ts2, params, ttk1, ttk2, ttv, ttf,
-                                ttm, -10**9, 10**9))
+        values[b] = int(_search(hh, sd, co, nx, un, s2, tb2, ts2, params, ttk1, ttk2, ttv,
+                                ttf, ttm, -10**9, 10**9))
         st[8] += s2[8]
+        if s2[13]:
+            return None
     return values, int(st[8])

@@ -166,6 +166,7 @@ class _Search(DeclarationRules):
             for h in held for s in range(4) if not self._manilla_suits >> s & 1)
         tutes = any(h & t == t for h in held for t in self._tute_sets)
         self.declarations = cantes or manillas or tutes
+        self.cantes_possible, self.others_possible = cantes, manillas or tutes
         if not self.declarations:
             self._window = -1
         self.nodes = 0
@@ -470,11 +471,21 @@ class _Search(DeclarationRules):
 
     # ---------------------------------------------------------------- the root
     def kernel_ok(self) -> bool:
+        """The compiled kernel knows no manilla nor tute, and cantes only as the trick
+        winner's (or his side's) single open choice."""
         from tute import _kernel
-        return (self.use_kernel and _kernel.AVAILABLE and not self.declarations
-                and self.two_sides and self._n <= 4)
+        if not (self.use_kernel and _kernel.AVAILABLE and self.two_sides and self._n <= 4):
+            return False
+        if self.others_possible:
+            return False
+        if self.cantes_possible:
+            if self.g.variant.sing_who not in ("winner", "winner_or_partner"):
+                return False
+            if self._window >= 0 and not self.trick_bits and self._bundles() != [[]]:
+                return False                # the root decides a cante: the pure solver
+        return True
 
-    def with_kernel(self) -> Solution:
+    def with_kernel(self) -> Solution | None:
         """The compiled kernel's values of every legal card (see tute._kernel)."""
         from tute import _kernel
         seat = self.to_act
@@ -483,11 +494,19 @@ class _Search(DeclarationRules):
         m = self._legal_mask(seat)
         bits = [b for b in range(40) if m >> b & 1]
         last_side = self.side[self.trick_winners[-1]] if self.trick_winners else 0
-        values, nodes = _kernel.solve_arrays(
+        twenty_units = sum(1 << u for u in range(self._n) if self._sang_twenty[u])
+        lost = sum((self._lost[u] & 0xF) << (4 * u) for u in range(self._n))
+        found = _kernel.solve_arrays(
             list(self._hands), self.side, self.coalition, self.next, seat,
             list(zip(self.trick_seats, self.trick_bits, strict=True)),
             totals[mine] - totals[1 - mine], self._trump, self.nplay, self.undertrump,
-            self.partner_exc, mine, self.last_bonus, last_side, bits)
+            self.partner_exc, mine, self.last_bonus, last_side, bits,
+            unit=self._unit, cantes=self.cantes_possible,
+            partner_sings=self._partner_may_sing, forty_first=self._forty_first,
+            sung=self._sung_suits, twenty_units=twenty_units, lost=lost)
+        if found is None:
+            return None
+        values, nodes = found
         rk = self.g._rk
         by_action: dict[Action, int] = {rk.play_of_bit[b]: v for b, v in values.items()}
         pick = max if self.coalition[seat] else min
@@ -498,7 +517,9 @@ class _Search(DeclarationRules):
     def best_only(self) -> Solution:
         """One alpha-beta search from the root: the value and a best first action."""
         if self.kernel_ok():
-            return self.with_kernel()
+            fast = self.with_kernel()
+            if fast is not None:
+                return fast
         seat = self.to_act
         t = self._tute_side()
         if t >= 0 and t == seat and (self._window >= 0 or self._tute_anytime):
@@ -515,7 +536,9 @@ class _Search(DeclarationRules):
 
     def root(self) -> Solution:
         if self.kernel_ok():
-            return self.with_kernel()
+            fast = self.with_kernel()
+            if fast is not None:
+                return fast
         seat = self.to_act
         values: dict[Action, int] = {}
         rk = self.g._rk
