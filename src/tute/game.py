@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from tute import _explain
+from tute import _explain, _snapshot
 from tute._declare import DeclarationRules
 from tute._tables import (
     AUCTION,
@@ -32,7 +32,6 @@ from tute._tables import (
     SUIT_MASK,
     SUIT_OF,
     Ranking,
-    mask_points,
     ranking,
     strict_play_mask,
 )
@@ -599,52 +598,10 @@ class Game(DeclarationRules):
     # ---------------------------------------------------------------- views
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may know now -- and nothing else."""
-        seat = self._seat(seat)
-        rk = self._rk
-        cob = rk.card_of_bit
-        known = tuple(frozenset(rk.cards_of(self._known[s] & self._hands[s]))
-                      if s != seat else frozenset() for s in range(self._n))
-        holder = self._turn_up_holder
-        return PlayerView(
-            variant=self.variant, seat=seat, dealer=self.dealer, phase=self.phase,
-            to_act=self.to_act, trump=self.trump,
-            turn_up=self.turn_up if self._turn_up >= 0 else None,
-            turn_up_in_stock=self._turn_up_live,
-            turn_up_holder=None if holder < 0 else holder,
-            hand=tuple(rk.cards_of(self._hands[seat])),
-            hand_counts=tuple(h.bit_count() for h in self._hands),
-            stock_left=self.stock_left, leader=self._leader,
-            trick=tuple((s, cob[b]) for s, b in zip(self._trick_seats, self._trick_bits, strict=False)),
-            last_trick=tuple((s, cob[b]) for s, b in self._last_trick),
-            tricks_won=tuple(self._tricks),
-            points_taken=tuple(mask_points(self._side_won(side))
-                               for side in range(self._nsides)),
-            cantes=tuple(self._cantes), cantes_shown=tuple(self._cantes_shown),
-            known_cards=known, history=tuple(self._history),
-            own_draws=tuple(cob[b] for s, b in self._draws if s == seat),
-            legal=self.legal_actions(seat), result=self._result,
-            declarer=self._current_declarer(), bid=self._current_bid(),
-            sitting_out=None if self._nplay == self._n else self.dealer,
-        )
-
-    def _current_declarer(self) -> int | None:
-        if self._declarer >= 0:
-            return self._declarer
-        a = self._auction
-        return a.declarer if a is not None and a.declarer >= 0 else None
-
-    def _current_bid(self) -> int | None:
-        if self._declarer >= 0:
-            return self._bid
-        a = self._auction
-        return a.high if a is not None and a.high_bidder >= 0 else None
+        return _snapshot.view(self, self._seat(seat))
 
     def _side_won(self, side: int) -> int:
-        m = 0
-        for s in range(self._n):
-            if self._side[s] == side:
-                m |= self._won[s]
-        return m
+        return _snapshot.side_won(self, side)
 
     def locations(self) -> dict[str, frozenset[Card]]:
         """Where every card is (the full state: for tests, analysis and records).
@@ -653,24 +610,7 @@ class Game(DeclarationRules):
         ``trick``, ``stock`` (face-down), ``turn_up`` (still to be drawn) and ``dead``
         (a dead turn-up, never drawn).
         """
-        cards = self._rk.cards_of
-        out: dict[str, frozenset[Card]] = {}
-        for s in range(self._n):
-            out[f"hand{s}"] = frozenset(cards(self._hands[s]))
-            out[f"won{s}"] = frozenset(cards(self._won[s]))
-        trick = 0
-        for b in self._trick_bits:
-            trick |= 1 << b
-        out["trick"] = frozenset(cards(trick))
-        stock = 0
-        for b in self._stock[self._stock_pos:]:
-            stock |= 1 << b
-        out["stock"] = frozenset(cards(stock))
-        live = self._turn_up_live
-        dead = self.variant.trump == "dead_turn_up"
-        out["turn_up"] = frozenset(cards(1 << self._turn_up)) if live else frozenset()
-        out["dead"] = frozenset(cards(1 << self._turn_up)) if dead else frozenset()
-        return out
+        return _snapshot.locations(self)
 
     def state_fields(self) -> dict[str, object]:
         """The fields of a scenario's ``state`` step, in scenario notation."""
