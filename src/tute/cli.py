@@ -121,6 +121,20 @@ def _cmd_arena(args: argparse.Namespace) -> int:
                Path(args.results), args.jobs or default_jobs(), args.json, sys.stdout)
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+
+        from tute.server.app import create_app
+    except ImportError:
+        print("tute: the server needs its packages: pip install -e '.[web]'", file=sys.stderr)
+        return 2
+    app = create_app(args.db, robot_delay=args.robot_delay)
+    print(f"tute: open http://{args.host}:{args.port}/ in a browser", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tute", description="Spanish Tute: rules, games, tools.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -173,6 +187,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="folder of the results files (a run resumes from them)")
     a.add_argument("--json", action="store_true", help="print one JSON object")
     a.set_defaults(func=_cmd_arena)
+
+    sv = sub.add_parser("serve", help="tables in the browser, with robots and friends")
+    sv.add_argument("--host", default="127.0.0.1")
+    sv.add_argument("--port", type=int, default=8000)
+    sv.add_argument("--db", default="sqlite:///tute.db",
+                    help="database URL (SQLite by default; postgresql://... too)")
+    sv.add_argument("--robot-delay", type=float, default=0.6,
+                    help="seconds a robot waits before it plays")
+    sv.set_defaults(func=_cmd_serve)
 
     r = sub.add_parser("replay", help="step through a game record trick by trick")
     r.add_argument("file", help="a record (see docs/records.md)")

@@ -1,0 +1,183 @@
+"""The web server: an HTTP lobby, a WebSocket per seat, the static web client.
+
+HTTP (JSON):
+  ``GET  /api/tables``                       the tables
+  ``POST /api/tables`` {variant, robot_level} a new table -> {"id"}
+  ``POST /api/tables/{id}/seats`` {seat, name} take a seat -> {"token"}
+  ``POST /api/tables/{id}/robots``          fill the empty seats with robots
+  ``POST /api/tables/{id}/start`` {token}   the host starts the match
+
+WebSocket ``/ws/{id}?token=...&last=N``: the server sends what the seat missed after
+event N, then every event with the seat's view; the client sends
+``{"type": "act", "action": "Ao"}`` and gets ``{"type": "error", "message": ...}``
+when the rules (or the protocol) refuse it -- nothing changes then.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from tute.errors import TuteError
+from tute.server.store import Store
+from tute.server.table import TableRuntime
+
+STATIC = Path(__file__).parent / "static"
+
+
+class Lobby:
+    def __init__(self, store: Store, robot_delay: float = 0.4) -> None:
+        self.store = store
+        self.robot_delay = robot_delay
+        self.tables: dict[str, TableRuntime] = {}
+        for row in store.table_rows():               # a restart resumes every table
+            self.tables[row["id"]] = TableRuntime.restore(store, row, robot_delay)
+
+    def resume_robots(self) -> None:
+        for t in self.tables.values():
+            t.wake_robots()
+
+
+def _error(e: TuteError | str, lang: str = "es", status: int = 400) -> JSONResponse:
+    message = e.localized(lang) if isinstance(e, TuteError) else e
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    try:
+        data = await request.json()
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4) -> Starlette:
+    lobby = Lobby(Store(db_url), robot_delay)
+
+    def lang_of(request: Request) -> str:
+        lang = request.query_params.get("lang", "es")
+        return lang if lang in ("es", "pt", "it", "en") else "es"
+
+    async def index(request: Request) -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    async def list_tables(request: Request) -> JSONResponse:
+        return JSONResponse({"tables": [t.summary() for t in lobby.tables.values()]})
+
+    async def new_table(request: Request) -> JSONResponse:
+        data = await _body(request)
+        try:
+            table = TableRuntime.create(lobby.store, str(data.get("variant", "habanero")),
+                                        str(data.get("robot_level", "heuristic")),
+                                        lobby.robot_delay)
+        except TuteError as e:
+            return _error(e, lang_of(request))
+        lobby.tables[table.id] = table
+        return JSONResponse({"id": table.id, "table": table.summary()})
+
+    def table_of(request: Request) -> TableRuntime | None:
+        return lobby.tables.get(request.path_params["table_id"])
+
+    async def sit(request: Request) -> JSONResponse:
+        table = table_of(request)
+        if table is None:
+            return _error("no such table", status=404)
+        data = await _body(request)
+        seat = data.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            return _error("seat must be a number")
+        try:
+            token = await table.sit(seat, str(data.get("name", "")))
+        except TuteError as e:
+            return _error(e, lang_of(request))
+        return JSONResponse({"token": token, "seat": seat, "table": table.summary()})
+
+    async def robots(request: Request) -> JSONResponse:
+        table = table_of(request)
+        if table is None:
+            return _error("no such table", status=404)
+        try:
+            await table.fill_robots()
+        except TuteError as e:
+            return _error(e, lang_of(request))
+        return JSONResponse({"table": table.summary()})
+
+    async def start(request: Request) -> JSONResponse:
+        table = table_of(request)
+        if table is None:
+            return _error("no such table", status=404)
+        data = await _body(request)
+        try:
+            await table.start(str(data.get("token", "")))
+        except TuteError as e:
+            return _error(e, lang_of(request))
+        return JSONResponse({"table": table.summary()})
+
+    async def play(ws: WebSocket) -> None:
+        table = lobby.tables.get(ws.path_params["table_id"])
+        token = ws.query_params.get("token", "")
+        lang = ws.query_params.get("lang", "es")
+        await ws.accept()
+        seat = table.seat_of(token) if table is not None else None
+        if table is None or seat is None:
+            await ws.send_json({"type": "error", "message": "no seat at this table"})
+            await ws.close()
+            return
+        try:
+            last = int(ws.query_params.get("last", "0"))
+        except ValueError:
+            last = 0
+
+        async def send(message: dict[str, Any]) -> None:
+            await ws.send_json(message)
+
+        for message in table.missed(seat, last):
+            await ws.send_json(message)
+        table.attach(seat, send)
+        try:
+            while True:
+                raw = await ws.receive_text()
+                try:
+                    message = json.loads(raw)
+                except json.JSONDecodeError:
+                    await ws.send_json({"type": "error", "message": "not JSON"})
+                    continue
+                if not isinstance(message, dict) or message.get("type") != "act":
+                    await ws.send_json({"type": "error", "message": "unknown message"})
+                    continue
+                try:
+                    await table.act(token, message.get("action"))
+                except TuteError as e:
+                    await ws.send_json({"type": "error", "message": e.localized(lang)})
+        except WebSocketDisconnect:
+            pass
+        finally:
+            table.detach(seat, send)
+
+    @asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        lobby.resume_robots()                    # unfinished tables go on after a restart
+        yield
+
+    app = Starlette(routes=[
+        Route("/", index),
+        Route("/api/tables", list_tables, methods=["GET"]),
+        Route("/api/tables", new_table, methods=["POST"]),
+        Route("/api/tables/{table_id}/seats", sit, methods=["POST"]),
+        Route("/api/tables/{table_id}/robots", robots, methods=["POST"]),
+        Route("/api/tables/{table_id}/start", start, methods=["POST"]),
+        WebSocketRoute("/ws/{table_id}", play),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ], lifespan=lifespan)
+    app.state.lobby = lobby
+    return app

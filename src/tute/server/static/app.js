@@ -1,0 +1,196 @@
+import { cardSVG } from "/static/cards.js";
+
+const TEXT = {
+  es: { name: "Tu nombre", game: "Juego", robots: "Robots", create: "Jugar contra robots",
+        tables: "Mesas", turn: "Te toca", waits: "Juega {name}", trump: "Triunfo",
+        tricks: "bazas", points: "puntos", cards: "cartas", sing: "Cantar", swap: "Cambiar",
+        pass: "Paso", bid: "Pujar", won: "Gana la mano {name}", count: "{name}: cartas {cards} + cantes {cantes} = {total}",
+        match: "Partida", stock: "monte", over: "Fin de la partida", join: "Sentarse" },
+  pt: { name: "O seu nome", game: "Jogo", robots: "Robôs", create: "Jogar contra robôs",
+        tables: "Mesas", turn: "É a sua vez", waits: "Joga {name}", trump: "Trunfo",
+        tricks: "vazas", points: "pontos", cards: "cartas", sing: "Cantar", swap: "Trocar",
+        pass: "Passo", bid: "Licitar", won: "{name} ganha a mão", count: "{name}: cartas {cards} + cantes {cantes} = {total}",
+        match: "Partida", stock: "monte", over: "Fim da partida", join: "Sentar" },
+  it: { name: "Il tuo nome", game: "Gioco", robots: "Robot", create: "Gioca contro i robot",
+        tables: "Tavoli", turn: "Tocca a te", waits: "Gioca {name}", trump: "Briscola",
+        tricks: "prese", points: "punti", cards: "carte", sing: "Cantare", swap: "Scambiare",
+        pass: "Passo", bid: "Offrire", won: "{name} vince la mano", count: "{name}: carte {cards} + canti {cantes} = {total}",
+        match: "Partita", stock: "tallone", over: "Fine della partita", join: "Siediti" },
+  en: { name: "Your name", game: "Game", robots: "Robots", create: "Play against robots",
+        tables: "Tables", turn: "Your turn", waits: "{name} to play", trump: "Trump",
+        tricks: "tricks", points: "points", cards: "cards", sing: "Sing", swap: "Swap",
+        pass: "Pass", bid: "Bid", won: "{name} wins the hand", count: "{name}: cards {cards} + cantes {cantes} = {total}",
+        match: "Match", stock: "stock", over: "Match over", join: "Sit" },
+};
+const SUITS = { o: "oros", c: "copas", e: "espadas", b: "bastos" };
+const ORDER = "2 4 5 6 7 S C R 3 A".split(" ");
+let lang = localStorage.getItem("tute.lang") || "es";
+let session = JSON.parse(localStorage.getItem("tute.session") || "null");
+let socket = null;
+let lastSeq = 0;
+let current = null;
+
+const $ = (id) => document.getElementById(id);
+const t = (key, params = {}) => (TEXT[lang][key] || key).replace(/\{(\w+)\}/g, (_, k) => params[k]);
+
+function translate() {
+  document.documentElement.lang = lang;
+  for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
+  $("lang").value = lang;
+}
+
+async function api(path, body) {
+  const res = await fetch(`${path}?lang=${lang}`, body ? {
+    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
+  } : {});
+  const data = await res.json();
+  if (!res.ok) throw new Error(data.error || res.statusText);
+  return data;
+}
+
+async function refreshTables() {
+  const { tables } = await api("/api/tables");
+  const list = $("tables");
+  list.innerHTML = "";
+  for (const tb of tables) {
+    const li = document.createElement("li");
+    li.textContent = `${tb.variant} · ${tb.status} · ${tb.seats.map((s) => s.name).join(", ")}`;
+    if (tb.status === "open" && tb.seats.length < tb.players) {
+      const free = [...Array(tb.players).keys()].find((s) => !tb.seats.some((x) => x.seat === s));
+      const b = document.createElement("button");
+      b.textContent = t("join");
+      b.onclick = () => join(tb.id, free);
+      li.append(" ", b);
+    }
+    list.append(li);
+  }
+}
+
+async function join(tableId, seat) {
+  const name = $("name").value.trim();
+  if (!name) { $("name").focus(); return; }
+  const { token } = await api(`/api/tables/${tableId}/seats`, { seat, name });
+  session = { tableId, token, seat };
+  localStorage.setItem("tute.session", JSON.stringify(session));
+  lastSeq = 0;
+  connect();
+}
+
+async function createAndPlay(ev) {
+  ev.preventDefault();
+  const name = $("name").value.trim();
+  if (!name) return;
+  try {
+    const { id } = await api("/api/tables", { variant: $("variant").value, robot_level: $("robot-level").value });
+    const { token } = await api(`/api/tables/${id}/seats`, { seat: 0, name });
+    await api(`/api/tables/${id}/robots`, {});
+    session = { tableId: id, token, seat: 0 };
+    localStorage.setItem("tute.session", JSON.stringify(session));
+    lastSeq = 0;
+    connect();
+    await api(`/api/tables/${id}/start`, { token });
+  } catch (e) { $("message").textContent = e.message; $("table").hidden = false; }
+}
+
+function connect() {
+  $("lobby").hidden = true;
+  $("table").hidden = false;
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${proto}://${location.host}/ws/${session.tableId}?token=${encodeURIComponent(session.token)}&last=${lastSeq}&lang=${lang}`);
+  socket.onmessage = (m) => {
+    const msg = JSON.parse(m.data);
+    if (msg.type === "error") {
+      $("message").textContent = msg.message;
+      if (!current) { session = null; localStorage.removeItem("tute.session"); socket.onclose = null; }
+      return;
+    }
+    if (msg.event && msg.event.seq) lastSeq = Math.max(lastSeq, msg.event.seq);
+    if (msg.event && msg.event.result) showCount(msg.event.result);
+    if (msg.view) { current = msg.view; render(current); }
+  };
+  socket.onclose = () => { setTimeout(() => { if (session) connect(); }, 1500); };
+}
+
+function act(action) {
+  $("message").textContent = "";
+  socket.send(JSON.stringify({ type: "act", action }));
+}
+
+function sortHand(cards) {
+  const suitOrder = "oceb";
+  return [...cards].sort((a, b) => suitOrder.indexOf(a.slice(-1)) - suitOrder.indexOf(b.slice(-1)) ||
+    ORDER.indexOf(b.slice(0, -1)) - ORDER.indexOf(a.slice(0, -1)));
+}
+
+function cardButton(code, legal, onclick) {
+  const b = document.createElement("button");
+  b.className = `card ${legal ? "legal" : "dim"}`;
+  b.innerHTML = cardSVG(code);
+  b.dataset.card = code;
+  b.disabled = !legal;
+  if (legal) b.onclick = onclick;
+  return b;
+}
+
+function sideName(v, s) {
+  return v.partnerships ? `${v.names[s]} + ${v.names[s + 2]}` : v.names[s];
+}
+
+function render(v) {
+  const sides = v.tricks_won.length;
+  const score = [...Array(sides).keys()].map((s) =>
+    `${sideName(v, s)}: ${v.tricks_won[s]} ${t("tricks")}, ${v.points_taken[s] + v.cantes[s]} ${t("points")}`).join(" · ");
+  const turn = v.to_act === null ? "" : v.to_act === v.seat ? `<span class="turn">${t("turn")}</span>` : t("waits", { name: v.names[v.to_act] });
+  const matchLine = v.match ? ` · ${t("match")}: ${(v.match.points.some((x) => x) ? v.match.points : v.match.hands_won).join("-")}` : "";
+  $("status").innerHTML = `${score}${matchLine}<br>${turn}`;
+  $("others").textContent = v.names.map((n, s) => s === v.seat ? null : `${n}: ${v.hand_counts[s]} ${t("cards")}`).filter(Boolean).join(" · ") +
+    (v.turn_up_in_stock ? ` · ${t("stock")}: ${v.stock_left}` : "");
+  const trumpBox = $("trump");
+  trumpBox.innerHTML = v.trump ? `${t("trump")}: ${SUITS[v.trump]}` : "";
+  if (v.turn_up) trumpBox.append(cardButton(v.turn_up, false));
+  const trick = $("trick");
+  trick.innerHTML = "";
+  for (const [s, code] of v.trick) {
+    const d = document.createElement("div");
+    d.className = "played";
+    d.append(cardButton(code, false));
+    d.append(document.createElement("br"), v.names[s]);
+    trick.append(d);
+  }
+  const legal = new Set(v.legal_cards);
+  const hand = $("hand");
+  hand.innerHTML = "";
+  for (const code of sortHand(v.hand)) hand.append(cardButton(code, legal.has(code), () => act(code)));
+  const declare = $("declare");
+  declare.innerHTML = "";
+  for (const a of v.legal) {
+    if (legal.has(a)) continue;
+    if (a.startsWith("bid ") && a !== v.legal.find((x) => x.startsWith("bid "))) continue;
+    const b = document.createElement("button");
+    b.textContent = a === "swap" ? t("swap") : a === "pass" ? t("pass") : a;
+    b.dataset.action = a;
+    b.onclick = () => act(a);
+    declare.append(b);
+  }
+}
+
+function showCount(r) {
+  if (!current) return;
+  const v = current;
+  const lines = r.totals.map((total, s) => t("count", { name: sideName(v, s), cards: r.card_points[s], cantes: r.cantes[s], total }));
+  if (r.winner !== null && r.winner !== undefined) lines.push(t("won", { name: sideName(v, r.winner) }));
+  $("count").textContent = lines.join(" · ");
+}
+
+document.addEventListener("keydown", (e) => {
+  if (!current || e.target.tagName === "INPUT") return;
+  const n = Number(e.key);
+  if (n >= 1 && n <= 9) {
+    const cards = sortHand(current.hand).filter((c) => current.legal_cards.includes(c));
+    if (cards[n - 1]) act(cards[n - 1]);
+  }
+});
+$("lang").onchange = () => { lang = $("lang").value; localStorage.setItem("tute.lang", lang); translate(); if (current) render(current); };
+$("new-table").onsubmit = createAndPlay;
+translate();
+if (session) connect(); else refreshTables();

@@ -1,0 +1,261 @@
+"""One table: the only authority on its game.
+
+Every change is a numbered event, stored before anything is sent: a seat taken, the
+match started (its shuffle seed, kept on the server), an action by a seat, a hand over.
+The game is the core's :class:`~tute.match.Match`, so a table rebuilds exactly from its
+events (a server restart resumes it).  Each connected viewer is sent the event and its
+own :class:`~tute.view.PlayerView` after it -- never another seat's cards.  Robots play
+with a short delay through the same validation as people.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from tute.actions import Action, parse_action
+from tute.bots import make_bot
+from tute.bots.base import Bot
+from tute.errors import OutOfTurnError, TuteError, WrongPhaseError
+from tute.match import Match
+from tute.server.store import SeatRow, Store
+from tute.server.wire import event_json, view_json
+from tute.variants import Variant, parse_variant
+
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+class TableError(TuteError):
+    """A table request that cannot be done (seat taken, not the host...)."""
+
+
+class TableRuntime:
+    def __init__(self, table_id: str, variant: Variant, robot_level: str, store: Store,
+                 robot_delay: float = 0.4) -> None:
+        self.id = table_id
+        self.variant = variant
+        self.robot_level = robot_level
+        self.store = store
+        self.robot_delay = robot_delay
+        self.seats: dict[int, SeatRow] = {}
+        self.match: Match | None = None
+        self.seq = 0
+        self.viewers: dict[int, set[Send]] = {}
+        self.bots: dict[int, Bot] = {}
+        self.lock = asyncio.Lock()
+        self.robot_task: asyncio.Task[None] | None = None
+        self.history: list[dict[str, Any]] = []      # public events, for reconnection
+
+    # ------------------------------------------------------------------ building
+    @classmethod
+    def create(cls, store: Store, variant_text: str, robot_level: str,
+               robot_delay: float = 0.4) -> TableRuntime:
+        variant = parse_variant(variant_text)
+        make_bot(robot_level)                      # refuse an unknown level now
+        table_id = secrets.token_hex(6)
+        store.create_table(table_id, str(variant), robot_level)
+        return cls(table_id, variant, robot_level, store, robot_delay)
+
+    @classmethod
+    def restore(cls, store: Store, row: dict[str, Any], robot_delay: float = 0.4
+                ) -> TableRuntime:
+        """Rebuild a table from its stored events."""
+        t = cls(row["id"], parse_variant(row["variant"]), row["robot_level"], store,
+                robot_delay)
+        for s in store.seat_rows(t.id):
+            t.seats[s.seat] = s
+            if s.kind == "robot":
+                t.bots[s.seat] = make_bot(t.robot_level, seed=s.seat)
+        for seq, kind, data in store.event_rows(t.id):
+            t.seq = seq
+            t._replay(kind, data)
+        return t
+
+    def _replay(self, kind: str, data: dict[str, Any]) -> None:
+        if kind == "start":
+            self.match = Match(self.variant, seed=int(data["seed"]))
+        elif kind == "action" and self.match is not None:
+            self.match.game.apply(int(data["seat"]), parse_action(str(data["action"])))
+        elif kind == "next_hand" and self.match is not None:
+            self.match.next_hand()
+        elif kind == "match_over" and self.match is not None:
+            self.match.record_hand()
+        self.history.append({"seq": self.seq, "kind": kind, **_public(kind, data)})
+
+    # ------------------------------------------------------------------ state
+    @property
+    def status(self) -> str:
+        if self.match is None:
+            return "open"
+        return "over" if self.match.is_over else "playing"
+
+    def summary(self) -> dict[str, Any]:
+        return {"id": self.id, "variant": str(self.variant), "status": self.status,
+                "robot_level": self.robot_level, "players": self.variant.players,
+                "seats": [{"seat": s, "name": r.name, "kind": r.kind}
+                          for s, r in sorted(self.seats.items())]}
+
+    def seat_of(self, token: str) -> int | None:
+        for s, r in self.seats.items():
+            if secrets.compare_digest(r.token, token) and r.kind == "human":
+                return s
+        return None
+
+    # ------------------------------------------------------------------ events
+    async def _event(self, kind: str, data: dict[str, Any]) -> None:
+        self.seq += 1
+        self.store.add_event(self.id, self.seq, kind, data)   # stored before it is sent
+        public = {"seq": self.seq, "kind": kind, **_public(kind, data)}
+        self.history.append(public)
+        await self._broadcast(public)
+
+    async def _broadcast(self, public: dict[str, Any]) -> None:
+        for seat, sends in list(self.viewers.items()):
+            message = event_json(public, self._view(seat))
+            for send in list(sends):
+                try:
+                    await send(message)
+                except Exception:                    # a closed socket: forget it
+                    sends.discard(send)
+
+    def _view(self, seat: int) -> dict[str, Any] | None:
+        if self.match is None:
+            return None
+        return view_json(self.match.game.view(seat), self.names(), self.match)
+
+    def names(self) -> list[str]:
+        return [self.seats[s].name if s in self.seats else "" for s in
+                range(self.variant.players)]
+
+    # ------------------------------------------------------------------ requests
+    async def sit(self, seat: int, name: str, kind: str = "human") -> str:
+        async with self.lock:
+            if self.match is not None:
+                raise TableError("table_started")
+            if not 0 <= seat < self.variant.players:
+                raise TableError("bad_seat", seat=seat, players=self.variant.players)
+            if seat in self.seats:
+                raise TableError("seat_taken", seat=seat)
+            name = (name or "").strip()[:24]
+            if not name:
+                raise TableError("name_needed")
+            token = secrets.token_urlsafe(24)
+            row = SeatRow(seat, name, kind, token)
+            self.seats[seat] = row
+            self.store.set_seat(self.id, row)
+            if kind == "robot":
+                self.bots[seat] = make_bot(self.robot_level, seed=seat)
+            await self._event("seat", {"seat": seat, "name": name, "kind": kind})
+            return token
+
+    async def fill_robots(self) -> None:
+        robot_names = iter(("Ada", "Bruno", "Carmen", "Diego", "Elena", "Fermín"))
+        for s in range(self.variant.players):
+            if s not in self.seats:
+                await self.sit(s, next(robot_names) + " (robot)", "robot")
+
+    def host(self) -> int | None:
+        humans = sorted(s for s, r in self.seats.items() if r.kind == "human")
+        return humans[0] if humans else None
+
+    async def start(self, token: str) -> None:
+        async with self.lock:
+            seat = self.seat_of(token)
+            if seat is None or seat != self.host():
+                raise TableError("only_host_starts")
+            if self.match is not None:
+                raise TableError("table_started")
+            if len(self.seats) < self.variant.players:
+                raise TableError("seats_empty")
+            seed = secrets.randbits(63)
+            self.match = Match(self.variant, seed=seed)
+            self.store.set_status(self.id, "playing")
+            await self._event("start", {"seed": seed})
+        self.wake_robots()
+
+    async def act(self, token_or_seat: str | int, text: object) -> None:
+        """An action by a seat: validated by the core, stored, sent; or a TuteError."""
+        async with self.lock:
+            seat = token_or_seat if isinstance(token_or_seat, int) else \
+                self.seat_of(token_or_seat)
+            if seat is None:
+                raise OutOfTurnError("not_seated")
+            if self.match is None or self.match.is_over:
+                raise WrongPhaseError("no_game")
+            if not isinstance(text, str):
+                raise TableError("bad_message")
+            action = parse_action(text)
+            game = self.match.game
+            game.apply(seat, action)                 # the one authority; raises on refusal
+            await self._event("action", {"seat": seat, "action": str(action)})
+            if game.is_over:
+                await self._finish_hand()
+        self.wake_robots()
+
+    async def _finish_hand(self) -> None:
+        assert self.match is not None
+        r = self.match.record_hand()
+        result = {"card_points": list(r.card_points), "cantes": list(r.cantes),
+                  "totals": list(r.totals), "winner": r.winner, "winners": list(r.winners),
+                  "tute": r.tute, "void": r.void}
+        if self.match.is_over:
+            self.store.set_status(self.id, "over")
+            await self._event("match_over", {"winner": self.match.winner, "result": result})
+            return
+        self.match.deal_next()                     # from the match's seed: replayable
+        await self._event("next_hand", {"hand": self.match.hand_number, "result": result})
+
+    # ------------------------------------------------------------------ robots
+    def wake_robots(self) -> None:
+        if self.robot_task is None or self.robot_task.done():
+            try:
+                self.robot_task = asyncio.get_running_loop().create_task(self._robots())
+            except RuntimeError:                     # no loop running (tests building)
+                self.robot_task = None
+
+    async def _robots(self) -> None:
+        while self.match is not None and not self.match.is_over:
+            game = self.match.game
+            move: tuple[int, Action] | None = None
+            for seat in game.seats_with_declarations():
+                bot = self.bots.get(seat)
+                if bot is not None:
+                    answer = bot.declare(game.view(seat))
+                    if answer is not None:
+                        move = (seat, answer)
+                        break
+            if move is None:
+                to_act = game.to_act
+                if to_act is None or to_act not in self.bots:
+                    return
+                view = game.view(to_act)
+                choice = await asyncio.get_running_loop().run_in_executor(
+                    None, self.bots[to_act].choose, view)
+                move = (to_act, choice)
+            await asyncio.sleep(self.robot_delay)
+            try:
+                await self.act(move[0], str(move[1]))
+            except TuteError:
+                return                               # the state moved on meanwhile
+
+    # ------------------------------------------------------------------ viewers
+    def attach(self, seat: int, send: Send) -> None:
+        self.viewers.setdefault(seat, set()).add(send)
+
+    def detach(self, seat: int, send: Send) -> None:
+        self.viewers.get(seat, set()).discard(send)
+
+    def missed(self, seat: int, last_seq: int) -> list[dict[str, Any]]:
+        """The events after ``last_seq``, then the seat's current view."""
+        out = [event_json(e, None) for e in self.history if int(e["seq"]) > last_seq]
+        out.append(event_json({"seq": self.seq, "kind": "state"}, self._view(seat)))
+        return out
+
+
+def _public(kind: str, data: dict[str, Any]) -> dict[str, Any]:
+    """What everybody may know of an event (the shuffle seed stays on the server)."""
+    if kind == "start":
+        return {}
+    return dict(data)

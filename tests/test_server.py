@@ -1,0 +1,181 @@
+"""``tute serve`` end to end over real HTTP and WebSockets (a browser comes next)."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from websockets.sync.client import connect
+
+from tute.server.app import create_app
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    def __init__(self, db: str) -> None:
+        self.port = _free_port()
+        self.app = create_app(db, robot_delay=0.0)
+        self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1",
+                                                    port=self.port, log_level="warning"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        for _ in range(200):
+            if self.server.started:
+                break
+            time.sleep(0.02)
+        self.http = httpx.Client(base_url=f"http://127.0.0.1:{self.port}", timeout=10)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+    def ws(self, table: str, token: str, last: int = 0) -> Any:
+        return connect(f"ws://127.0.0.1:{self.port}/ws/{table}?token={token}&last={last}",
+                       open_timeout=10)
+
+
+@pytest.fixture()
+def server(tmp_path: Path) -> Iterator[Server]:
+    s = Server(f"sqlite:///{tmp_path / 't.db'}")
+    yield s
+    s.stop()
+
+
+def _new_table(s: Server, variant: str = "habanero") -> tuple[str, str]:
+    table = s.http.post("/api/tables", json={"variant": variant}).json()["id"]
+    token = s.http.post(f"/api/tables/{table}/seats", json={"seat": 0, "name": "Ana"}).json()
+    assert s.http.post(f"/api/tables/{table}/robots", json={}).status_code == 200
+    return table, str(token["token"])
+
+
+def _hidden_leak(s: Server, table: str, seat: int, message: dict[str, Any]) -> list[str]:
+    """Cards in a message that are in another seat's hand and were never shown."""
+    view = message.get("view")
+    if not view:
+        return []
+    game = s.app.state.lobby.tables[table].match.game
+    shown = {c for k in view["known_cards"] for c in k}
+    shown |= {c for x in view["cantes_shown"] for c in x["cards"]}
+    if view["turn_up"]:
+        shown.add(view["turn_up"])
+    text = json.dumps({k: v for k, v in view.items() if k != "hand"})
+    leaks = []
+    for other in range(game.players):
+        if other == seat:
+            continue
+        for card in game.hand(other):
+            if f'"{card.code}"' in text and card.code not in shown:
+                leaks.append(card.code)
+    return leaks
+
+
+def test_lobby_and_a_whole_hand_against_robots(server: Server) -> None:
+    s = server
+    assert s.http.get("/").status_code == 200
+    assert "cardSVG" in s.http.get("/static/cards.js").text
+    table, token = _new_table(s)
+    listed = s.http.get("/api/tables").json()["tables"]
+    assert any(t["id"] == table and len(t["seats"]) == 2 for t in listed)
+    r = s.http.post(f"/api/tables/{table}/start", json={"token": "wrong"})
+    assert r.status_code == 400 and "anfitrión" in r.json()["error"]
+    with s.ws(table, token) as ws:
+        assert s.http.post(f"/api/tables/{table}/start", json={"token": token}).status_code == 200
+        seqs: list[int] = []
+        errors = 0
+        finished = False
+        while not finished:
+            message = json.loads(ws.recv(timeout=20))
+            if message["type"] == "error":
+                errors += 1
+                continue
+            event = message["event"]
+            if event.get("seq") and event["kind"] != "state":   # "state": a snapshot
+                seqs.append(event["seq"])
+            assert not _hidden_leak(s, table, 0, message)
+            if event["kind"] in ("next_hand", "match_over"):
+                finished = True
+                assert "totals" in event["result"]
+                continue
+            view = message.get("view")
+            if view and view["to_act"] == 0 and view["legal"]:
+                if errors == 0:
+                    ws.send("not json")
+                    ws.send(json.dumps({"type": "dance"}))
+                    ws.send(json.dumps({"type": "act", "action": "zz"}))
+                    bad = next((c for c in view["hand"] if c not in view["legal_cards"]), None)
+                    ws.send(json.dumps({"type": "act", "action": bad or "20o"}))
+                ws.send(json.dumps({"type": "act", "action": view["legal"][0]}))
+        assert errors >= 4
+        assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
+
+
+def test_reconnect_gets_what_it_missed_and_restart_resumes(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'r.db'}"
+    s = Server(db)
+    try:
+        table, token = _new_table(s, "parejas")
+        with s.ws(table, token) as ws:
+            s.http.post(f"/api/tables/{table}/start", json={"token": token})
+            seen = 0
+            while True:
+                message = json.loads(ws.recv(timeout=20))
+                seen = max(seen, message["event"].get("seq", 0))
+                view = message.get("view")
+                if view and view["to_act"] == 0 and view["legal"]:
+                    break
+        runtime = s.app.state.lobby.tables[table]
+        history = runtime.match.game.history
+        with s.ws(table, token, last=seen - 2) as ws:
+            first = json.loads(ws.recv(timeout=10))
+            assert first["event"]["seq"] == seen - 1
+            second = json.loads(ws.recv(timeout=10))
+            assert second["event"]["seq"] == seen
+            state = json.loads(ws.recv(timeout=10))
+            assert state["event"]["kind"] == "state" and state["view"]["to_act"] == 0
+    finally:
+        s.stop()
+    again = Server(db)                       # a restart: the table comes back as it was
+    try:
+        restored = again.app.state.lobby.tables[table]
+        assert restored.match.game.history == history
+        assert restored.match.game.to_act == 0
+        with again.ws(table, token) as ws:
+            while True:
+                message = json.loads(ws.recv(timeout=10))
+                if message["event"]["kind"] == "state":
+                    break
+            ws.send(json.dumps({"type": "act", "action": message["view"]["legal"][0]}))
+            reply = json.loads(ws.recv(timeout=10))
+            assert reply["event"]["kind"] == "action" and reply["event"]["seat"] == 0
+    finally:
+        again.stop()
+
+
+def test_bad_requests(server: Server) -> None:
+    s = server
+    assert s.http.post("/api/tables", json={"variant": "parejas(swap=x)"}).status_code == 400
+    assert s.http.post("/api/tables", json={"robot_level": "god"}).status_code == 400
+    assert s.http.post("/api/tables/nope/seats", json={"seat": 0}).status_code == 404
+    table = s.http.post("/api/tables", json={}).json()["id"]
+    assert s.http.post(f"/api/tables/{table}/seats", json={"seat": "x"}).status_code == 400
+    assert s.http.post(f"/api/tables/{table}/seats", json={"seat": 9, "name": "A"}).status_code == 400
+    assert s.http.post(f"/api/tables/{table}/seats", json={"seat": 0, "name": ""}).status_code == 400
+    assert s.http.post(f"/api/tables/{table}/seats", json={"seat": 0, "name": "A"}).status_code == 200
+    assert s.http.post(f"/api/tables/{table}/seats", json={"seat": 0, "name": "B"}).status_code == 400
+    r = s.http.post(f"/api/tables/{table}/seats", content=b"{not json")
+    assert r.status_code == 400
+    with s.ws(table, "no-such-token") as ws:
+        assert json.loads(ws.recv(timeout=10))["type"] == "error"
