@@ -179,3 +179,55 @@ def test_bad_requests(server: Server) -> None:
     assert r.status_code == 400
     with s.ws(table, "no-such-token") as ws:
         assert json.loads(ws.recv(timeout=10))["type"] == "error"
+
+
+def test_table_options_clock_and_absent_player(server: Server) -> None:
+    s = server
+    r = s.http.post("/api/tables", json={"preset": "online", "players": 2, "rounds": 3,
+                                         "allow_tute": False, "trump_on_trump": True,
+                                         "move_seconds": 0.3})
+    assert r.status_code == 200, r.text
+    summary = r.json()["table"]
+    assert summary["variant"] == ("online(players=2,stock_obligations=trump_on_trump,"
+                                  "tute_set=off,match_target=3)")
+    assert s.http.post("/api/tables", json={"preset": "online", "rounds": 9}).status_code == 400
+    table = summary["id"]
+    token = s.http.post(f"/api/tables/{table}/seats", json={"seat": 0, "name": "Ana"}).json()
+    s.http.post(f"/api/tables/{table}/robots", json={})
+    tok = str(token["token"])
+    with s.ws(table, tok) as ws:
+        s.http.post(f"/api/tables/{table}/start", json={"token": tok})
+        moved_for_me = 0
+        deadline = time.time() + 20
+        while moved_for_me < 3 and time.time() < deadline:      # we never answer
+            message = json.loads(ws.recv(timeout=20))
+            event = message["event"]
+            if event["kind"] == "action" and event["seat"] == 0:
+                moved_for_me += 1
+        assert moved_for_me == 3                # the clock ran out: the robot played
+    # an absent player: after the grace period a robot plays for him
+    runtime = s.app.state.lobby.tables[table]
+    runtime.move_seconds = 0
+    runtime.grace_seconds = 0.2
+    before = len(runtime.match.game.history)
+    time.sleep(3)
+    assert len(runtime.match.game.history) > before
+
+
+def test_host_changes_options_between_matches(server: Server) -> None:
+    s = server
+    table, token = _new_table(s)
+    other = s.http.post("/api/tables/" + table + "/options",
+                        json={"token": "x", "variant": "habanero(match_target=2)"})
+    assert other.status_code == 400
+    ok = s.http.post(f"/api/tables/{table}/options",
+                     json={"token": token, "variant": "habanero(match_target=2)",
+                           "move_seconds": 20})
+    assert ok.status_code == 200 and ok.json()["table"]["move_seconds"] == 20
+    four = s.http.post(f"/api/tables/{table}/options", json={"token": token,
+                                                             "variant": "parejas"})
+    assert four.status_code == 400
+    s.http.post(f"/api/tables/{table}/start", json={"token": token})
+    during = s.http.post(f"/api/tables/{table}/options",
+                         json={"token": token, "variant": "habanero"})
+    assert during.status_code == 400

@@ -475,6 +475,10 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
                           "es": "el solucionador se detuvo tras {nodes} posiciones"},
     "solver_hand_over": {"en": "the hand is over", "es": "la mano ha terminado"},
     # -- tables -------------------------------------------------------------------
+    "players_fixed": {"en": "this table seats {players}", "es": "esta mesa es de {players}"},
+    "bad_move_time": {"en": "the time per move is 0 (none) to 600 seconds",
+                      "es": "el tiempo por jugada va de 0 (sin reloj) a 600 segundos"},
+    "bad_rounds": {"en": "a match is 1 to 5 rounds won", "es": "la partida es de 1 a 5 rondas ganadas"},
     "table_started": {"en": "the match at this table has started", "es": "la partida de esta mesa ya empezó"},
     "seat_taken": {"en": "seat {seat} is taken", "es": "el asiento {seat} está ocupado"},
     "name_needed": {"en": "say your name to sit", "es": "di tu nombre para sentarte"},

@@ -30,7 +30,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tute.errors import TuteError
 from tute.server.store import Store
-from tute.server.table import TableRuntime
+from tute.server.table import TableError, TableRuntime
+from tute.variants import make_variant
 
 STATIC = Path(__file__).parent / "static"
 
@@ -61,6 +62,31 @@ async def _body(request: Request) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
+def table_variant(data: dict[str, Any]) -> str:
+    """The variant of a table from seed 001's table options, or a variant text."""
+    if "preset" not in data:
+        return str(data.get("variant", "habanero"))
+    options: dict[str, object] = {}
+    if "players" in data:
+        options["players"] = data["players"]
+    rounds = data.get("rounds", 1)
+    if not isinstance(rounds, int) or not 1 <= rounds <= 5:
+        raise TableError("bad_rounds")
+    options["match_target"] = rounds
+    if data.get("allow_tute") is False:
+        options["tute_set"] = "off"
+    if data.get("trump_on_trump"):
+        options["stock_obligations"] = "trump_on_trump"
+    return str(make_variant(str(data["preset"]), options))
+
+
+def move_time(data: dict[str, Any]) -> float:
+    value = data.get("move_seconds", 0)
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 <= value <= 600:
+        raise TableError("bad_move_time")
+    return float(value)
+
+
 def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4) -> Starlette:
     lobby = Lobby(Store(db_url), robot_delay)
 
@@ -77,9 +103,10 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4) -> S
     async def new_table(request: Request) -> JSONResponse:
         data = await _body(request)
         try:
-            table = TableRuntime.create(lobby.store, str(data.get("variant", "habanero")),
+            variant = table_variant(data)
+            table = TableRuntime.create(lobby.store, variant,
                                         str(data.get("robot_level", "heuristic")),
-                                        lobby.robot_delay)
+                                        lobby.robot_delay, move_time(data))
         except TuteError as e:
             return _error(e, lang_of(request))
         lobby.tables[table.id] = table
@@ -119,6 +146,19 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4) -> S
         data = await _body(request)
         try:
             await table.start(str(data.get("token", "")))
+        except TuteError as e:
+            return _error(e, lang_of(request))
+        return JSONResponse({"table": table.summary()})
+
+    async def options(request: Request) -> JSONResponse:
+        table = table_of(request)
+        if table is None:
+            return _error("no such table", status=404)
+        data = await _body(request)
+        try:
+            await table.set_options(str(data.get("token", "")), table_variant(data),
+                                    str(data.get("robot_level", table.robot_level)),
+                                    move_time(data))
         except TuteError as e:
             return _error(e, lang_of(request))
         return JSONResponse({"table": table.summary()})
@@ -176,6 +216,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4) -> S
         Route("/api/tables/{table_id}/seats", sit, methods=["POST"]),
         Route("/api/tables/{table_id}/robots", robots, methods=["POST"]),
         Route("/api/tables/{table_id}/start", start, methods=["POST"]),
+        Route("/api/tables/{table_id}/options", options, methods=["POST"]),
         WebSocketRoute("/ws/{table_id}", play),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ], lifespan=lifespan)

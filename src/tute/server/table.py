@@ -33,10 +33,15 @@ class TableError(TuteError):
 
 class TableRuntime:
     def __init__(self, table_id: str, variant: Variant, robot_level: str, store: Store,
-                 robot_delay: float = 0.4) -> None:
+                 robot_delay: float = 0.4, move_seconds: float = 0.0,
+                 grace_seconds: float = 30.0) -> None:
         self.id = table_id
         self.variant = variant
         self.robot_level = robot_level
+        self.move_seconds = move_seconds          # 0: no clock
+        self.grace_seconds = grace_seconds        # an absent player's seat, then a robot
+        self.timer: asyncio.Task[None] | None = None
+        self.deadline: float | None = None
         self.store = store
         self.robot_delay = robot_delay
         self.seats: dict[int, SeatRow] = {}
@@ -51,12 +56,20 @@ class TableRuntime:
     # ------------------------------------------------------------------ building
     @classmethod
     def create(cls, store: Store, variant_text: str, robot_level: str,
-               robot_delay: float = 0.4) -> TableRuntime:
+               robot_delay: float = 0.4, move_seconds: float = 0.0) -> TableRuntime:
         variant = parse_variant(variant_text)
         make_bot(robot_level)                      # refuse an unknown level now
         table_id = secrets.token_hex(6)
         store.create_table(table_id, str(variant), robot_level)
-        return cls(table_id, variant, robot_level, store, robot_delay)
+        t = cls(table_id, variant, robot_level, store, robot_delay, move_seconds)
+        store.add_event(table_id, 1, "options", t.options())
+        t.seq = 1
+        t.history.append({"seq": 1, "kind": "options", **t.options()})
+        return t
+
+    def options(self) -> dict[str, Any]:
+        return {"variant": str(self.variant), "robot_level": self.robot_level,
+                "move_seconds": self.move_seconds}
 
     @classmethod
     def restore(cls, store: Store, row: dict[str, Any], robot_delay: float = 0.4
@@ -74,7 +87,11 @@ class TableRuntime:
         return t
 
     def _replay(self, kind: str, data: dict[str, Any]) -> None:
-        if kind == "start":
+        if kind == "options":
+            self.variant = parse_variant(str(data["variant"]))
+            self.robot_level = str(data["robot_level"])
+            self.move_seconds = float(data["move_seconds"])
+        elif kind == "start":
             self.match = Match(self.variant, seed=int(data["seed"]))
         elif kind == "action" and self.match is not None:
             self.match.game.apply(int(data["seat"]), parse_action(str(data["action"])))
@@ -94,6 +111,7 @@ class TableRuntime:
     def summary(self) -> dict[str, Any]:
         return {"id": self.id, "variant": str(self.variant), "status": self.status,
                 "robot_level": self.robot_level, "players": self.variant.players,
+                "move_seconds": self.move_seconds, "host": self.host(),
                 "seats": [{"seat": s, "name": r.name, "kind": r.kind}
                           for s, r in sorted(self.seats.items())]}
 
@@ -109,7 +127,48 @@ class TableRuntime:
         self.store.add_event(self.id, self.seq, kind, data)   # stored before it is sent
         public = {"seq": self.seq, "kind": kind, **_public(kind, data)}
         self.history.append(public)
+        self._arm_clock()
         await self._broadcast(public)
+
+    # ------------------------------------------------------------------ clocks
+    def _arm_clock(self) -> None:
+        """The seat to act has ``move_seconds`` (an absent player: ``grace_seconds``);
+        then the table's robot moves for it (it may sing first)."""
+        if self.timer is not None and not self.timer.done():
+            self.timer.cancel()
+        self.timer, self.deadline = None, None
+        if self.match is None or self.match.is_over:
+            return
+        seat = self.match.game.to_act
+        if seat is None or seat in self.bots:
+            return
+        waits = [w for w in (self.move_seconds,) if w > 0]
+        if not self.viewers.get(seat):
+            waits.append(self.grace_seconds)
+        if not waits:
+            return
+        wait = min(waits)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self.deadline = loop.time() + wait
+        self.timer = loop.create_task(self._auto_move(seat, self.seq, wait))
+
+    async def _auto_move(self, seat: int, seq: int, wait: float) -> None:
+        await asyncio.sleep(wait)
+        if self.seq != seq or self.match is None or self.match.game.to_act != seat:
+            return
+        robot = make_bot(self.robot_level, seed=seq)
+        try:
+            view = self.match.game.view(seat)
+            declared = robot.declare(view) if view.phase != "auction" else None
+            if declared is not None:                 # the robot may sing first
+                await self.act(seat, str(declared))
+            if self.match is not None and self.match.game.to_act == seat:
+                await self.act(seat, str(robot.choose(self.match.game.view(seat))))
+        except TuteError:
+            return
 
     async def _broadcast(self, public: dict[str, Any]) -> None:
         for seat, sends in list(self.viewers.items()):
@@ -160,12 +219,33 @@ class TableRuntime:
         humans = sorted(s for s, r in self.seats.items() if r.kind == "human")
         return humans[0] if humans else None
 
+    async def set_options(self, token: str, variant_text: str, robot_level: str,
+                          move_seconds: float) -> None:
+        """The host changes the table's options before a match or between matches."""
+        async with self.lock:
+            seat = self.seat_of(token)
+            if seat is None or seat != self.host():
+                raise TableError("only_host_starts")
+            if self.match is not None and not self.match.is_over:
+                raise TableError("table_started")
+            variant = parse_variant(variant_text)
+            if variant.players != self.variant.players:
+                raise TableError("players_fixed", players=self.variant.players)
+            make_bot(robot_level)
+            if not 0 <= move_seconds <= 600:
+                raise TableError("bad_move_time")
+            self.variant, self.robot_level, self.move_seconds = (
+                variant, robot_level, float(move_seconds))
+            for s in self.bots:
+                self.bots[s] = make_bot(robot_level, seed=s)
+            await self._event("options", self.options())
+
     async def start(self, token: str) -> None:
         async with self.lock:
             seat = self.seat_of(token)
             if seat is None or seat != self.host():
                 raise TableError("only_host_starts")
-            if self.match is not None:
+            if self.match is not None and not self.match.is_over:
                 raise TableError("table_started")
             if len(self.seats) < self.variant.players:
                 raise TableError("seats_empty")
@@ -243,9 +323,11 @@ class TableRuntime:
     # ------------------------------------------------------------------ viewers
     def attach(self, seat: int, send: Send) -> None:
         self.viewers.setdefault(seat, set()).add(send)
+        self._arm_clock()
 
     def detach(self, seat: int, send: Send) -> None:
         self.viewers.get(seat, set()).discard(send)
+        self._arm_clock()
 
     def missed(self, seat: int, last_seq: int) -> list[dict[str, Any]]:
         """The events after ``last_seq``, then the seat's current view."""
