@@ -122,8 +122,29 @@ def test_lobby_and_a_whole_hand_against_robots(server: Server) -> None:
         assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
 
 
-def test_reconnect_gets_what_it_missed_and_restart_resumes(tmp_path: Path) -> None:
-    db = f"sqlite:///{tmp_path / 'r.db'}"
+POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+
+
+def _postgres_or_skip() -> str:
+    try:
+        import psycopg
+        psycopg.connect("host=127.0.0.1 port=5432 dbname=test user=postgres",
+                        connect_timeout=3).close()
+    except Exception as e:                      # not reachable here: say why
+        pytest.skip(f"PostgreSQL is not reachable at 127.0.0.1:5432 ({e})")
+    from sqlalchemy import create_engine
+
+    from tute.server.store import metadata
+    engine = create_engine(POSTGRES)
+    metadata.drop_all(engine)                   # a clean store for this test
+    engine.dispose()
+    return POSTGRES
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_reconnect_gets_what_it_missed_and_restart_resumes(tmp_path: Path,
+                                                           backend: str) -> None:
+    db = f"sqlite:///{tmp_path / 'r.db'}" if backend == "sqlite" else _postgres_or_skip()
     s = Server(db)
     try:
         table, token = _new_table(s, "parejas")
