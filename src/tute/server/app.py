@@ -110,6 +110,9 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4) -> S
         except TuteError as e:
             return _error(e, lang_of(request))
         lobby.tables[table.id] = table
+        if data.get("robots_only") is True:          # a table of robots: it plays itself
+            await table.fill_robots()
+            await table.start(None)
         return JSONResponse({"id": table.id, "table": table.summary()})
 
     def table_of(request: Request) -> TableRuntime | None:

@@ -240,10 +240,12 @@ class TableRuntime:
                 self.bots[s] = make_bot(robot_level, seed=s)
             await self._event("options", self.options())
 
-    async def start(self, token: str) -> None:
+    async def start(self, token: str | None) -> None:
+        """The host starts the match (a table of robots only starts itself: None)."""
         async with self.lock:
-            seat = self.seat_of(token)
-            if seat is None or seat != self.host():
+            seat = self.seat_of(token) if token is not None else None
+            robots_only = token is None and self.host() is None
+            if not robots_only and (seat is None or seat != self.host()):
                 raise TableError("only_host_starts")
             if self.match is not None and not self.match.is_over:
                 raise TableError("table_started")
