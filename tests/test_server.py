@@ -252,3 +252,9 @@ def test_host_changes_options_between_matches(server: Server) -> None:
     during = s.http.post(f"/api/tables/{table}/options",
                          json={"token": token, "variant": "habanero"})
     assert during.status_code == 400
+
+
+def test_load_benchmark_smoke() -> None:
+    from tute.server.loadtest import run
+    fig = run(3, 3.0)
+    assert fig["actions"] > 0 and fig["errors"] == 0 and fig["p99_ms"] is not None

@@ -41,6 +41,14 @@ def _cmd_bench(args: argparse.Namespace) -> int:
                       f"{f['median_nodes']} ({f['positions']} positions, "
                       f"{f['over_node_limit']} over the node limit)")
         return 0
+    if args.load:
+        from tute.server.loadtest import run as load_run
+        fig = load_run(args.load, args.seconds)
+        print(json.dumps(fig) if args.json else
+              f"{fig['tables']} tables: {fig['actions_per_second']} actions/s, latency p50 "
+              f"{fig['p50_ms']} ms, p99 {fig['p99_ms']} ms ({fig['actions']} actions, "
+              f"{fig['errors']} errors)")
+        return 0
     if args.decide:
         from tute.bench import decision_figures
         fig = decision_figures(args.decide, args.variant or ["habanero", "parejas"],
@@ -158,6 +166,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--decide", metavar="LEVEL",
                    help="time the decisions of a computer level at its default budget")
     b.add_argument("--decisions", type=int, default=200, help="decisions to time (--decide)")
+    b.add_argument("--load", type=int, metavar="TABLES",
+                   help="the server under TABLES simultaneous parejas tables (--seconds long)")
     b.set_defaults(func=_cmd_bench)
 
     p2 = sub.add_parser("play", help="play in the terminal against the computer")
