@@ -16,7 +16,7 @@ when the rules (or the protocol) refuse it -- nothing changes then.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -132,39 +132,36 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4) -> S
             return _error(e, lang_of(request))
         return JSONResponse({"token": token, "seat": seat, "table": table.summary()})
 
-    async def robots(request: Request) -> JSONResponse:
+    async def on_table(request: Request,
+                       do: Callable[[TableRuntime, dict[str, Any]], Awaitable[None]]
+                       ) -> JSONResponse:
+        """Find the table, run ``do`` with the request's JSON; errors in words."""
         table = table_of(request)
         if table is None:
             return _error("no such table", status=404)
+        data = await _body(request)
         try:
-            await table.fill_robots()
+            await do(table, data)
         except TuteError as e:
             return _error(e, lang_of(request))
         return JSONResponse({"table": table.summary()})
+
+    async def robots(request: Request) -> JSONResponse:
+        async def do(table: TableRuntime, _data: dict[str, Any]) -> None:
+            await table.fill_robots()
+        return await on_table(request, do)
 
     async def start(request: Request) -> JSONResponse:
-        table = table_of(request)
-        if table is None:
-            return _error("no such table", status=404)
-        data = await _body(request)
-        try:
+        async def do(table: TableRuntime, data: dict[str, Any]) -> None:
             await table.start(str(data.get("token", "")))
-        except TuteError as e:
-            return _error(e, lang_of(request))
-        return JSONResponse({"table": table.summary()})
+        return await on_table(request, do)
 
     async def options(request: Request) -> JSONResponse:
-        table = table_of(request)
-        if table is None:
-            return _error("no such table", status=404)
-        data = await _body(request)
-        try:
+        async def do(table: TableRuntime, data: dict[str, Any]) -> None:
             await table.set_options(str(data.get("token", "")), table_variant(data),
                                     str(data.get("robot_level", table.robot_level)),
                                     move_time(data))
-        except TuteError as e:
-            return _error(e, lang_of(request))
-        return JSONResponse({"table": table.summary()})
+        return await on_table(request, do)
 
     async def play(ws: WebSocket) -> None:
         table = lobby.tables.get(ws.path_params["table_id"])
