@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Page
 
 from test_server import Server
 
@@ -58,4 +59,81 @@ def test_a_whole_hand_by_clicking(server: Server) -> None:
         assert clicks >= 8
         assert page.query_selector_all("#hand svg") is not None
         del sang
+        browser.close()
+
+
+def test_two_friends_at_one_table(server: Server) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        ana = browser.new_context().new_page()
+        bea = browser.new_context().new_page()
+        ana.goto(f"http://127.0.0.1:{server.port}/")
+        ana.fill("#name", "Ana")
+        ana.select_option("#variant", "habanero")
+        ana.click("#friends")
+        ana.wait_for_selector("#waiting:not([hidden])")
+        bea.goto(f"http://127.0.0.1:{server.port}/")
+        bea.fill("#name", "Bea")
+        bea.click("#tables li button")                  # sit at Ana's table
+        bea.wait_for_selector("#waiting:not([hidden])")
+        ana.wait_for_function("document.querySelector('#seats').textContent.includes('Bea')")
+        ana.click("#start")
+        for _ in range(600):
+            done = [pg.inner_text("#count").strip() != "" for pg in (ana, bea)]
+            if all(done):
+                break
+            for pg in (ana, bea):
+                card = pg.query_selector("#hand button.card.legal")
+                if card is not None:
+                    card.click()
+            ana.wait_for_timeout(100)
+        for pg in (ana, bea):
+            count = pg.inner_text("#count")
+            assert "Ana" in count and "Bea" in count, count
+        browser.close()
+
+
+def _play_until_count(page: Page, rounds: int = 600) -> None:
+    for _ in range(rounds):
+        if page.inner_text("#count").strip():
+            return
+        card = page.query_selector("#hand button.card.legal")
+        if card is not None:
+            card.click()
+        page.wait_for_timeout(100)
+
+
+def test_reload_mid_hand_and_server_restart(tmp_path: Path) -> None:
+    from playwright.sync_api import sync_playwright
+
+    db = f"sqlite:///{tmp_path / 'restart.db'}"
+    first = Server(db)
+    port = first.port
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        page = browser.new_page()
+        page.goto(f"http://127.0.0.1:{port}/")
+        page.fill("#name", "Ana")
+        page.select_option("#variant", "habanero")
+        page.click("#create")
+        page.wait_for_selector("#hand button.card.legal")
+        for _ in range(3):                                   # a few tricks
+            page.click("#hand button.card.legal")
+            page.wait_for_timeout(300)
+        before = page.inner_text("#status")
+        page.reload()                                        # disconnect and come back
+        page.wait_for_selector("#hand button.card")
+        assert page.inner_text("#status").split("\n")[0] == before.split("\n")[0]
+        first.stop()                                         # the server goes down...
+        second = Server(db, port=port)                       # ...and comes back
+        try:
+            page.wait_for_timeout(2500)                      # the page reconnects itself
+            _play_until_count(page)
+            assert "cartas" in page.inner_text("#count")
+        finally:
+            second.stop()
         browser.close()

@@ -25,8 +25,8 @@ def _free_port() -> int:
 
 
 class Server:
-    def __init__(self, db: str) -> None:
-        self.port = _free_port()
+    def __init__(self, db: str, port: int | None = None) -> None:
+        self.port = port or _free_port()
         self.app = create_app(db, robot_delay=0.0)
         self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1",
                                                     port=self.port, log_level="warning"))

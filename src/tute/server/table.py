@@ -171,8 +171,10 @@ class TableRuntime:
             return
 
     async def _broadcast(self, public: dict[str, Any]) -> None:
+        summary = self.summary()
         for seat, sends in list(self.viewers.items()):
             message = event_json(public, self._view(seat))
+            message["table"] = summary
             for send in list(sends):
                 try:
                     await send(message)
@@ -335,6 +337,8 @@ class TableRuntime:
         """The events after ``last_seq``, then the seat's current view."""
         out = [event_json(e, None) for e in self.history if int(e["seq"]) > last_seq]
         out.append(event_json({"seq": self.seq, "kind": "state"}, self._view(seat)))
+        out[-1]["table"] = self.summary()
+        out[-1]["you"] = seat
         return out
 
 

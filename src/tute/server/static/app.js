@@ -2,21 +2,29 @@ import { cardSVG } from "/static/cards.js";
 
 const TEXT = {
   es: { name: "Tu nombre", game: "Juego", robots: "Robots", create: "Jugar contra robots",
+        friends: "Mesa para amigos", addRobots: "Añadir robots", start: "Empezar",
+        waitHost: "Esperando a que empiece el anfitrión", free: "libre",
         tables: "Mesas", turn: "Te toca", waits: "Juega {name}", trump: "Triunfo",
         tricks: "bazas", points: "puntos", cards: "cartas", sing: "Cantar", swap: "Cambiar",
         pass: "Paso", bid: "Pujar", won: "Gana la mano {name}", count: "{name}: cartas {cards} + cantes {cantes} = {total}",
         match: "Partida", stock: "monte", over: "Fin de la partida", join: "Sentarse" },
   pt: { name: "O seu nome", game: "Jogo", robots: "Robôs", create: "Jogar contra robôs",
+        friends: "Mesa para amigos", addRobots: "Adicionar robôs", start: "Começar",
+        waitHost: "À espera que o anfitrião comece", free: "livre",
         tables: "Mesas", turn: "É a sua vez", waits: "Joga {name}", trump: "Trunfo",
         tricks: "vazas", points: "pontos", cards: "cartas", sing: "Cantar", swap: "Trocar",
         pass: "Passo", bid: "Licitar", won: "{name} ganha a mão", count: "{name}: cartas {cards} + cantes {cantes} = {total}",
         match: "Partida", stock: "monte", over: "Fim da partida", join: "Sentar" },
   it: { name: "Il tuo nome", game: "Gioco", robots: "Robot", create: "Gioca contro i robot",
+        friends: "Tavolo per amici", addRobots: "Aggiungi robot", start: "Inizia",
+        waitHost: "In attesa che l'ospite inizi", free: "libero",
         tables: "Tavoli", turn: "Tocca a te", waits: "Gioca {name}", trump: "Briscola",
         tricks: "prese", points: "punti", cards: "carte", sing: "Cantare", swap: "Scambiare",
         pass: "Passo", bid: "Offrire", won: "{name} vince la mano", count: "{name}: carte {cards} + canti {cantes} = {total}",
         match: "Partita", stock: "tallone", over: "Fine della partita", join: "Siediti" },
   en: { name: "Your name", game: "Game", robots: "Robots", create: "Play against robots",
+        friends: "Table for friends", addRobots: "Add robots", start: "Start",
+        waitHost: "Waiting for the host to start", free: "free",
         tables: "Tables", turn: "Your turn", waits: "{name} to play", trump: "Trump",
         tricks: "tricks", points: "points", cards: "cards", sing: "Sing", swap: "Swap",
         pass: "Pass", bid: "Bid", won: "{name} wins the hand", count: "{name}: cards {cards} + cantes {cantes} = {total}",
@@ -76,6 +84,32 @@ async function join(tableId, seat) {
   connect();
 }
 
+async function createForFriends() {
+  const name = $("name").value.trim();
+  if (!name) { $("name").focus(); return; }
+  try {
+    const { id } = await api("/api/tables", { variant: $("variant").value, robot_level: $("robot-level").value });
+    const { token } = await api(`/api/tables/${id}/seats`, { seat: 0, name });
+    session = { tableId: id, token, seat: 0 };
+    localStorage.setItem("tute.session", JSON.stringify(session));
+    lastSeq = 0;
+    connect();
+  } catch (e) { $("message").textContent = e.message; }
+}
+
+function renderWaiting(table) {
+  $("waiting").hidden = false;
+  const names = [...Array(table.players).keys()].map((s) => {
+    const seat = table.seats.find((x) => x.seat === s);
+    return seat ? seat.name : `(${t("free")})`;
+  });
+  $("seats").textContent = names.join(" · ");
+  const host = session && table.host === session.seat;
+  $("add-robots").hidden = !host;
+  $("start").hidden = !host;
+  if (!host) $("seats").textContent += ` — ${t("waitHost")}`;
+}
+
 async function createAndPlay(ev) {
   ev.preventDefault();
   const name = $("name").value.trim();
@@ -105,6 +139,9 @@ function connect() {
       return;
     }
     if (msg.event && msg.event.seq) lastSeq = Math.max(lastSeq, msg.event.seq);
+    if (msg.table) {
+      if (msg.table.status === "open") renderWaiting(msg.table); else $("waiting").hidden = true;
+    }
     if (msg.event && msg.event.result) showCount(msg.event.result);
     if (msg.view) { current = msg.view; render(current); }
   };
@@ -192,5 +229,8 @@ document.addEventListener("keydown", (e) => {
 });
 $("lang").onchange = () => { lang = $("lang").value; localStorage.setItem("tute.lang", lang); translate(); if (current) render(current); };
 $("new-table").onsubmit = createAndPlay;
+$("friends").onclick = createForFriends;
+$("add-robots").onclick = () => api(`/api/tables/${session.tableId}/robots`, {}).catch((e) => { $("message").textContent = e.message; });
+$("start").onclick = () => api(`/api/tables/${session.tableId}/start`, { token: session.token }).catch((e) => { $("message").textContent = e.message; });
 translate();
 if (session) connect(); else refreshTables();
