@@ -21,9 +21,10 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    text,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 
 metadata = MetaData()
 tables = Table(
@@ -70,6 +71,9 @@ class Store:
                 cur.execute("PRAGMA synchronous=NORMAL")
                 cur.close()
         metadata.create_all(self.engine)
+        self._events_conn: Connection | None = None
+        self._insert_event = text("INSERT INTO tute_events (table_id, seq, kind, data) "
+                                  "VALUES (:t, :s, :k, :d)")
 
     def create_table(self, table_id: str, variant: str, robot_level: str) -> None:
         with self.engine.begin() as c:
@@ -89,9 +93,13 @@ class Store:
                                            kind=row.kind, token=row.token))
 
     def add_event(self, table_id: str, seq: int, kind: str, data: dict[str, Any]) -> None:
-        with self.engine.begin() as c:
-            c.execute(insert(events).values(table_id=table_id, seq=seq, kind=kind,
-                                            data=json.dumps(data)))
+        """Store one event and commit (the hot path: one kept connection, one statement)."""
+        conn = self._events_conn
+        if conn is None:
+            conn = self._events_conn = self.engine.connect()
+        conn.execute(self._insert_event, {"t": table_id, "s": seq, "k": kind,
+                                          "d": json.dumps(data)})
+        conn.commit()
 
     def table_rows(self) -> list[dict[str, Any]]:
         with self.engine.begin() as c:

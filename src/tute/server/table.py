@@ -171,10 +171,12 @@ class TableRuntime:
             return
 
     async def _broadcast(self, public: dict[str, Any]) -> None:
-        summary = self.summary()
+        # the table's summary only when it changes (seats, start, options, hands)
+        summary = self.summary() if public["kind"] != "action" else None
         for seat, sends in list(self.viewers.items()):
             message = event_json(public, self._view(seat))
-            message["table"] = summary
+            if summary is not None:
+                message["table"] = summary
             for send in list(sends):
                 try:
                     await send(message)
