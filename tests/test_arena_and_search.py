@@ -74,7 +74,7 @@ def test_bootstrap_and_ratings() -> None:
 def test_deal_results_and_resume(tmp_path: Path) -> None:
     spec = PairSpec("heuristic", "random", "habanero", 5, None, None)
     row = play_deal(spec, 0)
-    assert set(row) == {"deal", "won_a", "margin_a", "wins"}
+    assert set(row) == {"deal", "won_a", "margin_a", "wins", "seconds"}
     first = run_pair(spec, 6, tmp_path, 1, None)
     lines = next(tmp_path.glob("*.jsonl")).read_text().splitlines()
     assert len(lines) == 7                                  # the spec, then 6 deals

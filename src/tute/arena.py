@@ -64,6 +64,7 @@ def _bot(level: str, seed: int, spec: PairSpec) -> Bot:
 def play_deal(spec: PairSpec, deal: int) -> dict[str, object]:
     """Every seating of one deal; A's results."""
     v = parse_variant(spec.variant)
+    began = time.perf_counter()
     won = 0.0
     margin = 0.0
     wins: list[float] = []
@@ -100,7 +101,8 @@ def play_deal(spec: PairSpec, deal: int) -> dict[str, object]:
             else:
                 margin += r.totals[side] - max(t for i, t in enumerate(r.totals) if i != side)
         hands += 1
-    return {"deal": deal, "won_a": won / hands, "margin_a": margin / hands, "wins": wins}
+    return {"deal": deal, "won_a": won / hands, "margin_a": margin / hands, "wins": wins,
+            "seconds": round(time.perf_counter() - began, 3)}
 
 
 def _work(args: tuple[PairSpec, int]) -> dict[str, object]:
@@ -221,7 +223,14 @@ def summarize(spec: PairSpec, rows: list[dict[str, object]], wall: float) -> dic
             "margin_ci95": [round(mlo, 2), round(mhi, 2)],
             "matches_won_a": a_m, "matches_won_b": b_m,
             "budget_ms": spec.budget_ms, "samples": spec.samples,
-            "wall_s": round(wall, 1)}
+            "wall_s": round(wall, 1),
+            # time spent playing the deals, summed over workers and resumed runs
+            "deal_seconds": round(sum(_seconds(r) for r in rows), 1)}
+
+
+def _seconds(row: dict[str, object]) -> float:
+    value = row.get("seconds", 0.0)
+    return float(value) if isinstance(value, (int, float)) else 0.0
 
 
 def ratings(pairs: list[dict[str, object]], bots: list[str]) -> dict[str, float]:
