@@ -5,6 +5,7 @@ SQLite (WAL) is the embedded default; any SQLAlchemy URL works (``postgresql://.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from dataclasses import dataclass
@@ -72,6 +73,7 @@ class Store:
                 cur.close()
         metadata.create_all(self.engine)
         self._events_conn: Connection | None = None
+        self._pending: list[tuple[dict[str, Any], asyncio.Future[None]]] = []
         self._insert_event = text("INSERT INTO tute_events (table_id, seq, kind, data) "
                                   "VALUES (:t, :s, :k, :d)")
 
@@ -100,6 +102,38 @@ class Store:
         conn.execute(self._insert_event, {"t": table_id, "s": seq, "k": kind,
                                           "d": json.dumps(data)})
         conn.commit()
+
+    async def add_event_async(self, table_id: str, seq: int, kind: str,
+                              data: dict[str, Any]) -> None:
+        """Store an event; returns once it is committed.  Events of every table that
+        arrive in the same turn of the event loop share one commit (group commit)."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._pending.append(({"t": table_id, "s": seq, "k": kind, "d": json.dumps(data)},
+                              done))
+        if len(self._pending) == 1:
+            loop.call_soon(self._flush)
+        await done
+
+    def _flush(self) -> None:
+        batch, self._pending = self._pending, []
+        if not batch:
+            return
+        conn = self._events_conn
+        if conn is None:
+            conn = self._events_conn = self.engine.connect()
+        try:
+            conn.execute(self._insert_event, [row for row, _ in batch])
+            conn.commit()
+        except Exception as e:                     # nothing was stored: say so to each
+            conn.rollback()
+            for _, done in batch:
+                if not done.done():
+                    done.set_exception(e)
+            return
+        for _, done in batch:
+            if not done.done():
+                done.set_result(None)
 
     def table_rows(self) -> list[dict[str, Any]]:
         with self.engine.begin() as c:

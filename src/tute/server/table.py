@@ -124,7 +124,7 @@ class TableRuntime:
     # ------------------------------------------------------------------ events
     async def _event(self, kind: str, data: dict[str, Any]) -> None:
         self.seq += 1
-        self.store.add_event(self.id, self.seq, kind, data)   # stored before it is sent
+        await self.store.add_event_async(self.id, self.seq, kind, data)   # stored first
         public = {"seq": self.seq, "kind": kind, **_public(kind, data)}
         self.history.append(public)
         self._arm_clock()
