@@ -258,3 +258,22 @@ def test_load_benchmark_smoke() -> None:
     from tute.server.loadtest import run
     fig = run(3, 3.0)
     assert fig["actions"] > 0 and fig["errors"] == 0 and fig["p99_ms"] is not None
+
+
+def test_the_clock_is_sent_with_the_events(server: Server) -> None:
+    s = server
+    r = s.http.post("/api/tables", json={"variant": "habanero", "move_seconds": 30})
+    table = r.json()["id"]
+    token = str(s.http.post(f"/api/tables/{table}/seats",
+                            json={"seat": 0, "name": "Ana"}).json()["token"])
+    s.http.post(f"/api/tables/{table}/robots", json={})
+    with s.ws(table, token) as ws:
+        s.http.post(f"/api/tables/{table}/start", json={"token": token})
+        for _ in range(20):
+            message = json.loads(ws.recv(timeout=10))
+            clock = message.get("clock")
+            if clock and clock["seat"] == 0:
+                assert 0 < clock["seconds"] <= 30
+                break
+        else:
+            raise AssertionError("no clock for the seat to act")

@@ -155,6 +155,13 @@ class TableRuntime:
         self.deadline = loop.time() + wait
         self.timer = loop.create_task(self._auto_move(seat, self.seq, wait))
 
+    def clock(self) -> dict[str, Any] | None:
+        """Who the clock runs for and the seconds left, while it runs."""
+        if self.deadline is None or self.match is None or self.match.game.to_act is None:
+            return None
+        left = self.deadline - asyncio.get_running_loop().time()
+        return {"seat": self.match.game.to_act, "seconds": round(max(0.0, left), 1)}
+
     async def _auto_move(self, seat: int, seq: int, wait: float) -> None:
         await asyncio.sleep(wait)
         if self.seq != seq or self.match is None or self.match.game.to_act != seat:
@@ -173,10 +180,13 @@ class TableRuntime:
     async def _broadcast(self, public: dict[str, Any]) -> None:
         # the table's summary only when it changes (seats, start, options, hands)
         summary = self.summary() if public["kind"] != "action" else None
+        clock = self.clock()
         for seat, sends in list(self.viewers.items()):
             message = event_json(public, self._view(seat))
             if summary is not None:
                 message["table"] = summary
+            if clock is not None:
+                message["clock"] = clock
             for send in list(sends):
                 try:
                     await send(message)

@@ -144,8 +144,24 @@ function connect() {
     }
     if (msg.event && msg.event.result) showCount(msg.event.result);
     if (msg.view) { current = msg.view; render(current); }
+    startClock(msg.clock || null);
   };
   socket.onclose = () => { setTimeout(() => { if (session) connect(); }, 1500); };
+}
+
+let clockTimer = null;
+function startClock(clock) {
+  clearInterval(clockTimer);
+  $("clock").textContent = "";
+  if (!clock || !current) return;
+  const until = Date.now() + clock.seconds * 1000;
+  const tick = () => {
+    const left = Math.max(0, Math.round((until - Date.now()) / 1000));
+    $("clock").textContent = `⏱ ${current.names[clock.seat]}: ${left} s`;
+    if (left <= 0) clearInterval(clockTimer);
+  };
+  tick();
+  clockTimer = setInterval(tick, 500);
 }
 
 function act(action) {
