@@ -68,8 +68,9 @@ def solvable(g: Game) -> bool:
     """Small enough for the solver within a search bot's budget."""
     if g._phase != STRICT or g._stock_pos < len(g._stock) or g._turn_up_live:
         return False
+    from tute import _kernel
     cards = max(h.bit_count() for h in g._hands)
-    limit = {2: 8, 3: 5}.get(g._nplay, 4)
+    limit = {2: 8, 3: 5}.get(g._nplay, 5 if _kernel.AVAILABLE else 4)
     return cards <= limit
 
 
