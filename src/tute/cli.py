@@ -162,7 +162,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--solver", action="store_true",
                    help="time the exact solver (2p 8 cards, 4p 6 cards, a full parejas deal)")
     b.add_argument("--max-nodes", type=int, default=20_000_000,
-                   help="node limit of one solve in --solver")
+                   help="node limit of one pure-Python solve in --solver (the compiled kernel "
+                        "has none)")
     b.add_argument("--decide", metavar="LEVEL",
                    help="time the decisions of a computer level at its default budget")
     b.add_argument("--decisions", type=int, default=200, help="decisions to time (--decide)")
