@@ -16,11 +16,10 @@ consistent.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 
 from tute._tables import ranking, strict_play_mask
 from tute.actions import Play
-from tute.bots.knowledge import played, unseen
+from tute.bots.knowledge import unseen
 from tute.cards import Card
 from tute.game import Game
 from tute.position import from_view
@@ -159,6 +158,3 @@ def sample_game(view: PlayerView, rng: random.Random,
     hands, stock = sample_hidden(view, rng, excluded)
     return from_view(view, hands, stock)
 
-
-def played_cards(view: PlayerView) -> Sequence[Card]:
-    return sorted(played(view), key=lambda c: c.index)

@@ -14,7 +14,7 @@ from tute.actions import (
     SingTwenty,
     Swap,
 )
-from tute.cards import Card, Suit
+from tute.cards import Card
 from tute.game import Game
 from tute.result import HandResult
 from tute.term.style import Style
@@ -93,6 +93,3 @@ def trump_line(style: Style, g: Game) -> str:
     card = style.card_name(up) if up is not None and g.variant.trump != "declarer" else "-"
     return style.t("term_trump", suit=style.suit_name(g.trump), card=card)
 
-
-def suit_of(card: Card) -> Suit:
-    return card.suit
