@@ -175,6 +175,14 @@ function sortHand(cards) {
     ORDER.indexOf(b.slice(0, -1)) - ORDER.indexOf(a.slice(0, -1)));
 }
 
+function cardView(code) {
+  const d = document.createElement("span");
+  d.className = "card shown";
+  d.innerHTML = cardSVG(code);
+  d.dataset.card = code;
+  return d;
+}
+
 function cardButton(code, legal, onclick) {
   const b = document.createElement("button");
   b.className = `card ${legal ? "legal" : "dim"}`;
@@ -200,13 +208,13 @@ function render(v) {
     (v.turn_up_in_stock ? ` · ${t("stock")}: ${v.stock_left}` : "");
   const trumpBox = $("trump");
   trumpBox.innerHTML = v.trump ? `${t("trump")}: ${SUITS[v.trump]}` : "";
-  if (v.turn_up) trumpBox.append(cardButton(v.turn_up, false));
+  if (v.turn_up) trumpBox.append(cardView(v.turn_up));
   const trick = $("trick");
   trick.innerHTML = "";
   for (const [s, code] of v.trick) {
     const d = document.createElement("div");
     d.className = "played";
-    d.append(cardButton(code, false));
+    d.append(cardView(code));
     d.append(document.createElement("br"), v.names[s]);
     trick.append(d);
   }

@@ -34,7 +34,7 @@ export function cardSVG(code) {
     count === 3 ? [spots[0], spots[1], spots[2]] : spots.slice(1, 1 + Math.min(count, 6));
   for (const [x, y] of chosen) pips += pip(suit, x, y, count === 1 ? 1.4 : 0.8);
   const figure = { S: "S", C: "C", R: "R" }[rank];
-  const label = figure ? `<text x="30" y="80" font-size="10" text-anchor="middle" fill="${c}">${
+  const label = figure ? `<text x="27" y="72" font-size="9" text-anchor="middle" fill="${c}">${
     { S: "sota", C: "caballo", R: "rey" }[rank]}</text>` : "";
   return `<svg viewBox="0 0 60 90" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="${code}">` +
     `<rect x="1" y="1" width="58" height="88" rx="6" fill="#fffdf6" stroke="#444"/>` +
