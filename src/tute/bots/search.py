@@ -40,9 +40,7 @@ def outcome(g: Game, seat: int) -> int:
     v = g.variant
     t = r.totals
     if r.tute is not None:
-        ours = r.tute == v.side_of(seat) if v.partnerships or v.scoring != "contract" \
-            else r.tute == seat
-        return (WIN + 5_000) if ours else -(WIN + 5_000)
+        return (WIN + 5_000) if r.tute == v.side_of(seat) else -(WIN + 5_000)
     if r.contract is not None:
         d = r.contract.declarer
         made, margin = r.contract.made, t[d] - r.contract.bid

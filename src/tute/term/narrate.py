@@ -18,6 +18,7 @@ from tute.cards import Card
 from tute.game import Game
 from tute.result import HandResult
 from tute.term.style import Style
+from tute.variants import Variant
 
 
 def describe(style: Style, g: Game, names: tuple[str, ...], seat: int, action: Action,
@@ -51,8 +52,8 @@ def describe(style: Style, g: Game, names: tuple[str, ...], seat: int, action: A
     return f"{who} {action}"  # pragma: no cover
 
 
-def side_names(g: Game, names: tuple[str, ...]) -> list[str]:
-    v = g.variant
+def side_names(v: Variant, names: tuple[str, ...]) -> list[str]:
+    """A label per side: the pair's names in partnership games, else each name."""
     if v.partnerships:
         return [f"{names[s]} + {names[s + 2]}" for s in range(2)]
     return list(names)
@@ -61,7 +62,7 @@ def side_names(g: Game, names: tuple[str, ...]) -> list[str]:
 def count_lines(style: Style, g: Game, names: tuple[str, ...], r: HandResult) -> list[str]:
     """The count at the end of a hand."""
     t = style.t
-    sides = side_names(g, names)
+    sides = side_names(g.variant, names)
     if r.void:
         return [t("term_void")]
     lines = []

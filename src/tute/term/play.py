@@ -155,7 +155,7 @@ class TerminalPlayer:
         out = self.out
         names = self.names
         out.write("\n")
-        sides = _side_labels(view, names)
+        sides = side_names(view.variant, names)
         score = " · ".join(t("play_side_status", side=sides[s], tricks=view.tricks_won[s],
                                  points=view.points_taken[s] + view.cantes[s])
                            for s in range(len(view.tricks_won))
@@ -236,15 +236,8 @@ def _score_line(match: Match, names: tuple[str, ...]) -> str:
         return "  ".join(f"{names[m]} {p}" + ("" if m in s.players_in else " ✗")
                          for m, p in enumerate(s.porotos))
     figures = s.points if (v.match == "cumulative" or v.scoring == "contract") else s.hands_won
-    labels = ([f"{names[i]}+{names[i + 2]}" for i in range(2)] if v.partnerships
-              else list(names))
+    labels = side_names(v, names)
     return "  ".join(f"{label} {x}" for label, x in zip(labels, figures, strict=True))
-
-
-def _side_labels(view: PlayerView, names: tuple[str, ...]) -> list[str]:
-    if view.variant.partnerships:
-        return [f"{names[s]}+{names[s + 2]}" for s in range(2)]
-    return list(names)
 
 
 def default_records_dir() -> Path:
@@ -317,7 +310,7 @@ def run_play(variant: Variant, seat: int, levels: list[str], names: list[str] | 
             if match.is_over:
                 w = match.winner
                 if w is not None:
-                    label = side_names(g, seat_names)[w] if variant.match != "elimination" \
+                    label = side_names(g.variant, seat_names)[w] if variant.match != "elimination" \
                         else seat_names[w]
                     out.write(style.bold(t("play_match_winner", side=label)) + "\n")
                 return 0
