@@ -23,9 +23,9 @@ def test_no_message_leaks_a_hidden_card(tmp_path: Path) -> None:
         await table.fill_robots()
 
         def collector(seat: int) -> Any:
-            async def send(message: dict[str, Any]) -> None:
+            async def send(text: str) -> None:
                 nonlocal checked
-                view = message.get("view")
+                view = json.loads(text).get("view")
                 checked += 1
                 if not view or table.match is None:
                     return

@@ -6,40 +6,53 @@ from typing import TYPE_CHECKING
 
 from tute._tables import mask_points
 from tute.cards import Card
-from tute.view import PlayerView
+from tute.view import PlayerView, TableView
 
 if TYPE_CHECKING:
     from tute.game import Game
 
 
+_NONE: frozenset[Card] = frozenset()
+
+
 def view(g: Game, seat: int) -> PlayerView:
     """What ``seat`` may know now -- and nothing else."""
     rk = g._rk
-    cob = rk.card_of_bit
-    known = tuple(frozenset(rk.cards_of(g._known[s] & g._hands[s]))
-                  if s != seat else frozenset() for s in range(g._n))
-    holder = g._turn_up_holder
+    table = g._public
+    if table is None or g._public_ver != g._version:   # alike for every seat: made once
+        table = g._public = table_view(g)
+        g._public_ver = g._version
+    shown = [g._known[s] & g._hands[s] if s != seat else 0 for s in range(g._n)]
     return PlayerView(
-        variant=g.variant, seat=seat, dealer=g.dealer, phase=g.phase,
+        seat=seat, hand=tuple(rk.cards_of(g._hands[seat])),
+        known_cards=tuple(frozenset(rk.cards_of(m)) if m else _NONE for m in shown),
+        own_draws=tuple(rk.card_of_bit[b] for s, b in g._draws if s == seat),
+        legal=g.legal_actions(seat), table=table)
+
+
+def table_view(g: Game) -> TableView:
+    """What every seat sees alike (no card of any hand)."""
+    cob = g._rk.card_of_bit
+    holder = g._turn_up_holder
+    return TableView(
+        variant=g.variant, dealer=g.dealer, phase=g.phase,
         to_act=g.to_act, trump=g.trump,
         turn_up=g.turn_up if g._turn_up >= 0 else None,
         turn_up_in_stock=g._turn_up_live,
         turn_up_holder=None if holder < 0 else holder,
-        hand=tuple(rk.cards_of(g._hands[seat])),
         hand_counts=tuple(h.bit_count() for h in g._hands),
         stock_left=g.stock_left, leader=g._leader,
-        trick=tuple((s, cob[b]) for s, b in zip(g._trick_seats, g._trick_bits, strict=False)),
+        trick=tuple((s, cob[b]) for s, b in zip(g._trick_seats, g._trick_bits,
+                                                   strict=False)),
         last_trick=tuple((s, cob[b]) for s, b in g._last_trick),
         tricks_won=tuple(g._tricks),
-        points_taken=tuple(mask_points(side_won(g, side))
-                           for side in range(g._nsides)),
+        points_taken=tuple(mask_points(side_won(g, side)) for side in range(g._nsides)),
         cantes=tuple(g._cantes), cantes_shown=tuple(g._cantes_shown),
-        known_cards=known, history=tuple(g._history),
-        own_draws=tuple(cob[b] for s, b in g._draws if s == seat),
-        legal=g.legal_actions(seat), result=g._result,
+        history=tuple(g._history), result=g._result,
         declarer=current_declarer(g), bid=current_bid(g),
         sitting_out=None if g._nplay == g._n else g.dealer,
     )
+
 
 def current_declarer(g: Game) -> int | None:
     if g._declarer >= 0:

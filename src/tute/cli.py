@@ -139,7 +139,11 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         return 2
     app = create_app(args.db, robot_delay=args.robot_delay)
     print(f"tute: open http://{args.host}:{args.port}/ in a browser", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    # uvloop and httptools: the C event loop and HTTP parser (docs/server.md, measured);
+    # no per-message deflate: views are ~2 KB and compressing every one costs more CPU
+    # than it saves on the wire.
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
+                loop="uvloop", http="httptools", ws_per_message_deflate=False)
     return 0
 
 

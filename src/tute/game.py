@@ -57,7 +57,7 @@ from tute.errors import InvalidVariantError
 from tute.result import HandResult
 from tute.scoring import HandFigures, score_hand
 from tute.variants import Variant, parse_variant
-from tute.view import CanteShown, PlayerView
+from tute.view import CanteShown, PlayerView, TableView
 
 PHASE_NAMES = ("auction", "stock", "strict", "over")      # by AUCTION, STOCK, STRICT, OVER
 _OBLIGATIONS = {"none": 0, "trump_on_trump": 1, "full": 2}
@@ -177,6 +177,8 @@ class Game(DeclarationRules):
         self._tute_side = -1
         self._result: HandResult | None = None
         self._version = 0
+        self._public_ver = -1                    # the views' shared part, by version
+        self._public: TableView | None = None
         self._cache_ver = [-1] * n
         self._cache: list[tuple[Action, ...]] = [()] * n
         self._cache_mask = [0] * n

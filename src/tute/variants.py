@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
+from functools import lru_cache
 from typing import Final
 
 from tute.errors import InvalidVariantError
@@ -128,11 +129,7 @@ class Variant:
         return out
 
     def __str__(self) -> str:
-        changed = self.changed_options()
-        if not changed:
-            return self.preset
-        inner = ",".join(f"{k}={_format_value(v)}" for k, v in changed.items())
-        return f"{self.preset}({inner})"
+        return _variant_text(self)
 
     @classmethod
     def parse(cls, text: str) -> Variant:
@@ -152,6 +149,16 @@ def _format_value(value: OptionValue) -> str:
 
 
 # -- presets ---------------------------------------------------------------------------
+
+@lru_cache(maxsize=512)
+def _variant_text(v: Variant) -> str:
+    """A variant's text, kept once made (a server writes it into every view it sends)."""
+    changed = v.changed_options()
+    if not changed:
+        return v.preset
+    inner = ",".join(f"{k}={_format_value(x)}" for k, x in changed.items())
+    return f"{v.preset}({inner})"
+
 
 @dataclass(frozen=True, slots=True)
 class Preset:

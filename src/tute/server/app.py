@@ -15,6 +15,7 @@ when the rules (or the protocol) refuse it -- nothing changes then.
 
 from __future__ import annotations
 
+import gc
 import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -31,6 +32,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from tute.errors import TuteError
 from tute.server.store import Store
 from tute.server.table import TableError, TableRuntime
+from tute.server.wire import encode
 from tute.variants import make_variant
 
 STATIC = Path(__file__).parent / "static"
@@ -178,12 +180,9 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4) -> S
         except ValueError:
             last = 0
 
-        async def send(message: dict[str, Any]) -> None:
-            await ws.send_json(message)
-
         for message in table.missed(seat, last):
-            await ws.send_json(message)
-        table.attach(seat, send)
+            await ws.send_text(encode(message))
+        table.attach(seat, ws.send_text)
         try:
             while True:
                 raw = await ws.receive_text()
@@ -202,11 +201,17 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4) -> S
         except WebSocketDisconnect:
             pass
         finally:
-            table.detach(seat, send)
+            table.detach(seat, ws.send_text)
 
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         lobby.resume_robots()                    # unfinished tables go on after a restart
+        # what is alive at the start (the code, numba, restored tables) stays: out of
+        # the collector's way; full collections walk every connection's objects, so
+        # they run a tenth as often (docs/server.md: the pauses they caused)
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(700, 10, 100)
         yield
 
     app = Starlette(routes=[

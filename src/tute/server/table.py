@@ -21,10 +21,11 @@ from tute.bots.base import Bot
 from tute.errors import OutOfTurnError, TuteError, WrongPhaseError
 from tute.match import Match
 from tute.server.store import SeatRow, Store
-from tute.server.wire import event_json, view_json
+from tute.server.wire import encode, event_json, table_json, view_json
 from tute.variants import Variant, parse_variant
+from tute.view import TableView
 
-Send = Callable[[dict[str, Any]], Awaitable[None]]
+Send = Callable[[str], Awaitable[None]]          # a message's JSON text to one viewer
 
 
 class TableError(TuteError):
@@ -181,15 +182,25 @@ class TableRuntime:
         # the table's summary only when it changes (seats, start, options, hands)
         summary = self.summary() if public["kind"] != "action" else None
         clock = self.clock()
+        shared: tuple[TableView, dict[str, Any]] | None = None   # made once per event
         for seat, sends in list(self.viewers.items()):
-            message = event_json(public, self._view(seat))
+            if not sends:
+                continue
+            view: dict[str, Any] | None = None
+            if self.match is not None:
+                v = self.match.game.view(seat)
+                if shared is None or shared[0] is not v.table:
+                    shared = v.table, table_json(v.table, self.names(), self.match)
+                view = view_json(v, self.names(), self.match, shared[1])
+            message = event_json(public, view)
             if summary is not None:
                 message["table"] = summary
             if clock is not None:
                 message["clock"] = clock
+            text = encode(message)
             for send in list(sends):
                 try:
-                    await send(message)
+                    await send(text)
                 except Exception:                    # a closed socket: forget it
                     sends.discard(send)
 
@@ -267,7 +278,7 @@ class TableRuntime:
                 raise TableError("seats_empty")
             seed = secrets.randbits(63)
             self.match = Match(self.variant, seed=seed)
-            self.store.set_status(self.id, "playing")
+            await self.store.set_status_async(self.id, "playing")
             await self._event("start", {"seed": seed})
         self.wake_robots()
 
@@ -297,7 +308,7 @@ class TableRuntime:
                   "totals": list(r.totals), "winner": r.winner, "winners": list(r.winners),
                   "tute": r.tute, "void": r.void}
         if self.match.is_over:
-            self.store.set_status(self.id, "over")
+            await self.store.set_status_async(self.id, "over")
             await self._event("match_over", {"winner": self.match.winner, "result": result})
             return
         self.match.deal_next()                     # from the match's seed: replayable
@@ -305,6 +316,8 @@ class TableRuntime:
 
     # ------------------------------------------------------------------ robots
     def wake_robots(self) -> None:
+        if not self.bots:
+            return
         if self.robot_task is None or self.robot_task.done():
             try:
                 self.robot_task = asyncio.get_running_loop().create_task(self._robots())

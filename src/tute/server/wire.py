@@ -8,33 +8,47 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
+
 from tute.actions import Play
 from tute.match import Match
-from tute.view import PlayerView
+from tute.view import PlayerView, TableView
 
 
-def view_json(v: PlayerView, names: list[str], match: Match | None = None
-              ) -> dict[str, Any]:
-    r = v.result
-    out: dict[str, Any] = {
-        "variant": str(v.variant), "players": v.variant.players, "seat": v.seat,
-        "names": names, "dealer": v.dealer, "phase": v.phase, "to_act": v.to_act,
-        "trump": v.trump.value if v.trump else None,
-        "turn_up": v.turn_up.code if v.turn_up else None,
-        "turn_up_in_stock": v.turn_up_in_stock, "turn_up_holder": v.turn_up_holder,
-        "hand": [c.code for c in v.hand], "hand_counts": list(v.hand_counts),
-        "stock_left": v.stock_left, "leader": v.leader,
-        "trick": [[s, c.code] for s, c in v.trick],
-        "last_trick": [[s, c.code] for s, c in v.last_trick],
-        "tricks_won": list(v.tricks_won), "points_taken": list(v.points_taken),
-        "cantes": list(v.cantes),
-        "cantes_shown": [{"seat": c.seat, "suit": c.suit.value, "points": c.points,
-                          "cards": [x.code for x in c.cards]} for c in v.cantes_shown],
+def view_json(v: PlayerView, names: list[str], match: Match | None = None,
+              table: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A seat's view as JSON.  ``table`` is :func:`table_json` of ``v.table`` when the
+    caller made it already (once per event, for every seat)."""
+    out = dict(table_json(v.table, names, match) if table is None else table)
+    out.update({
+        "seat": v.seat, "hand": [c.code for c in v.hand],
         "known_cards": [sorted(c.code for c in k) for k in v.known_cards],
         "legal": [str(a) for a in v.legal],
         "legal_cards": [a.card.code for a in v.legal if isinstance(a, Play)],
-        "declarer": v.declarer, "bid": v.bid, "sitting_out": v.sitting_out,
-        "partnerships": v.variant.partnerships,
+    })
+    return out
+
+
+def table_json(t: TableView, names: list[str], match: Match | None = None
+               ) -> dict[str, Any]:
+    """What every seat sees alike, as JSON."""
+    r = t.result
+    out: dict[str, Any] = {
+        "variant": str(t.variant), "players": t.variant.players,
+        "names": names, "dealer": t.dealer, "phase": t.phase, "to_act": t.to_act,
+        "trump": t.trump.value if t.trump else None,
+        "turn_up": t.turn_up.code if t.turn_up else None,
+        "turn_up_in_stock": t.turn_up_in_stock, "turn_up_holder": t.turn_up_holder,
+        "hand_counts": list(t.hand_counts),
+        "stock_left": t.stock_left, "leader": t.leader,
+        "trick": [[s, c.code] for s, c in t.trick],
+        "last_trick": [[s, c.code] for s, c in t.last_trick],
+        "tricks_won": list(t.tricks_won), "points_taken": list(t.points_taken),
+        "cantes": list(t.cantes),
+        "cantes_shown": [{"seat": c.seat, "suit": c.suit.value, "points": c.points,
+                          "cards": [x.code for x in c.cards]} for c in t.cantes_shown],
+        "declarer": t.declarer, "bid": t.bid, "sitting_out": t.sitting_out,
+        "partnerships": t.variant.partnerships,
         "result": None if r is None else {
             "card_points": list(r.card_points), "cantes": list(r.cantes),
             "totals": list(r.totals), "winner": r.winner, "winners": list(r.winners),
@@ -53,3 +67,8 @@ def event_json(public: dict[str, Any], view: dict[str, Any] | None) -> dict[str,
     if view is not None:
         message["view"] = view
     return message
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A message's JSON text (orjson: the server writes one per seat per event)."""
+    return orjson.dumps(message).decode()
