@@ -277,3 +277,32 @@ def test_the_clock_is_sent_with_the_events(server: Server) -> None:
                 break
         else:
             raise AssertionError("no clock for the seat to act")
+
+
+def test_host_starts_over_the_socket(server: Server) -> None:
+    """``{"type": "start"}`` from the host starts the match; from another seat, or
+    once started, it is refused in words and nothing changes."""
+    s = server
+    table = s.http.post("/api/tables", json={"variant": "habanero"}).json()["id"]
+    host = s.http.post(f"/api/tables/{table}/seats", json={"seat": 0, "name": "Ana"}).json()
+    guest = s.http.post(f"/api/tables/{table}/seats", json={"seat": 1, "name": "Bo"}).json()
+    runtime = s.app.state.lobby.tables[table]
+    def caught_up(sock: Any) -> None:                # what was missed, then the state
+        while json.loads(sock.recv(timeout=10)).get("event", {}).get("kind") != "state":
+            pass
+
+    with s.ws(table, guest["token"]) as other, s.ws(table, host["token"]) as ws:
+        caught_up(other)
+        caught_up(ws)
+        other.send(json.dumps({"type": "start"}))
+        refused = json.loads(other.recv(timeout=10))
+        assert refused["type"] == "error" and refused["message"]
+        assert runtime.match is None
+        ws.send(json.dumps({"type": "start"}))
+        started = json.loads(ws.recv(timeout=10))
+        assert started["event"]["kind"] == "start" and started["view"]["hand"]
+        assert runtime.match is not None
+        seq = runtime.seq
+        ws.send(json.dumps({"type": "start"}))
+        again = json.loads(ws.recv(timeout=10))
+        assert again["type"] == "error" and runtime.seq == seq

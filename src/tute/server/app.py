@@ -9,8 +9,9 @@ HTTP (JSON):
 
 WebSocket ``/ws/{id}?token=...&last=N``: the server sends what the seat missed after
 event N, then every event with the seat's view; the client sends
-``{"type": "act", "action": "Ao"}`` and gets ``{"type": "error", "message": ...}``
-when the rules (or the protocol) refuse it -- nothing changes then.
+``{"type": "act", "action": "Ao"}`` (the host also ``{"type": "start"}``: the next
+match) and gets ``{"type": "error", "message": ...}`` when the rules (or the protocol)
+refuse it -- nothing changes then.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import orjson
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse
@@ -187,15 +189,19 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4) -> S
             while True:
                 raw = await ws.receive_text()
                 try:
-                    message = json.loads(raw)
-                except json.JSONDecodeError:
+                    message = orjson.loads(raw)
+                except orjson.JSONDecodeError:
                     await ws.send_json({"type": "error", "message": "not JSON"})
                     continue
-                if not isinstance(message, dict) or message.get("type") != "act":
+                kind = message.get("type") if isinstance(message, dict) else None
+                if kind not in ("act", "start"):
                     await ws.send_json({"type": "error", "message": "unknown message"})
                     continue
                 try:
-                    await table.act(token, message.get("action"))
+                    if kind == "start":              # the host starts the next match
+                        await table.start(token)
+                    else:
+                        await table.act(token, message.get("action"))
                 except TuteError as e:
                     await ws.send_json({"type": "error", "message": e.localized(lang)})
         except WebSocketDisconnect:

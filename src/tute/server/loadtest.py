@@ -112,8 +112,8 @@ async def _play(http: httpx.AsyncClient, t: Table, window: tuple[float, float],
                 break
         else:
             v0 = t.seats[0].view
-            if v0 and v0.get("match", {}).get("over"):
-                await http.post(f"/api/tables/{t.id}/start", json={"token": t.tokens[0]})
+            if v0 and v0.get("match", {}).get("over"):      # the host: the next match
+                await t.sockets[0].send('{"type": "start"}')
     await asyncio.sleep(1.0)                 # the answers to the last actions
     for ws in t.sockets:
         await ws.close()

@@ -21,7 +21,7 @@ from tute.bots.base import Bot
 from tute.errors import OutOfTurnError, TuteError, WrongPhaseError
 from tute.match import Match
 from tute.server.store import SeatRow, Store
-from tute.server.wire import encode, event_json, table_json, view_json
+from tute.server.wire import encode, event_json, seat_json, table_json, view_json
 from tute.variants import Variant, parse_variant
 from tute.view import TableView
 
@@ -191,7 +191,7 @@ class TableRuntime:
                 v = self.match.game.view(seat)
                 if shared is None or shared[0] is not v.table:
                     shared = v.table, table_json(v.table, self.names(), self.match)
-                view = view_json(v, self.names(), self.match, shared[1])
+                view = seat_json(v, shared[1])
             message = event_json(public, view)
             if summary is not None:
                 message["table"] = summary

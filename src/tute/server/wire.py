@@ -15,11 +15,16 @@ from tute.match import Match
 from tute.view import PlayerView, TableView
 
 
-def view_json(v: PlayerView, names: list[str], match: Match | None = None,
-              table: dict[str, Any] | None = None) -> dict[str, Any]:
-    """A seat's view as JSON.  ``table`` is :func:`table_json` of ``v.table`` when the
-    caller made it already (once per event, for every seat)."""
-    out = dict(table_json(v.table, names, match) if table is None else table)
+def view_json(v: PlayerView, names: list[str], match: Match | None = None
+              ) -> dict[str, Any]:
+    """A seat's view as JSON."""
+    return seat_json(v, table_json(v.table, names, match))
+
+
+def seat_json(v: PlayerView, table: dict[str, Any]) -> dict[str, Any]:
+    """A seat's view as JSON, given :func:`table_json` of ``v.table`` (made once per
+    event for every seat)."""
+    out = dict(table)
     out.update({
         "seat": v.seat, "hand": [c.code for c in v.hand],
         "known_cards": [sorted(c.code for c in k) for k in v.known_cards],
