@@ -32,6 +32,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tute.errors import TuteError
+from tute.server.robots import Thinkers
 from tute.server.store import Store
 from tute.server.table import TableError, TableRuntime
 from tute.server.wire import encode
@@ -41,12 +42,15 @@ STATIC = Path(__file__).parent / "static"
 
 
 class Lobby:
-    def __init__(self, store: Store, robot_delay: float = 0.4) -> None:
+    def __init__(self, store: Store, robot_delay: float = 0.4,
+                 thinkers: Thinkers | None = None) -> None:
         self.store = store
         self.robot_delay = robot_delay
+        self.thinkers = thinkers or Thinkers()       # robots that search think there
         self.tables: dict[str, TableRuntime] = {}
         for row in store.table_rows():               # a restart resumes every table
-            self.tables[row["id"]] = TableRuntime.restore(store, row, robot_delay)
+            self.tables[row["id"]] = TableRuntime.restore(store, row, robot_delay,
+                                                          self.thinkers)
 
     def resume_robots(self) -> None:
         for t in self.tables.values():
@@ -110,7 +114,8 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4) -> S
             variant = table_variant(data)
             table = TableRuntime.create(lobby.store, variant,
                                         str(data.get("robot_level", "heuristic")),
-                                        lobby.robot_delay, move_time(data))
+                                        lobby.robot_delay, move_time(data),
+                                        lobby.thinkers)
         except TuteError as e:
             return _error(e, lang_of(request))
         lobby.tables[table.id] = table
@@ -218,7 +223,10 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4) -> S
         gc.collect()
         gc.freeze()
         gc.set_threshold(700, 10, 100)
-        yield
+        try:
+            yield
+        finally:
+            lobby.thinkers.close()
 
     app = Starlette(routes=[
         Route("/", index),

@@ -17,15 +17,18 @@ from typing import Any
 
 from tute.actions import Action, parse_action
 from tute.bots import make_bot
-from tute.bots.base import Bot
 from tute.errors import OutOfTurnError, TuteError, WrongPhaseError
 from tute.match import Match
+from tute.server.robots import Thinkers
 from tute.server.store import SeatRow, Store
 from tute.server.wire import encode, event_json, seat_json, table_json, view_json
 from tute.variants import Variant, parse_variant
 from tute.view import TableView
 
 Send = Callable[[str], Awaitable[None]]          # a message's JSON text to one viewer
+
+
+_DEFAULT_THINKERS = Thinkers()
 
 
 class TableError(TuteError):
@@ -35,7 +38,7 @@ class TableError(TuteError):
 class TableRuntime:
     def __init__(self, table_id: str, variant: Variant, robot_level: str, store: Store,
                  robot_delay: float = 0.4, move_seconds: float = 0.0,
-                 grace_seconds: float = 30.0) -> None:
+                 grace_seconds: float = 30.0, thinkers: Thinkers | None = None) -> None:
         self.id = table_id
         self.variant = variant
         self.robot_level = robot_level
@@ -49,7 +52,8 @@ class TableRuntime:
         self.match: Match | None = None
         self.seq = 0
         self.viewers: dict[int, set[Send]] = {}
-        self.bots: dict[int, Bot] = {}
+        self.robots: set[int] = set()              # seats a robot holds
+        self.thinkers = thinkers or _DEFAULT_THINKERS
         self.lock = asyncio.Lock()
         self.robot_task: asyncio.Task[None] | None = None
         self.history: list[dict[str, Any]] = []      # public events, for reconnection
@@ -57,12 +61,14 @@ class TableRuntime:
     # ------------------------------------------------------------------ building
     @classmethod
     def create(cls, store: Store, variant_text: str, robot_level: str,
-               robot_delay: float = 0.4, move_seconds: float = 0.0) -> TableRuntime:
+               robot_delay: float = 0.4, move_seconds: float = 0.0,
+               thinkers: Thinkers | None = None) -> TableRuntime:
         variant = parse_variant(variant_text)
         make_bot(robot_level)                      # refuse an unknown level now
         table_id = secrets.token_hex(6)
         store.create_table(table_id, str(variant), robot_level)
-        t = cls(table_id, variant, robot_level, store, robot_delay, move_seconds)
+        t = cls(table_id, variant, robot_level, store, robot_delay, move_seconds,
+                thinkers=thinkers)
         store.add_event(table_id, 1, "options", t.options())
         t.seq = 1
         t.history.append({"seq": 1, "kind": "options", **t.options()})
@@ -73,15 +79,16 @@ class TableRuntime:
                 "move_seconds": self.move_seconds}
 
     @classmethod
-    def restore(cls, store: Store, row: dict[str, Any], robot_delay: float = 0.4
-                ) -> TableRuntime:
+    def restore(cls, store: Store, row: dict[str, Any], robot_delay: float = 0.4,
+                thinkers: Thinkers | None = None) -> TableRuntime:
         """Rebuild a table from its stored events."""
         t = cls(row["id"], parse_variant(row["variant"]), row["robot_level"], store,
-                robot_delay)
+                robot_delay, thinkers=thinkers)
         for s in store.seat_rows(t.id):
             t.seats[s.seat] = s
             if s.kind == "robot":
-                t.bots[s.seat] = make_bot(t.robot_level, seed=s.seat)
+                t.robots.add(s.seat)
+                t.thinkers.warm(t.robot_level)
         for seq, kind, data in store.event_rows(t.id):
             t.seq = seq
             t._replay(kind, data)
@@ -141,7 +148,7 @@ class TableRuntime:
         if self.match is None or self.match.is_over:
             return
         seat = self.match.game.to_act
-        if seat is None or seat in self.bots:
+        if seat is None or seat in self.robots:
             return
         waits = [w for w in (self.move_seconds,) if w > 0]
         if not self.viewers.get(seat):
@@ -167,14 +174,16 @@ class TableRuntime:
         await asyncio.sleep(wait)
         if self.seq != seq or self.match is None or self.match.game.to_act != seat:
             return
-        robot = make_bot(self.robot_level, seed=seq)
         try:
             view = self.match.game.view(seat)
-            declared = robot.declare(view) if view.phase != "auction" else None
-            if declared is not None:                 # the robot may sing first
-                await self.act(seat, str(declared))
+            if view.phase != "auction":              # the robot may sing first
+                declared = await self.thinkers.declare(self.robot_level, seq, view)
+                if declared is not None and self.seq == seq:
+                    await self.act(seat, str(declared))
             if self.match is not None and self.match.game.to_act == seat:
-                await self.act(seat, str(robot.choose(self.match.game.view(seat))))
+                view = self.match.game.view(seat)
+                choice = await self.thinkers.choose(self.robot_level, self.seq, view)
+                await self.act(seat, str(choice))
         except TuteError:
             return
 
@@ -230,7 +239,8 @@ class TableRuntime:
             self.seats[seat] = row
             self.store.set_seat(self.id, row)
             if kind == "robot":
-                self.bots[seat] = make_bot(self.robot_level, seed=seat)
+                self.robots.add(seat)
+                self.thinkers.warm(self.robot_level)
             await self._event("seat", {"seat": seat, "name": name, "kind": kind})
             return token
 
@@ -261,8 +271,7 @@ class TableRuntime:
                 raise TableError("bad_move_time")
             self.variant, self.robot_level, self.move_seconds = (
                 variant, robot_level, float(move_seconds))
-            for s in self.bots:
-                self.bots[s] = make_bot(robot_level, seed=s)
+            self.thinkers.warm(robot_level)
             await self._event("options", self.options())
 
     async def start(self, token: str | None) -> None:
@@ -316,7 +325,7 @@ class TableRuntime:
 
     # ------------------------------------------------------------------ robots
     def wake_robots(self) -> None:
-        if not self.bots:
+        if not self.robots:
             return
         if self.robot_task is None or self.robot_task.done():
             try:
@@ -327,27 +336,29 @@ class TableRuntime:
     async def _robots(self) -> None:
         while self.match is not None and not self.match.is_over:
             game = self.match.game
+            seq = self.seq
             move: tuple[int, Action] | None = None
             for seat in game.seats_with_declarations():
-                bot = self.bots.get(seat)
-                if bot is not None:
-                    answer = bot.declare(game.view(seat))
+                if seat in self.robots:
+                    answer = await self.thinkers.declare(self.robot_level, seq * 8 + seat,
+                                                         game.view(seat))
                     if answer is not None:
                         move = (seat, answer)
                         break
             if move is None:
                 to_act = game.to_act
-                if to_act is None or to_act not in self.bots:
+                if to_act is None or to_act not in self.robots:
                     return
-                view = game.view(to_act)
-                choice = await asyncio.get_running_loop().run_in_executor(
-                    None, self.bots[to_act].choose, view)
+                choice = await self.thinkers.choose(self.robot_level, seq * 8 + to_act,
+                                                    game.view(to_act))
                 move = (to_act, choice)
             await asyncio.sleep(self.robot_delay)
+            if self.seq != seq:                      # the table moved on meanwhile
+                continue
             try:
                 await self.act(move[0], str(move[1]))
             except TuteError:
-                return                               # the state moved on meanwhile
+                return
 
     # ------------------------------------------------------------------ viewers
     def attach(self, seat: int, send: Send) -> None:
