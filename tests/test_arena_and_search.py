@@ -41,7 +41,7 @@ def test_pimc_plays_the_two_player_strict_phase_optimally() -> None:
             g.apply(seat, rng.choice(g.legal_actions(seat)))
 
 
-@pytest.mark.parametrize("level", ["mc", "pimc"])
+@pytest.mark.parametrize("level", ["mc", "pimc", "expert"])
 @pytest.mark.parametrize("text", ["habanero", "parejas", "tres", "subastado(players=4)",
                                   "guinote(players=4)"])
 def test_search_bots_play_legal_and_reproducibly(level: str, text: str) -> None:

@@ -179,7 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
     p2.add_argument("--variant", default="habanero", help="variant text (default habanero)")
     p2.add_argument("--seat", type=int, default=0, help="your seat (default 0, the mano)")
     p2.add_argument("--bots", help="computer levels: one for all, or one per other seat "
-                                   "(random, heuristic, mc, pimc; default pimc, the best)")
+                                   "(random, heuristic, mc, pimc, expert; default pimc, the best measured)")
     p2.add_argument("--names", help="names by seat, comma-separated")
     p2.add_argument("--seed", type=int, help="seed of the match: the same seed, the same deals")
     p2.add_argument("--lang", default="es", choices=("es", "pt", "it", "en"))
@@ -190,7 +190,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     a = sub.add_parser("arena", help="computer players against each other, duplicate deals")
     a.add_argument("--bots", required=True,
-                   help="levels to compare, comma-separated: random, heuristic, mc, pimc "
+                   help="levels to compare, comma-separated: random, heuristic, mc, pimc, expert "
                         "(and cheat, the open-hand upper bound)")
     a.add_argument("--variant", default="habanero")
     a.add_argument("--deals", type=int, default=200)

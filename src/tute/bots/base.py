@@ -47,13 +47,14 @@ class Bot:
         return None
 
 
-LEVELS = ("random", "heuristic", "mc", "pimc")
-BEST = "pimc"
+LEVELS = ("random", "heuristic", "mc", "pimc", "expert")
+BEST = "pimc"               # the strongest measured (README: expert vs pimc)
 
 
 def make_bot(level: str, seed: int | None = None, budget: Budget | None = None) -> Bot:
     """A bot by its level name: ``random`` (L0), ``heuristic`` (L1), ``mc`` (L2),
-    ``pimc`` (L3); ``budget`` caps the search levels' thinking."""
+    ``pimc`` (L3), ``expert`` (L4); ``budget`` caps the search levels' thinking."""
+    from tute.bots.expert import ExpertBot
     from tute.bots.heuristic import HeuristicBot
     from tute.bots.random_bot import RandomBot
     from tute.bots.search import MonteCarloBot, PimcBot
@@ -67,4 +68,6 @@ def make_bot(level: str, seed: int | None = None, budget: Budget | None = None) 
         return MonteCarloBot(seed, budget)
     if level == "pimc":
         return PimcBot(seed, budget)
+    if level == "expert":
+        return ExpertBot(seed, budget)
     raise InvalidVariantError("unknown_bot", level=level, known=", ".join(LEVELS))

@@ -48,15 +48,18 @@ class HeuristicBot(Bot):
         decl = self.declaration(view)
         if decl is not None:
             return decl
-        plays = [a.card for a in legal if isinstance(a, Play)]
+        card = self.card(view)
+        return next(a for a in legal if isinstance(a, Play) and a.card == card)
+
+    def card(self, view: PlayerView) -> Card:
+        """The card this player would play now (declarations aside)."""
+        plays = [a.card for a in view.legal if isinstance(a, Play)]
         if len(plays) == 1:
-            return next(a for a in legal if isinstance(a, Play))
+            return plays[0]
         self._hidden = unseen(view)
         if not view.trick:
-            card = self._lead(view, plays)
-        else:
-            card = self._follow(view, plays)
-        return next(a for a in legal if isinstance(a, Play) and a.card == card)
+            return self._lead(view, plays)
+        return self._follow(view, plays)
 
     def declare(self, view: PlayerView) -> Action | None:
         return self.declaration(view)

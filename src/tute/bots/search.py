@@ -18,13 +18,14 @@ sample budget the choice is reproducible.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from tute._tables import STRICT
 from tute.actions import Action, Play
 from tute.bots.base import Bot, Budget
 from tute.bots.heuristic import HeuristicBot
 from tute.bots.sampler import exclusions, sample_game
+from tute.cards import Card
 from tute.driver import play_hand
 from tute.game import Game
 from tute.solver import WIN, solve
@@ -108,9 +109,10 @@ class MonteCarloBot(Bot):
         deadline = None if b.time_ms is None else time.perf_counter() + b.time_ms / 1000
         max_samples = b.samples if b.samples is not None else (
             10_000 if deadline is not None else DEFAULT_BUDGET.samples or 40)
+        deals = self.deals(view, excluded, max_samples, deadline)
         n = 0
         while n < max_samples:
-            g = sample_game(view, self.rng, excluded)
+            g = next(deals)
             seed = self.rng.randrange(1 << 30)
             if self.use_solver and solvable(g):
                 sol = solve(g, perspective=seat)
@@ -129,6 +131,13 @@ class MonteCarloBot(Bot):
                 break
         self.samples_used = n
         return {a: totals[a] / max(n, 1) for a in plays}
+
+    def deals(self, view: PlayerView, excluded: dict[int, set[Card]], wanted: int,
+              deadline: float | None = None) -> Iterator[Game]:
+        """The deals to search in: sampled uniformly among those the view allows
+        (``wanted`` of them, by ``deadline`` on ``time.perf_counter()``, if it can)."""
+        while True:
+            yield sample_game(view, self.rng, excluded)
 
 
 class PimcBot(MonteCarloBot):

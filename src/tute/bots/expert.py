@@ -1,0 +1,112 @@
+"""L4 ``expert``: PIMC over deals weighted by how the others played.
+
+PIMC samples deals uniformly among those the view allows: a deal where a partner threw
+away an ace he would obviously have kept counts as much as one where every card played
+was natural.  The expert weighs each sampled deal by the likelihood of every card the
+others played this hand, were they holding the cards that deal gives them: a model
+player (L1) picks a card; a real player plays the model's card with probability
+``1 - EPSILON`` (and any legal card with the rest, evenly).  It draws ``POOL`` times as
+many deals as it will search, and searches a resample of them by weight (systematic
+resampling): the search goes to the deals that explain the play.
+
+The likelihood needs each seat's hand at every past play.  Where no card was drawn
+(games dealt without a stock: parejas, three players, Subastado, Cabrero...) a seat's
+hand at the start is its hand in the deal plus what it has played, and the hand is
+replayed through the rules core.  With a stock, what the others drew and when is not
+known from the deal, so the expert searches uniform deals there, as PIMC does.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+from tute.actions import Play
+from tute.bots.heuristic import HeuristicBot
+from tute.bots.sampler import sample_game
+from tute.bots.search import PimcBot
+from tute.cards import Card
+from tute.errors import TuteError
+from tute.game import Game
+from tute.view import PlayerView
+
+EPSILON = 0.4        # how often a player's card is not the model's
+POOL = 3             # deals drawn per deal searched
+MAX_POOL = 120
+
+
+def replayable(view: PlayerView) -> bool:
+    """Whether a sampled deal's past can be replayed: no card was drawn this hand."""
+    v = view.variant
+    return not v.has_stock and any(
+        s != view.seat and isinstance(a, Play) for s, a in view.history)
+
+
+def start_of_hand(view: PlayerView, g: Game) -> Game:
+    """The deal ``g`` (the present, every card placed) as it was dealt."""
+    hands: list[list[Card]] = [list(g.hand(s)) for s in range(g.players)]
+    for s, a in view.history:
+        if isinstance(a, Play):
+            hands[s].append(a.card)
+    turn_up = None if view.variant.trump == "declarer" else view.turn_up
+    return Game.from_hands(view.variant, hands, turn_up, (), view.dealer)
+
+
+def likelihood(view: PlayerView, g: Game, model: HeuristicBot) -> float:
+    """How likely the others' cards played this hand are if ``g`` is the deal."""
+    try:
+        past = start_of_hand(view, g)
+        w = 1.0
+        for seat, action in view.history:
+            if seat != view.seat and isinstance(action, Play):
+                then = past.view(seat)
+                n = sum(1 for a in then.legal if isinstance(a, Play))
+                if n > 1:
+                    natural = model.card(then) == action.card
+                    w *= (1 - EPSILON + EPSILON / n) if natural else EPSILON / n
+            past.apply(seat, action)
+    except TuteError:                        # a deal the play contradicts: impossible
+        return 0.0
+    return w
+
+
+class ExpertBot(PimcBot):
+    name = "expert"
+
+    def deals(self, view: PlayerView, excluded: dict[int, set[Card]], wanted: int,
+              deadline: float | None = None) -> Iterator[Game]:
+        if not replayable(view):
+            yield from super().deals(view, excluded, wanted, deadline)
+            return
+        model = HeuristicBot(0)
+        start = time.perf_counter()
+        # weighing may take up to 40% of a time budget; the search gets the rest
+        stop = None if deadline is None else start + 0.4 * (deadline - start)
+        pool: list[Game] = []
+        weights: list[float] = []
+        while len(pool) < min(MAX_POOL, POOL * min(wanted, 40)):
+            g = sample_game(view, self.rng, excluded)
+            pool.append(g)
+            weights.append(likelihood(view, g, model))
+            if stop is not None and time.perf_counter() > stop:
+                break
+        size = len(pool)
+        total = sum(weights)
+        if total <= 0:
+            yield from super().deals(view, excluded, wanted, deadline)
+            return
+        draws = min(wanted, size)
+        while True:                          # systematic resampling, again if asked
+            step = total / draws
+            u = self.rng.random() * step
+            chosen: list[int] = []
+            acc, i = weights[0], 0
+            for k in range(draws):
+                target = u + k * step
+                while acc < target and i < size - 1:
+                    i += 1
+                    acc += weights[i]
+                chosen.append(i)
+            self.rng.shuffle(chosen)         # a time budget may stop anywhere
+            for i in chosen:
+                yield pool[i].copy()

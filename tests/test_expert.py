@@ -1,0 +1,80 @@
+"""L4 expert: deals weighted by how the others played."""
+
+from __future__ import annotations
+
+import math
+import random
+
+from tute.bots.base import Budget
+from tute.bots.expert import ExpertBot, likelihood, replayable, start_of_hand
+from tute.bots.heuristic import HeuristicBot
+from tute.bots.sampler import exclusions, sample_game
+from tute.game import Game
+
+
+def _heuristic_position(seed: int, plays: int) -> Game:
+    """A parejas hand played ``plays`` actions by L1 players."""
+    g = Game.new("parejas", seed=seed)
+    bots = [HeuristicBot(s) for s in range(4)]
+    for _ in range(plays):
+        seat = g.to_act
+        assert seat is not None
+        g.apply(seat, bots[seat].choose(g.view(seat)))
+    return g
+
+
+def test_the_deal_as_dealt_replays_to_the_present() -> None:
+    rng = random.Random(2)
+    for _ in range(40):
+        g = _heuristic_position(rng.randrange(1 << 30), rng.randrange(1, 30))
+        seat = g.to_act
+        assert seat is not None
+        view = g.view(seat)
+        start = start_of_hand(view, g)
+        for s, a in view.history:
+            start.apply(s, a)
+        assert [start.hand(s) for s in range(4)] == [g.hand(s) for s in range(4)]
+        assert likelihood(view, g, HeuristicBot(0)) > 0     # the true deal is possible
+
+
+def test_the_true_deal_explains_the_play_better_than_uniform_deals() -> None:
+    """Where the others play like the model, the deal they hold is on average far more
+    likely than deals drawn uniformly among those the view allows."""
+    rng = random.Random(5)
+    true_ll, sampled_ll = [], []
+    for _ in range(30):
+        g = _heuristic_position(rng.randrange(1 << 30), rng.randrange(12, 28))
+        seat = g.to_act
+        assert seat is not None
+        view = g.view(seat)
+        assert replayable(view)
+        model = HeuristicBot(0)
+        true_ll.append(math.log(likelihood(view, g, model)))
+        excluded = exclusions(view)
+        for _ in range(10):
+            w = likelihood(view, sample_game(view, rng, excluded), model)
+            sampled_ll.append(math.log(w) if w > 0 else -50.0)
+    assert sum(true_ll) / len(true_ll) > sum(sampled_ll) / len(sampled_ll) + 1.0
+
+
+def test_expert_plays_legally_and_reproducibly() -> None:
+    for seed in range(3):
+        g = _heuristic_position(100 + seed, 9)
+        seat = g.to_act
+        assert seat is not None
+        view = g.view(seat)
+        a = ExpertBot(7).choose(view, Budget(samples=6))
+        b = ExpertBot(7).choose(view, Budget(samples=6))
+        assert a == b and a in view.legal
+
+
+def test_expert_plays_every_preset() -> None:
+    from tute.driver import play_hand
+    from tute.variants import PRESETS
+
+    for name in PRESETS:
+        g = Game.new(name, seed=8)
+        bots = [ExpertBot(s, Budget(samples=2)) if s % 2 else HeuristicBot(s)
+                for s in range(g.players)]
+        play_hand(g, bots)
+        assert g.is_over, name
