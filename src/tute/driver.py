@@ -49,7 +49,8 @@ def _apply(game: Game, players: Sequence[Player], seat: int, action: Action,
     if on_action is not None:
         on_action(game, seat, action)
     for s, p in enumerate(players):
-        p.observe(seat, action, game.view(s))
+        if getattr(p, "observes", True):         # a bot that ignores it: no view to make
+            p.observe(seat, action, game.view(s))
 
 
 def play_hand(game: Game, players: Sequence[Player],

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import ClassVar
 
 from tute.actions import Action
 from tute.view import PlayerView
@@ -29,6 +30,11 @@ class Bot:
     """Base class: subclasses implement :meth:`choose` (and may refine the rest)."""
 
     name = "bot"
+    observes: ClassVar[bool] = False      # overrides observe(): the driver then calls it
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.observes = cls.observe is not Bot.observe
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
