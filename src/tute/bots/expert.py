@@ -9,6 +9,10 @@ player (L1) picks a card; a real player plays the model's card with probability
 many deals as it will search, and searches a resample of them by weight (systematic
 resampling): the search goes to the deals that explain the play.
 
+With two players, the rollouts after each card stop where the stock runs out and the
+solver values the rest exactly (a searching player plays that part exactly; L1 does
+not), instead of L1 playing it out.
+
 The likelihood needs each seat's hand at every past play.  Where no card was drawn
 (games dealt without a stock: parejas, three players, Subastado, Cabrero...) a seat's
 hand at the start is its hand in the deal plus what it has played, and the hand is
@@ -24,10 +28,12 @@ from collections.abc import Iterator
 from tute.actions import Play
 from tute.bots.heuristic import HeuristicBot
 from tute.bots.sampler import sample_game
-from tute.bots.search import PimcBot
+from tute.bots.search import PimcBot, outcome, solvable
 from tute.cards import Card
+from tute.driver import step
 from tute.errors import TuteError
 from tute.game import Game
+from tute.solver import solve
 from tute.view import PlayerView
 
 EPSILON = 0.4        # how often a player's card is not the model's
@@ -70,8 +76,25 @@ def likelihood(view: PlayerView, g: Game, model: HeuristicBot) -> float:
     return w
 
 
+def rollout_then_solve(g: Game, seat: int, seed: int) -> int:
+    """L1 players play until the solver can take over, then the exact value."""
+    players = [HeuristicBot(seed + s) for s in range(g.players)]
+    while not g.is_over:
+        if solvable(g):
+            return solve(g, perspective=seat, all_moves=False).value
+        step(g, players)
+    return outcome(g, seat)
+
+
 class ExpertBot(PimcBot):
     name = "expert"
+
+    def rollout(self, g: Game, seat: int, seed: int) -> int:
+        # 2 players: the strict phase after the stock (8 cards each in habanero) is
+        # solved in milliseconds, and a search player plays it exactly: value it so
+        if g.players == 2:
+            return rollout_then_solve(g, seat, seed)
+        return super().rollout(g, seat, seed)
 
     def deals(self, view: PlayerView, excluded: dict[int, set[Card]], wanted: int,
               deadline: float | None = None) -> Iterator[Game]:

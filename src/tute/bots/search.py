@@ -125,12 +125,17 @@ class MonteCarloBot(Bot):
                 for a in plays:
                     h = g.copy()
                     h.apply(seat, a)
-                    totals[a] += rollout(h, seat, seed) if not h.is_over else outcome(h, seat)
+                    totals[a] += (self.rollout(h, seat, seed) if not h.is_over
+                                  else outcome(h, seat))
                 n += 1
             if deadline is not None and time.perf_counter() > deadline:
                 break
         self.samples_used = n
         return {a: totals[a] / max(n, 1) for a in plays}
+
+    def rollout(self, g: Game, seat: int, seed: int) -> int:
+        """The value of a sampled position after a card: L1 players play it out."""
+        return rollout(g, seat, seed)
 
     def deals(self, view: PlayerView, excluded: dict[int, set[Card]], wanted: int,
               deadline: float | None = None) -> Iterator[Game]:
