@@ -187,21 +187,23 @@ def run_pair(spec: PairSpec, deals: int, folder: Path, jobs: int, progress: Text
     start = time.perf_counter()
     if not path.exists() or not path.read_text(encoding="utf-8").strip():
         path.write_text(json.dumps({"spec": spec.key()}) + "\n", encoding="utf-8")
-    with path.open("a", encoding="utf-8") as out:
-        def record(row: dict[str, object]) -> None:
-            done[int(row["deal"])] = row  # type: ignore[call-overload]
+
+    def record(row: dict[str, object]) -> None:
+        done[int(row["deal"])] = row  # type: ignore[call-overload]
+        # opened per deal: a results file replaced meanwhile (a checkout) still
+        # gets every line
+        with path.open("a", encoding="utf-8") as out:
             out.write(json.dumps(row) + "\n")
-            out.flush()
-            if progress is not None:
-                _bar(progress, len([d for d in done if d < deals]), deals, spec, start)
-        if jobs > 1 and len(todo) > 1:
-            ctx = multiprocessing.get_context("fork")
-            with ctx.Pool(jobs) as pool:
-                for row in pool.imap_unordered(_work, [(spec, d) for d in todo], chunksize=1):
-                    record(row)
-        else:
-            for d in todo:
-                record(play_deal(spec, d))
+        if progress is not None:
+            _bar(progress, len([d for d in done if d < deals]), deals, spec, start)
+    if jobs > 1 and len(todo) > 1:
+        ctx = multiprocessing.get_context("fork")
+        with ctx.Pool(jobs) as pool:
+            for row in pool.imap_unordered(_work, [(spec, d) for d in todo], chunksize=1):
+                record(row)
+    else:
+        for d in todo:
+            record(play_deal(spec, d))
     if progress is not None:
         progress.write("\n")
     rows = [done[d] for d in range(deals) if d in done]
