@@ -15,12 +15,12 @@ from tute.actions import Play
 from tute.arena import PairSpec, bootstrap_ci, play_deal, ratings, run_pair, seatings
 from tute.bots import make_bot
 from tute.bots.base import Budget
-from tute.bots.search import PimcBot
 from tute.driver import play_hand
 from tute.solver import solve
 
 
-def test_pimc_plays_the_two_player_strict_phase_optimally() -> None:
+@pytest.mark.parametrize("level", ["pimc", "expert"])
+def test_l3_and_up_play_the_two_player_strict_phase_optimally(level: str) -> None:
     checked = 0
     seed = 0
     while checked < 1000:
@@ -33,7 +33,7 @@ def test_pimc_plays_the_two_player_strict_phase_optimally() -> None:
             if g.phase == "strict":
                 plays = [a for a in g.legal_actions(seat) if isinstance(a, Play)]
                 if len(plays) > 1:
-                    bot = PimcBot(seed, Budget(samples=3))
+                    bot = make_bot(level, seed, Budget(samples=3))
                     choice = bot.choose(g.view(seat))
                     sol = solve(g)
                     assert choice in sol.best, (g, choice, sol.move_values)
