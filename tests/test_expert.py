@@ -78,3 +78,18 @@ def test_expert_plays_every_preset() -> None:
                 for s in range(g.players)]
         play_hand(g, bots)
         assert g.is_over, name
+
+
+def test_tempering_keeps_enough_distinct_deals_and_the_order() -> None:
+    from tute.bots.expert import ess, tempered
+
+    rng = random.Random(9)
+    weights = [math.exp(-rng.uniform(0, 30)) for _ in range(36)] + [0.0]
+    assert ess(weights) < 3                        # a few deals would take everything
+    t = tempered(weights, 12)
+    assert ess(t) >= 12 * 0.999
+    order = sorted(range(len(weights)), key=lambda i: weights[i])
+    assert order == sorted(range(len(t)), key=lambda i: t[i])
+    assert t[-1] == 0.0                            # an impossible deal stays impossible
+    even = [1.0] * 10
+    assert tempered(even, 5) == even               # nothing to temper

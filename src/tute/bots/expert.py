@@ -7,7 +7,10 @@ others played this hand, were they holding the cards that deal gives them: a mod
 player (L1) picks a card; a real player plays the model's card with probability
 ``1 - EPSILON`` (and any legal card with the rest, evenly).  It draws ``POOL`` times as
 many deals as it will search, and searches a resample of them by weight (systematic
-resampling): the search goes to the deals that explain the play.
+resampling): the search goes to the deals that explain the play.  The weights are
+tempered so that they keep an effective sample size of at least the number of deals
+searched (a model unlike the real players must not collapse the search onto a few deals:
+measured, untempered, it lost to PIMC).
 
 With two players, the rollouts after each card stop where the stock runs out and the
 solver values the rest exactly (a searching player plays that part exactly; L1 does
@@ -22,6 +25,7 @@ known from the deal, so the expert searches uniform deals there, as PIMC does.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Iterator
 
@@ -39,6 +43,8 @@ from tute.view import PlayerView
 EPSILON = 0.4        # how often a player's card is not the model's
 POOL = 3             # deals drawn per deal searched
 MAX_POOL = 120
+SOLVE_FROM = 6       # 2 players: cards in hand from which a rollout is solved exactly
+                     # (8, the whole strict phase, costs 3x an L1 rollout; 6 costs 1.6x)
 
 
 def replayable(view: PlayerView) -> bool:
@@ -77,13 +83,46 @@ def likelihood(view: PlayerView, g: Game, model: HeuristicBot) -> float:
 
 
 def rollout_then_solve(g: Game, seat: int, seed: int) -> int:
-    """L1 players play until the solver can take over, then the exact value."""
+    """L1 players play until the solver can take over cheaply (``SOLVE_FROM`` cards in
+    hand, no stock), then the exact value."""
     players = [HeuristicBot(seed + s) for s in range(g.players)]
     while not g.is_over:
-        if solvable(g):
+        if solvable(g) and max(h.bit_count() for h in g._hands) <= SOLVE_FROM:
             return solve(g, perspective=seat, all_moves=False).value
         step(g, players)
     return outcome(g, seat)
+
+
+def ess(weights: list[float]) -> float:
+    """The effective sample size of importance weights."""
+    total = sum(weights)
+    squares = sum(w * w for w in weights)
+    return 0.0 if squares <= 0 else total * total / squares
+
+
+def tempered(weights: list[float], floor: float) -> list[float]:
+    """``weights ** beta`` with the largest ``beta`` in [0, 1] whose effective sample
+    size is at least ``floor``: where the model explains the play poorly (players
+    unlike it), the likelihoods of a long hand spread over orders of magnitude and a
+    handful of deals would take every search; tempering keeps the evidence's direction
+    and enough distinct deals."""
+    positive = [w for w in weights if w > 0]
+    if not positive or ess(weights) >= floor:
+        return weights
+    top = max(positive)
+    logs = [math.log(w / top) if w > 0 else None for w in weights]
+
+    def power(beta: float) -> list[float]:
+        return [0.0 if x is None else math.exp(beta * x) for x in logs]
+
+    lo, hi = 0.0, 1.0
+    for _ in range(20):                      # bisection on beta
+        mid = (lo + hi) / 2
+        if ess(power(mid)) >= floor:
+            lo = mid
+        else:
+            hi = mid
+    return power(lo)
 
 
 class ExpertBot(PimcBot):
@@ -114,6 +153,7 @@ class ExpertBot(PimcBot):
             if stop is not None and time.perf_counter() > stop:
                 break
         size = len(pool)
+        weights = tempered(weights, min(wanted, size))
         total = sum(weights)
         if total <= 0:
             yield from super().deals(view, excluded, wanted, deadline)
