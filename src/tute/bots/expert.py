@@ -12,9 +12,9 @@ tempered so that they keep an effective sample size of at least the number of de
 searched (a model unlike the real players must not collapse the search onto a few deals:
 measured, untempered, it lost to PIMC).
 
-With two players, the rollouts after each card stop where the stock runs out and the
-solver values the rest exactly (a searching player plays that part exactly; L1 does
-not), instead of L1 playing it out.
+With two players, the rollouts after each card hand over to the solver once no stock
+is left and ``SOLVE_FROM`` cards are in hand: a searching player plays that part
+exactly, L1 does not.
 
 The likelihood needs each seat's hand at every past play.  Where no card was drawn
 (games dealt without a stock: parejas, three players, Subastado, Cabrero...) a seat's
@@ -129,8 +129,8 @@ class ExpertBot(PimcBot):
     name = "expert"
 
     def rollout(self, g: Game, seat: int, seed: int) -> int:
-        # 2 players: the strict phase after the stock (8 cards each in habanero) is
-        # solved in milliseconds, and a search player plays it exactly: value it so
+        # 2 players: the end of the strict phase is solved in milliseconds, and a
+        # search player plays it exactly: value it so
         if g.players == 2:
             return rollout_then_solve(g, seat, seed)
         return super().rollout(g, seat, seed)
@@ -146,19 +146,20 @@ class ExpertBot(PimcBot):
         stop = None if deadline is None else start + 0.4 * (deadline - start)
         pool: list[Game] = []
         weights: list[float] = []
-        while len(pool) < min(MAX_POOL, POOL * min(wanted, 40)):
+        pool_size = min(MAX_POOL, POOL * min(wanted, 40))
+        while len(pool) < pool_size:
             g = sample_game(view, self.rng, excluded)
             pool.append(g)
             weights.append(likelihood(view, g, model))
             if stop is not None and time.perf_counter() > stop:
                 break
         size = len(pool)
-        weights = tempered(weights, min(wanted, size))
+        draws = min(wanted, size)                # deals searched per resample
+        weights = tempered(weights, draws)
         total = sum(weights)
         if total <= 0:
             yield from super().deals(view, excluded, wanted, deadline)
             return
-        draws = min(wanted, size)
         while True:                          # systematic resampling, again if asked
             step = total / draws
             u = self.rng.random() * step

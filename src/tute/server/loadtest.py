@@ -12,6 +12,7 @@ import asyncio
 import gc
 import os
 import random
+import shutil
 import socket
 import statistics
 import subprocess
@@ -164,10 +165,11 @@ async def _run(tables: int, seconds: float, interval: float, port: int) -> dict[
 def run(tables: int, seconds: float, interval: float = 0.2) -> dict[str, Any]:
     port = _free_port()
     folder = tempfile.mkdtemp(prefix="tute-load-")
+    # no pipes: output nobody reads could fill one and stall the server
     server = subprocess.Popen(
         [sys.executable, "-m", "tute.cli", "serve", "--port", str(port), "--db",
          f"sqlite:///{os.path.join(folder, 'load.db')}", "--robot-delay", "0"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         for _ in range(200):
             try:
@@ -183,3 +185,4 @@ def run(tables: int, seconds: float, interval: float = 0.2) -> dict[str, Any]:
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait(timeout=5)
+        shutil.rmtree(folder, ignore_errors=True)

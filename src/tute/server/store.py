@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -25,7 +24,6 @@ from sqlalchemy import (
     event,
     insert,
     select,
-    update,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.pool import PoolProxiedConnection
@@ -80,7 +78,6 @@ class Store:
         self._pending: list[tuple[tuple[str, int, str, str], asyncio.Future[None]]] = []
         self._flusher: asyncio.Task[None] | None = None
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="tute-store")
-        self._write_lock = threading.Lock()
         self._raw: PoolProxiedConnection | None = None
         mark = _MARKS.get(self.engine.dialect.paramstyle)
         if mark is None:
@@ -94,10 +91,6 @@ class Store:
             c.execute(insert(tables).values(id=table_id, variant=variant,
                                             robot_level=robot_level, status="open",
                                             created=int(time.time())))
-
-    def set_status(self, table_id: str, status: str) -> None:
-        with self.engine.begin() as c:
-            c.execute(update(tables).where(tables.c.id == table_id).values(status=status))
 
     async def set_status_async(self, table_id: str, status: str) -> None:
         """The table's status, written by the writer thread (in order with its events)."""
@@ -149,18 +142,17 @@ class Store:
     def _write(self, statement: str, rows: Sequence[tuple[object, ...]]) -> None:
         """Run a statement over rows and commit, on the writer's own driver connection
         (plain DB-API: half of SQLAlchemy's cost per commit, measured in docs/server.md)."""
-        with self._write_lock:                     # one writer; the thread owns ``_raw``
-            raw = self._raw
-            if raw is None:
-                raw = self._raw = self.engine.raw_connection()
-            try:
-                cur = raw.cursor()
-                cur.executemany(statement, rows)
-                cur.close()
-                raw.commit()
-            except Exception:
-                raw.rollback()
-                raise
+        raw = self._raw                   # only the writer thread runs this: it owns it
+        if raw is None:
+            raw = self._raw = self.engine.raw_connection()
+        try:
+            cur = raw.cursor()
+            cur.executemany(statement, rows)
+            cur.close()
+            raw.commit()
+        except Exception:
+            raw.rollback()
+            raise
 
     def table_rows(self) -> list[dict[str, Any]]:
         with self.engine.begin() as c:
