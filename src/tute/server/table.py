@@ -172,18 +172,25 @@ class TableRuntime:
 
     async def _auto_move(self, seat: int, seq: int, wait: float) -> None:
         await asyncio.sleep(wait)
+        if self.timer is asyncio.current_task():
+            # from here on nothing cancels this move: a cancel in the middle of ``act``
+            # would leave an applied action unsent and the robots asleep.  A move that
+            # comes meanwhile makes ours stale instead (``expect_seq``).
+            self.timer = None
         if self.seq != seq or self.match is None or self.match.game.to_act != seat:
             return
         try:
             view = self.match.game.view(seat)
             if view.phase != "auction":              # the robot may sing first
                 declared = await self.thinkers.declare(self.robot_level, seq, view)
-                if declared is not None and self.seq == seq:
-                    await self.act(seat, str(declared))
+                if declared is not None:
+                    if not await self.act(seat, str(declared), expect_seq=seq):
+                        return
+                    seq = self.seq
             if self.match is not None and self.match.game.to_act == seat:
                 view = self.match.game.view(seat)
-                choice = await self.thinkers.choose(self.robot_level, self.seq, view)
-                await self.act(seat, str(choice))
+                choice = await self.thinkers.choose(self.robot_level, seq, view)
+                await self.act(seat, str(choice), expect_seq=seq)
         except TuteError:
             return
 
@@ -291,9 +298,14 @@ class TableRuntime:
             await self._event("start", {"seed": seed})
         self.wake_robots()
 
-    async def act(self, token_or_seat: str | int, text: object) -> None:
-        """An action by a seat: validated by the core, stored, sent; or a TuteError."""
+    async def act(self, token_or_seat: str | int, text: object,
+                  expect_seq: int | None = None) -> bool:
+        """An action by a seat: validated by the core, stored, sent; or a TuteError.
+        A robot's move carries the event number it was decided at (``expect_seq``): if
+        the table moved on meanwhile it is dropped (False) instead of played."""
         async with self.lock:
+            if expect_seq is not None and self.seq != expect_seq:
+                return False
             seat = token_or_seat if isinstance(token_or_seat, int) else \
                 self.seat_of(token_or_seat)
             if seat is None:
@@ -309,6 +321,7 @@ class TableRuntime:
             if game.is_over:
                 await self._finish_hand()
         self.wake_robots()
+        return True
 
     async def _finish_hand(self) -> None:
         assert self.match is not None
@@ -353,10 +366,8 @@ class TableRuntime:
                                                     game.view(to_act))
                 move = (to_act, choice)
             await asyncio.sleep(self.robot_delay)
-            if self.seq != seq:                      # the table moved on meanwhile
-                continue
             try:
-                await self.act(move[0], str(move[1]))
+                await self.act(move[0], str(move[1]), expect_seq=seq)   # stale: think again
             except TuteError:
                 return
 
