@@ -12,9 +12,13 @@ tempered so that they keep an effective sample size of at least the number of de
 searched (a model unlike the real players must not collapse the search onto a few deals:
 measured, untempered, it lost to PIMC).
 
-With two players, the rollouts after each card hand over to the solver once no stock
-is left and ``SOLVE_FROM`` cards are in hand: a searching player plays that part
-exactly, L1 does not.
+The rollouts after each card hand over to the solver once no stock is left and few
+cards are in hand (``SOLVE_FROM``: 6 with two players, 4 with more): a searching player
+plays that part exactly, L1 does not.
+
+The likelihood also reads the declaration windows: a seat that could sing when a lead
+closed the window, and did not, is unlikely to hold that cante (``DECLINED``): every
+level here sings at once, and so do most people.
 
 The likelihood needs each seat's hand at every past play.  Where no card was drawn
 (games dealt without a stock: parejas, three players, Subastado, Cabrero...) a seat's
@@ -41,10 +45,12 @@ from tute.solver import solve
 from tute.view import PlayerView
 
 EPSILON = 0.4        # how often a player's card is not the model's
+DECLINED = 0.05      # how often a player lets a window close on a cante he could sing
 POOL = 3             # deals drawn per deal searched
 MAX_POOL = 120
-SOLVE_FROM = 6       # 2 players: cards in hand from which a rollout is solved exactly
+SOLVE_FROM = {2: 6}  # cards in hand from which a rollout is solved exactly: 2 players
                      # (8, the whole strict phase, costs 3x an L1 rollout; 6 costs 1.6x)
+SOLVE_FROM_MANY = 4  # 3+ players (parejas: the last 4 tricks cost about one L1 rollout)
 
 
 def replayable(view: PlayerView) -> bool:
@@ -65,7 +71,8 @@ def start_of_hand(view: PlayerView, g: Game) -> Game:
 
 
 def likelihood(view: PlayerView, g: Game, model: HeuristicBot) -> float:
-    """How likely the others' cards played this hand are if ``g`` is the deal."""
+    """How likely the others' actions this hand are if ``g`` is the deal: each card
+    they played, and each declaration window they let close without singing."""
     try:
         past = start_of_hand(view, g)
         w = 1.0
@@ -76,9 +83,21 @@ def likelihood(view: PlayerView, g: Game, model: HeuristicBot) -> float:
                 if n > 1:
                     natural = model.card(then) == action.card
                     w *= (1 - EPSILON + EPSILON / n) if natural else EPSILON / n
+            if isinstance(action, Play) and past.window_open:
+                w *= _declined(view, past, seat, model)
             past.apply(seat, action)
     except TuteError:                        # a deal the play contradicts: impossible
         return 0.0
+    return w
+
+
+def _declined(view: PlayerView, past: Game, leader: int, model: HeuristicBot) -> float:
+    """The lead closes a declaration window: a seat that could sing (or declare tute, a
+    manilla) then and did not is unlikely to hold what it would have declared."""
+    w = 1.0
+    for s in (leader, *past.seats_with_declarations()):
+        if s != view.seat and model.declaration(past.view(s)) is not None:
+            w *= DECLINED
     return w
 
 
@@ -86,8 +105,9 @@ def rollout_then_solve(g: Game, seat: int, seed: int) -> int:
     """L1 players play until the solver can take over cheaply (``SOLVE_FROM`` cards in
     hand, no stock), then the exact value."""
     players = [HeuristicBot(seed + s) for s in range(g.players)]
+    limit = SOLVE_FROM.get(g.players, SOLVE_FROM_MANY)
     while not g.is_over:
-        if solvable(g) and max(h.bit_count() for h in g._hands) <= SOLVE_FROM:
+        if solvable(g) and max(h.bit_count() for h in g._hands) <= limit:
             return solve(g, perspective=seat, all_moves=False).value
         step(g, players)
     return outcome(g, seat)
@@ -129,11 +149,9 @@ class ExpertBot(PimcBot):
     name = "expert"
 
     def rollout(self, g: Game, seat: int, seed: int) -> int:
-        # 2 players: the end of the strict phase is solved in milliseconds, and a
-        # search player plays it exactly: value it so
-        if g.players == 2:
-            return rollout_then_solve(g, seat, seed)
-        return super().rollout(g, seat, seed)
+        # the end of a hand is solved in milliseconds (2 players: most of the strict
+        # phase; more: the last tricks), and a searching player plays it exactly
+        return rollout_then_solve(g, seat, seed)
 
     def deals(self, view: PlayerView, excluded: dict[int, set[Card]], wanted: int,
               deadline: float | None = None) -> Iterator[Game]:
