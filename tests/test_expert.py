@@ -5,10 +5,14 @@ from __future__ import annotations
 import math
 import random
 
+import pytest
+
+from tute.bots import expert
 from tute.bots.base import Budget
 from tute.bots.expert import ExpertBot, likelihood, replayable, start_of_hand
 from tute.bots.heuristic import HeuristicBot
 from tute.bots.sampler import exclusions, sample_game
+from tute.driver import step
 from tute.game import Game
 
 
@@ -93,3 +97,52 @@ def test_tempering_keeps_enough_distinct_deals_and_the_order() -> None:
     assert t[-1] == 0.0                            # an impossible deal stays impossible
     even = [1.0] * 10
     assert tempered(even, 5) == even               # nothing to temper
+
+
+def test_a_window_closed_without_a_cante_weighs_against_deals_holding_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Players who always sing (L1) never let a window close on a cante they hold: the
+    true deal never takes the ``DECLINED`` factor, while uniformly drawn deals that give
+    such a seat a marriage do (here made 0, to see each one)."""
+    monkeypatch.setattr(expert, "DECLINED", 0.0)
+    rng = random.Random(11)
+    model = HeuristicBot(0)
+    ruled_out = checked = 0
+    for _ in range(30):
+        g = Game.new("parejas", seed=rng.randrange(1 << 30))
+        bots = [HeuristicBot(s) for s in range(4)]
+        target = rng.randrange(16, 32)
+        while len(g.history) < target and step(g, bots):
+            pass
+        seat = g.to_act
+        if seat is None:
+            continue
+        view = g.view(seat)
+        assert likelihood(view, g, model) > 0              # the truth is never ruled out
+        excluded = exclusions(view)
+        for _ in range(10):
+            checked += 1
+            ruled_out += likelihood(view, sample_game(view, rng, excluded), model) == 0
+    assert checked >= 200 and ruled_out > 0
+
+
+def test_declined_reads_a_lead_that_closes_a_window_with_a_cante_in_hand() -> None:
+    rng = random.Random(3)
+    model = HeuristicBot(0)
+    seen = {True: 0, False: 0}
+    for _ in range(200):
+        g = Game.new("parejas", seed=rng.randrange(1 << 30))
+        bots = [HeuristicBot(s) for s in range(4)]
+        while not g.window_open and step(g, bots):
+            pass
+        if not g.window_open:
+            continue
+        leader = g.to_act
+        assert leader is not None
+        could = any(model.declaration(g.view(s)) is not None
+                    for s in (leader, *g.seats_with_declarations()))
+        me = next(s for s in range(4) if g.variant.side_of(s) != g.variant.side_of(leader))
+        w = expert._declined(g.view(me), g, leader, model)
+        assert (w < 1.0) == could
+        seen[could] += 1
+    assert seen[True] > 0 and seen[False] > 0
