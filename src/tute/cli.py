@@ -8,6 +8,7 @@ import random
 import sys
 from collections.abc import Sequence
 
+from tute.bots.base import BEST
 from tute.errors import TuteError
 
 
@@ -179,7 +180,8 @@ def build_parser() -> argparse.ArgumentParser:
     p2.add_argument("--variant", default="habanero", help="variant text (default habanero)")
     p2.add_argument("--seat", type=int, default=0, help="your seat (default 0, the mano)")
     p2.add_argument("--bots", help="computer levels: one for all, or one per other seat "
-                                   "(random, heuristic, mc, pimc, expert; default pimc, the best measured)")
+                                   "(random, heuristic, mc, pimc, expert; default "
+                                   f"{BEST}, the best measured)")
     p2.add_argument("--names", help="names by seat, comma-separated")
     p2.add_argument("--seed", type=int, help="seed of the match: the same seed, the same deals")
     p2.add_argument("--lang", default="es", choices=("es", "pt", "it", "en"))
