@@ -21,7 +21,7 @@ from tute.errors import OutOfTurnError, TuteError, WrongPhaseError
 from tute.match import Match
 from tute.server.robots import Thinkers
 from tute.server.store import SeatRow, Store
-from tute.server.wire import encode, event_json, seat_json, table_json, view_json
+from tute.server.wire import encode, event_json, result_json, seat_json, table_json, view_json
 from tute.variants import Variant, parse_variant
 from tute.view import TableView
 
@@ -182,14 +182,15 @@ class TableRuntime:
         try:
             view = self.match.game.view(seat)
             if view.phase != "auction":              # the robot may sing first
-                declared = await self.thinkers.declare(self.robot_level, seq, view)
+                declared = await self.thinkers.declare(self.robot_level, _seed(seq, seat),
+                                                         view)
                 if declared is not None:
                     if not await self.act(seat, str(declared), expect_seq=seq):
                         return
                     seq = self.seq
             if self.match is not None and self.match.game.to_act == seat:
                 view = self.match.game.view(seat)
-                choice = await self.thinkers.choose(self.robot_level, seq, view)
+                choice = await self.thinkers.choose(self.robot_level, _seed(seq, seat), view)
                 await self.act(seat, str(choice), expect_seq=seq)
         except TuteError:
             return
@@ -325,10 +326,7 @@ class TableRuntime:
 
     async def _finish_hand(self) -> None:
         assert self.match is not None
-        r = self.match.record_hand()
-        result = {"card_points": list(r.card_points), "cantes": list(r.cantes),
-                  "totals": list(r.totals), "winner": r.winner, "winners": list(r.winners),
-                  "tute": r.tute, "void": r.void}
+        result = result_json(self.match.record_hand())
         if self.match.is_over:
             await self.store.set_status_async(self.id, "over")
             await self._event("match_over", {"winner": self.match.winner, "result": result})
@@ -353,7 +351,7 @@ class TableRuntime:
             move: tuple[int, Action] | None = None
             for seat in game.seats_with_declarations():
                 if seat in self.robots:
-                    answer = await self.thinkers.declare(self.robot_level, seq * 8 + seat,
+                    answer = await self.thinkers.declare(self.robot_level, _seed(seq, seat),
                                                          game.view(seat))
                     if answer is not None:
                         move = (seat, answer)
@@ -362,7 +360,7 @@ class TableRuntime:
                 to_act = game.to_act
                 if to_act is None or to_act not in self.robots:
                     return
-                choice = await self.thinkers.choose(self.robot_level, seq * 8 + to_act,
+                choice = await self.thinkers.choose(self.robot_level, _seed(seq, to_act),
                                                     game.view(to_act))
                 move = (to_act, choice)
             await asyncio.sleep(self.robot_delay)
@@ -387,6 +385,11 @@ class TableRuntime:
         out[-1]["table"] = self.summary()
         out[-1]["you"] = seat
         return out
+
+
+def _seed(seq: int, seat: int) -> int:
+    """A robot's seed: from the event number it decides at and its seat (reproducible)."""
+    return seq * 8 + seat
 
 
 def _public(kind: str, data: dict[str, Any]) -> dict[str, Any]:

@@ -12,6 +12,7 @@ import orjson
 
 from tute.actions import Play
 from tute.match import Match
+from tute.result import HandResult
 from tute.view import PlayerView, TableView
 
 
@@ -54,10 +55,7 @@ def table_json(t: TableView, names: list[str], match: Match | None = None
                           "cards": [x.code for x in c.cards]} for c in t.cantes_shown],
         "declarer": t.declarer, "bid": t.bid, "sitting_out": t.sitting_out,
         "partnerships": t.variant.partnerships,
-        "result": None if r is None else {
-            "card_points": list(r.card_points), "cantes": list(r.cantes),
-            "totals": list(r.totals), "winner": r.winner, "winners": list(r.winners),
-            "tute": r.tute, "void": r.void, "last_trick": r.last_trick},
+        "result": None if r is None else result_json(r),
     }
     if match is not None:
         score = match.score()
@@ -65,6 +63,13 @@ def table_json(t: TableView, names: list[str], match: Match | None = None
                         "points": list(score.points), "winner": score.winner,
                         "over": match.is_over}
     return out
+
+
+def result_json(r: HandResult) -> dict[str, Any]:
+    """A finished hand's count as JSON (in a view, and in the stored hand events)."""
+    return {"card_points": list(r.card_points), "cantes": list(r.cantes),
+            "totals": list(r.totals), "winner": r.winner, "winners": list(r.winners),
+            "tute": r.tute, "void": r.void, "last_trick": r.last_trick}
 
 
 def event_json(public: dict[str, Any], view: dict[str, Any] | None) -> dict[str, Any]:
