@@ -10,10 +10,10 @@ import asyncio
 from pathlib import Path
 
 from tute.server.store import Store
-from tute.server.table import TableRuntime
+from tute.server.table import Send, TableRuntime
 
 
-def _slow_send(received: list[str]) -> object:
+def _slow_send(received: list[str]) -> Send:
     async def send(text: str) -> None:
         await asyncio.sleep(0.001)                 # a real suspension, like a busy socket
         received.append(text)
@@ -29,7 +29,7 @@ def test_clock_moves_for_a_silent_player_through_slow_sends(tmp_path: Path) -> N
         token = await table.sit(0, "Ana")
         await table.fill_robots()
         received: list[str] = []
-        table.attach(0, _slow_send(received))      # type: ignore[arg-type]
+        table.attach(0, _slow_send(received))
         await table.start(token)
         assert table.match is not None
         game = table.match.game

@@ -77,26 +77,32 @@ def likelihood(view: PlayerView, g: Game, model: HeuristicBot) -> float:
         past = start_of_hand(view, g)
         w = 1.0
         for seat, action in view.history:
-            if seat != view.seat and isinstance(action, Play):
-                then = past.view(seat)
-                n = sum(1 for a in then.legal if isinstance(a, Play))
-                if n > 1:
-                    natural = model.card(then) == action.card
-                    w *= (1 - EPSILON + EPSILON / n) if natural else EPSILON / n
-            if isinstance(action, Play) and past.window_open:
-                w *= _declined(view, past, seat, model)
+            if isinstance(action, Play):
+                then = past.view(seat) if seat != view.seat else None
+                if then is not None:
+                    n = sum(1 for a in then.legal if isinstance(a, Play))
+                    if n > 1:
+                        natural = model.card(then) == action.card
+                        w *= (1 - EPSILON + EPSILON / n) if natural else EPSILON / n
+                if past.window_open:
+                    w *= _declined(view, past, seat, then, model)
             past.apply(seat, action)
     except TuteError:                        # a deal the play contradicts: impossible
         return 0.0
     return w
 
 
-def _declined(view: PlayerView, past: Game, leader: int, model: HeuristicBot) -> float:
+def _declined(view: PlayerView, past: Game, leader: int, leader_view: PlayerView | None,
+              model: HeuristicBot) -> float:
     """The lead closes a declaration window: a seat that could sing (or declare tute, a
-    manilla) then and did not is unlikely to hold what it would have declared."""
+    manilla) then and did not is unlikely to hold what it would have declared.
+    ``leader_view``: the leader's view there, already made (None: the leader is us)."""
+    views = [past.view(s) for s in past.seats_with_declarations() if s != view.seat]
+    if leader_view is not None:
+        views.append(leader_view)
     w = 1.0
-    for s in (leader, *past.seats_with_declarations()):
-        if s != view.seat and model.declaration(past.view(s)) is not None:
+    for v in views:
+        if model.declaration(v) is not None:
             w *= DECLINED
     return w
 
@@ -107,7 +113,7 @@ def rollout_then_solve(g: Game, seat: int, seed: int) -> int:
     players = [HeuristicBot(seed + s) for s in range(g.players)]
     limit = SOLVE_FROM.get(g.players, SOLVE_FROM_MANY)
     while not g.is_over:
-        if solvable(g) and max(h.bit_count() for h in g._hands) <= limit:
+        if solvable(g, limit):
             return solve(g, perspective=seat, all_moves=False).value
         step(g, players)
     return outcome(g, seat)

@@ -63,14 +63,15 @@ def rollout(g: Game, seat: int, seed: int) -> int:
     return outcome(g, seat)
 
 
-def solvable(g: Game) -> bool:
-    """Small enough for the solver within a search bot's budget."""
+def solvable(g: Game, cap: int | None = None) -> bool:
+    """Small enough for the solver within a search bot's budget (and, given ``cap``, no
+    hand holds more than ``cap`` cards)."""
     if g._phase != STRICT or g._stock_pos < len(g._stock) or g._turn_up_live:
         return False
     from tute import _kernel
     cards = max(h.bit_count() for h in g._hands)
     limit = {2: 8, 3: 5}.get(g._nplay, 5 if _kernel.AVAILABLE else 4)
-    return cards <= limit
+    return cards <= (limit if cap is None else min(limit, cap))
 
 
 class MonteCarloBot(Bot):
