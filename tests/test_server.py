@@ -1,50 +1,16 @@
-"""``tute serve`` end to end over real HTTP and WebSockets (a browser comes next)."""
+"""``tute serve`` end to end over real HTTP and WebSockets."""
 
 from __future__ import annotations
 
 import json
-import socket
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
-import uvicorn
-from websockets.sync.client import connect
 
-from tute.server.app import create_app
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Server:
-    def __init__(self, db: str, port: int | None = None) -> None:
-        self.port = port or _free_port()
-        self.app = create_app(db, robot_delay=0.0)
-        self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1",
-                                                    port=self.port, log_level="warning"))
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        for _ in range(200):
-            if self.server.started:
-                break
-            time.sleep(0.02)
-        self.http = httpx.Client(base_url=f"http://127.0.0.1:{self.port}", timeout=10)
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=10)
-
-    def ws(self, table: str, token: str, last: int = 0) -> Any:
-        return connect(f"ws://127.0.0.1:{self.port}/ws/{table}?token={token}&last={last}",
-                       open_timeout=10)
+from server_harness import Server, postgres_or_skip, recv, until
 
 
 @pytest.fixture()
@@ -54,19 +20,12 @@ def server(tmp_path: Path) -> Iterator[Server]:
     s.stop()
 
 
-def _new_table(s: Server, variant: str = "habanero") -> tuple[str, str]:
-    table = s.http.post("/api/tables", json={"variant": variant}).json()["id"]
-    token = s.http.post(f"/api/tables/{table}/seats", json={"seat": 0, "name": "Ana"}).json()
-    assert s.http.post(f"/api/tables/{table}/robots", json={}).status_code == 200
-    return table, str(token["token"])
-
-
 def _hidden_leak(s: Server, table: str, seat: int, message: dict[str, Any]) -> list[str]:
     """Cards in a message that are in another seat's hand and were never shown."""
     view = message.get("view")
     if not view:
         return []
-    game = s.app.state.lobby.tables[table].match.game
+    game = s.table(table).match.game  # type: ignore[union-attr]
     shown = {c for k in view["known_cards"] for c in k}
     shown |= {c for x in view["cantes_shown"] for c in x["cards"]}
     if view["turn_up"]:
@@ -84,20 +43,23 @@ def _hidden_leak(s: Server, table: str, seat: int, message: dict[str, Any]) -> l
 
 def test_lobby_and_a_whole_hand_against_robots(server: Server) -> None:
     s = server
-    assert s.http.get("/").status_code == 200
-    assert "cardSVG" in s.http.get("/static/cards.js").text
-    table, token = _new_table(s)
-    listed = s.http.get("/api/tables").json()["tables"]
+    ana = s.client()
+    assert ana.get("/").status_code == 200
+    assert "cardSVG" in ana.get("/static/cards.js").text
+    table = ana.new_table(robot_level="heuristic")
+    listed = ana.get("/api/tables").json()["tables"]
     assert any(t["id"] == table and len(t["seats"]) == 2 for t in listed)
-    r = s.http.post(f"/api/tables/{table}/start", json={"token": "wrong"})
-    assert r.status_code == 400 and "anfitrión" in r.json()["error"]
-    with s.ws(table, token) as ws:
-        assert s.http.post(f"/api/tables/{table}/start", json={"token": token}).status_code == 200
+    assert ana.get("/api/session").json()["tables"] == [
+        {"id": table, "seat": 0, "status": "open"}]
+    stranger = s.client()
+    r = stranger.post(f"/api/tables/{table}/start")
+    assert r.status_code == 403 and "anfitrión" in r.json()["error"]
+    with ana.ws(table) as ws:
+        assert ana.post(f"/api/tables/{table}/start").status_code == 200
         seqs: list[int] = []
         errors = 0
-        finished = False
-        while not finished:
-            message = json.loads(ws.recv(timeout=20))
+        while True:
+            message = recv(ws)
             if message["type"] == "error":
                 errors += 1
                 continue
@@ -106,9 +68,8 @@ def test_lobby_and_a_whole_hand_against_robots(server: Server) -> None:
                 seqs.append(event["seq"])
             assert not _hidden_leak(s, table, 0, message)
             if event["kind"] in ("next_hand", "match_over"):
-                finished = True
                 assert "totals" in event["result"]
-                continue
+                break
             view = message.get("view")
             if view and view["to_act"] == 0 and view["legal"]:
                 if errors == 0:
@@ -122,64 +83,42 @@ def test_lobby_and_a_whole_hand_against_robots(server: Server) -> None:
         assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
 
 
-POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
-
-
-def _postgres_or_skip() -> str:
-    try:
-        import psycopg
-        psycopg.connect("host=127.0.0.1 port=5432 dbname=test user=postgres",
-                        connect_timeout=3).close()
-    except Exception as e:                      # not reachable here: say why
-        pytest.skip(f"PostgreSQL is not reachable at 127.0.0.1:5432 ({e})")
-    from sqlalchemy import create_engine
-
-    from tute.server.store import metadata
-    engine = create_engine(POSTGRES)
-    metadata.drop_all(engine)                   # a clean store for this test
-    engine.dispose()
-    return POSTGRES
-
-
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
 def test_reconnect_gets_what_it_missed_and_restart_resumes(tmp_path: Path,
                                                            backend: str) -> None:
-    db = f"sqlite:///{tmp_path / 'r.db'}" if backend == "sqlite" else _postgres_or_skip()
+    db = f"sqlite:///{tmp_path / 'r.db'}" if backend == "sqlite" else postgres_or_skip()
     s = Server(db)
     try:
-        table, token = _new_table(s, "parejas")
-        with s.ws(table, token) as ws:
-            s.http.post(f"/api/tables/{table}/start", json={"token": token})
+        ana = s.client()
+        table = ana.new_table("parejas", robot_level="heuristic")
+        with ana.ws(table) as ws:
+            ana.post(f"/api/tables/{table}/start")
             seen = 0
             while True:
-                message = json.loads(ws.recv(timeout=20))
+                message = recv(ws)
                 seen = max(seen, message["event"].get("seq", 0))
                 view = message.get("view")
                 if view and view["to_act"] == 0 and view["legal"]:
                     break
-        runtime = s.app.state.lobby.tables[table]
-        history = runtime.match.game.history
-        with s.ws(table, token, last=seen - 2) as ws:
-            first = json.loads(ws.recv(timeout=10))
-            assert first["event"]["seq"] == seen - 1
-            second = json.loads(ws.recv(timeout=10))
-            assert second["event"]["seq"] == seen
-            state = json.loads(ws.recv(timeout=10))
+        history = s.table(table).match.game.history  # type: ignore[union-attr]
+        with ana.ws(table, last=seen - 2) as ws:
+            assert recv(ws)["event"]["seq"] == seen - 1
+            assert recv(ws)["event"]["seq"] == seen
+            state = recv(ws)
             assert state["event"]["kind"] == "state" and state["view"]["to_act"] == 0
     finally:
         s.stop()
     again = Server(db)                       # a restart: the table comes back as it was
     try:
-        restored = again.app.state.lobby.tables[table]
-        assert restored.match.game.history == history
+        restored = again.table(table)
+        assert restored.match is not None and restored.match.game.history == history
         assert restored.match.game.to_act == 0
-        with again.ws(table, token) as ws:
-            while True:
-                message = json.loads(ws.recv(timeout=10))
-                if message["event"]["kind"] == "state":
-                    break
+        ana.server = again
+        ana.http.base_url = again.base       # the same browser, the same cookie
+        with ana.ws(table) as ws:
+            message = until(ws, lambda m: m["event"]["kind"] == "state")
             ws.send(json.dumps({"type": "act", "action": message["view"]["legal"][0]}))
-            reply = json.loads(ws.recv(timeout=10))
+            reply = recv(ws)
             assert reply["event"]["kind"] == "action" and reply["event"]["seat"] == 0
     finally:
         again.stop()
@@ -187,70 +126,74 @@ def test_reconnect_gets_what_it_missed_and_restart_resumes(tmp_path: Path,
 
 def test_bad_requests(server: Server) -> None:
     s = server
-    assert s.http.post("/api/tables", json={"variant": "parejas(swap=x)"}).status_code == 400
-    assert s.http.post("/api/tables", json={"robot_level": "god"}).status_code == 400
-    assert s.http.post("/api/tables/nope/seats", json={"seat": 0}).status_code == 404
-    table = s.http.post("/api/tables", json={}).json()["id"]
-    assert s.http.post(f"/api/tables/{table}/seats", json={"seat": "x"}).status_code == 400
-    assert s.http.post(f"/api/tables/{table}/seats", json={"seat": 9, "name": "A"}).status_code == 400
-    assert s.http.post(f"/api/tables/{table}/seats", json={"seat": 0, "name": ""}).status_code == 400
-    assert s.http.post(f"/api/tables/{table}/seats", json={"seat": 0, "name": "A"}).status_code == 200
-    assert s.http.post(f"/api/tables/{table}/seats", json={"seat": 0, "name": "B"}).status_code == 400
-    r = s.http.post(f"/api/tables/{table}/seats", content=b"{not json")
-    assert r.status_code == 400
-    with s.ws(table, "no-such-token") as ws:
-        assert json.loads(ws.recv(timeout=10))["type"] == "error"
+    c = s.client()
+    assert c.post("/api/tables", {"variant": "parejas(swap=x)", "name": "A"}).status_code == 400
+    assert c.post("/api/tables", {"robot_level": "god", "name": "A"}).status_code == 400
+    assert c.post("/api/tables/nope/seats", {"seat": 0, "name": "A"}).status_code == 404
+    table = c.new_table(robots=False)
+    other = s.client()
+    assert other.post(f"/api/tables/{table}/seats", {"seat": "x", "name": "B"}).status_code == 400
+    assert other.post(f"/api/tables/{table}/seats", {"seat": 9, "name": "B"}).status_code == 400
+    assert other.post(f"/api/tables/{table}/seats", {"seat": 1, "name": ""}).status_code == 400
+    assert other.post(f"/api/tables/{table}/seats", {"seat": 0, "name": "B"}).status_code == 400
+    assert other.post(f"/api/tables/{table}/seats", {"seat": 1, "name": "ana"}).status_code == 400
+    assert other.post(f"/api/tables/{table}/seats", {"seat": 1, "name": "Bea"}).status_code == 200
+    again = other.post(f"/api/tables/{table}/seats", {"seat": 1, "name": "Bea"})
+    assert again.status_code == 400
+    r = c.http.post(f"/api/tables/{table}/seats", content=b"{not json",
+                    headers={"content-type": "application/json"})
+    assert r.status_code == 400 and r.json()["error"]
+    with s.client().ws(table) as ws:                 # no seat here: told, and closed
+        assert recv(ws, 10)["key"] == "not_seated"
 
 
 def test_table_options_clock_and_absent_player(server: Server) -> None:
     s = server
-    r = s.http.post("/api/tables", json={"preset": "online", "players": 2, "rounds": 3,
-                                         "allow_tute": False, "trump_on_trump": True,
-                                         "move_seconds": 0.3})
+    ana = s.client()
+    r = ana.post("/api/tables", {"preset": "online", "players": 2, "rounds": 3,
+                                 "allow_tute": False, "trump_on_trump": True,
+                                 "move_seconds": 0.3, "name": "Ana",
+                                 "robot_level": "heuristic"})
     assert r.status_code == 200, r.text
     summary = r.json()["table"]
     assert summary["variant"] == ("online(players=2,stock_obligations=trump_on_trump,"
                                   "tute_set=off,match_target=3)")
-    assert s.http.post("/api/tables", json={"preset": "online", "rounds": 9}).status_code == 400
+    bad = ana.post("/api/tables", {"preset": "online", "rounds": 9, "name": "Ana"})
+    assert bad.status_code == 400
     table = summary["id"]
-    token = s.http.post(f"/api/tables/{table}/seats", json={"seat": 0, "name": "Ana"}).json()
-    s.http.post(f"/api/tables/{table}/robots", json={})
-    tok = str(token["token"])
-    with s.ws(table, tok) as ws:
-        s.http.post(f"/api/tables/{table}/start", json={"token": tok})
+    ana.post(f"/api/tables/{table}/robots")
+    with ana.ws(table) as ws:
+        ana.post(f"/api/tables/{table}/start")
         moved_for_me = 0
         deadline = time.time() + 20
         while moved_for_me < 3 and time.time() < deadline:      # we never answer
-            message = json.loads(ws.recv(timeout=20))
-            event = message["event"]
+            event = recv(ws)["event"]
             if event["kind"] == "action" and event["seat"] == 0:
                 moved_for_me += 1
         assert moved_for_me == 3                # the clock ran out: the robot played
-    # an absent player: after the grace period a robot plays for him
-    runtime = s.app.state.lobby.tables[table]
-    runtime.move_seconds = 0
-    runtime.grace_seconds = 0.2
+        runtime = s.table(table)
+        runtime.options.move_seconds = 0        # no clock now...
+        runtime.grace_seconds = 0.2
+    # ...but an absent player: after the grace period a robot plays for him
+    assert runtime.match is not None
     before = len(runtime.match.game.history)
     time.sleep(3)
-    assert len(runtime.match.game.history) > before
+    assert runtime.match.hand_number > 1 or len(runtime.match.game.history) > before
 
 
 def test_host_changes_options_between_matches(server: Server) -> None:
     s = server
-    table, token = _new_table(s)
-    other = s.http.post("/api/tables/" + table + "/options",
-                        json={"token": "x", "variant": "habanero(match_target=2)"})
-    assert other.status_code == 400
-    ok = s.http.post(f"/api/tables/{table}/options",
-                     json={"token": token, "variant": "habanero(match_target=2)",
-                           "move_seconds": 20})
+    ana = s.client()
+    table = ana.new_table(robot_level="heuristic")
+    other = s.client().post(f"/api/tables/{table}/options",
+                            {"variant": "habanero(match_target=2)"})
+    assert other.status_code == 403
+    ok = ana.post(f"/api/tables/{table}/options",
+                  {"variant": "habanero(match_target=2)", "move_seconds": 20})
     assert ok.status_code == 200 and ok.json()["table"]["move_seconds"] == 20
-    four = s.http.post(f"/api/tables/{table}/options", json={"token": token,
-                                                             "variant": "parejas"})
-    assert four.status_code == 400
-    s.http.post(f"/api/tables/{table}/start", json={"token": token})
-    during = s.http.post(f"/api/tables/{table}/options",
-                         json={"token": token, "variant": "habanero"})
+    assert ana.post(f"/api/tables/{table}/options", {"variant": "parejas"}).status_code == 400
+    ana.post(f"/api/tables/{table}/start")
+    during = ana.post(f"/api/tables/{table}/options", {"variant": "habanero"})
     assert during.status_code == 400
 
 
@@ -262,16 +205,12 @@ def test_load_benchmark_smoke() -> None:
 
 def test_the_clock_is_sent_with_the_events(server: Server) -> None:
     s = server
-    r = s.http.post("/api/tables", json={"variant": "habanero", "move_seconds": 30})
-    table = r.json()["id"]
-    token = str(s.http.post(f"/api/tables/{table}/seats",
-                            json={"seat": 0, "name": "Ana"}).json()["token"])
-    s.http.post(f"/api/tables/{table}/robots", json={})
-    with s.ws(table, token) as ws:
-        s.http.post(f"/api/tables/{table}/start", json={"token": token})
+    ana = s.client()
+    table = ana.new_table(move_seconds=30, robot_level="heuristic")
+    with ana.ws(table) as ws:
+        ana.post(f"/api/tables/{table}/start")
         for _ in range(20):
-            message = json.loads(ws.recv(timeout=10))
-            clock = message.get("clock")
+            clock = recv(ws, 10).get("clock")
             if clock and clock["seat"] == 0:
                 assert 0 < clock["seconds"] <= 30
                 break
@@ -283,26 +222,26 @@ def test_host_starts_over_the_socket(server: Server) -> None:
     """``{"type": "start"}`` from the host starts the match; from another seat, or
     once started, it is refused in words and nothing changes."""
     s = server
-    table = s.http.post("/api/tables", json={"variant": "habanero"}).json()["id"]
-    host = s.http.post(f"/api/tables/{table}/seats", json={"seat": 0, "name": "Ana"}).json()
-    guest = s.http.post(f"/api/tables/{table}/seats", json={"seat": 1, "name": "Bo"}).json()
-    runtime = s.app.state.lobby.tables[table]
-    def caught_up(sock: Any) -> None:                # what was missed, then the state
-        while json.loads(sock.recv(timeout=10)).get("event", {}).get("kind") != "state":
-            pass
+    ana, bo = s.client(), s.client()
+    table = ana.new_table(robots=False)
+    assert bo.post(f"/api/tables/{table}/seats", {"seat": 1, "name": "Bo"}).status_code == 200
+    runtime = s.table(table)
 
-    with s.ws(table, guest["token"]) as other, s.ws(table, host["token"]) as ws:
+    def caught_up(sock: Any) -> None:                # what was missed, then the state
+        until(sock, lambda m: m.get("event", {}).get("kind") == "state", 10)
+
+    with bo.ws(table) as other, ana.ws(table) as ws:
         caught_up(other)
         caught_up(ws)
         other.send(json.dumps({"type": "start"}))
-        refused = json.loads(other.recv(timeout=10))
+        refused = recv(other, 10)
         assert refused["type"] == "error" and refused["message"]
         assert runtime.match is None
         ws.send(json.dumps({"type": "start"}))
-        started = json.loads(ws.recv(timeout=10))
+        started = recv(ws, 10)
         assert started["event"]["kind"] == "start" and started["view"]["hand"]
         assert runtime.match is not None
         seq = runtime.seq
         ws.send(json.dumps({"type": "start"}))
-        again = json.loads(ws.recv(timeout=10))
+        again = recv(ws, 10)
         assert again["type"] == "error" and runtime.seq == seq

@@ -2,43 +2,59 @@
 
 A send that really suspends (a slow socket) used to let the clock's automatic move
 cancel itself in the middle of ``act``: the action was applied but the robots were never
-woken, and the table stood still.  These tests make every send suspend."""
+woken, and the table stood still.  These viewers suspend on every text."""
 
 from __future__ import annotations
 
 import asyncio
 from pathlib import Path
 
+from tute.server.events import Options
+from tute.server.hub import Viewer
+from tute.server.robots import Thinkers
 from tute.server.store import Store
-from tute.server.table import Send, TableRuntime
+from tute.server.table import TableRuntime
+from tute.variants import parse_variant
+
+HOST = "h" * 64
 
 
-def _slow_send(received: list[str]) -> Send:
-    async def send(text: str) -> None:
-        await asyncio.sleep(0.001)                 # a real suspension, like a busy socket
-        received.append(text)
-    return send
+async def _table(store: Store, move_seconds: float = 0.0) -> TableRuntime:
+    return await TableRuntime.create(store, Thinkers(), Options(
+        parse_variant("habanero"), "heuristic", move_seconds), HOST, 0, "Ana",
+        robot_delay=0.0)
 
 
 def test_clock_moves_for_a_silent_player_through_slow_sends(tmp_path: Path) -> None:
     store = Store(f"sqlite:///{tmp_path / 'c.db'}")
 
     async def main() -> tuple[int, int]:
-        table = TableRuntime.create(store, "habanero", "heuristic", robot_delay=0.0,
-                                    move_seconds=0.02)
-        token = await table.sit(0, "Ana")
-        await table.fill_robots()
+        table = await _table(store, move_seconds=0.02)
+        await table.fill_robots(HOST)
         received: list[str] = []
-        table.attach(0, _slow_send(received))
-        await table.start(token)
+        viewer = Viewer(0)
+        table.attach(viewer)
+
+        async def slow() -> None:
+            while (text := await viewer.next()) is not None:
+                await asyncio.sleep(0.001)      # a real suspension, like a busy socket
+                received.append(text)
+        drain = asyncio.get_running_loop().create_task(slow())
+        await table.start(HOST)
         assert table.match is not None
-        game = table.match.game
         for _ in range(1000):                      # up to 10 s; a whole hand is ~1 s
-            if game.is_over or table.match.game is not game:
+            if table.match.hand_number > 1 or table.match.is_over:
                 break
             await asyncio.sleep(0.01)
-        mine = sum(1 for a in game.history if a[0] == 0) if game.is_over else -1
-        return mine, len(received)
+        drain.cancel()
+        first_hand = []
+        for event in table.history:
+            if event["kind"] in ("next_hand", "match_over"):
+                break
+            first_hand.append(event)
+        mine = sum(1 for e in first_hand if e["kind"] == "action" and e["seat"] == 0)
+        ended = any(e["kind"] in ("next_hand", "match_over") for e in table.history)
+        return (mine if ended else -1), len(received)
 
     mine, received = asyncio.run(main())
     assert mine >= 20, "the hand stalled: the clock or the robots stopped"
@@ -49,10 +65,9 @@ def test_a_stale_robot_move_is_dropped_not_played(tmp_path: Path) -> None:
     store = Store(f"sqlite:///{tmp_path / 's.db'}")
 
     async def main() -> tuple[bool, int]:
-        table = TableRuntime.create(store, "habanero", "heuristic", robot_delay=0.0)
-        token = await table.sit(0, "Ana")
-        await table.sit(1, "Bea")
-        await table.start(token)
+        table = await _table(store)
+        await table.sit("b" * 64, 1, "Bea")
+        await table.start(HOST)
         assert table.match is not None
         seq = table.seq
         to_act = table.match.game.to_act

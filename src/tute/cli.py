@@ -135,16 +135,46 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         import uvicorn
 
         from tute.server.app import create_app
+        from tute.server.edge import server_config
+        from tute.server.limits import Limits
     except ImportError:
         print("tute: the server needs its packages: pip install -e '.[web]'", file=sys.stderr)
         return 2
-    app = create_app(args.db, robot_delay=args.robot_delay)
+    import logging
+    import socket
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    try:                                   # a busy port is said before anything starts
+        with socket.socket() as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((args.host, args.port))
+    except OSError as e:
+        print(f"tute: cannot listen on {args.host}:{args.port} ({e.strerror}); "
+              f"another program uses it? try --port {args.port + 1}", file=sys.stderr)
+        return 2
+    limits = Limits(tables_per_minute=args.tables_per_minute, open_tables=args.open_tables,
+                    requests_per_minute=args.requests_per_minute)
+    try:
+        app = create_app(args.db, robot_delay=args.robot_delay, limits=limits,
+                         migrate=not args.no_migrate)
+    except Exception as e:                 # a database that cannot be opened
+        print(f"tute: cannot open the database {args.db}: {e}", file=sys.stderr)
+        return 2
     print(f"tute: open http://{args.host}:{args.port}/ in a browser", flush=True)
-    # uvloop and httptools: the C event loop and HTTP parser (docs/server.md, measured);
-    # no per-message deflate: views are ~2 KB and compressing every one costs more CPU
-    # than it saves on the wire.
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning",
-                loop="uvloop", http="httptools", ws_per_message_deflate=False)
+    uvicorn.Server(server_config(app, args.host, args.port, limits)).run()
+    return 0
+
+
+def _cmd_admin(args: argparse.Namespace) -> int:
+    from sqlalchemy import create_engine
+
+    from tute.server.db import migrate
+
+    engine = create_engine(args.db)
+    before = migrate.current(engine)
+    migrate.upgrade(engine)
+    print(f"tute: database at revision {migrate.current(engine)} (was {before})")
+    engine.dispose()
     return 0
 
 
@@ -212,7 +242,21 @@ def build_parser() -> argparse.ArgumentParser:
                     help="database URL (SQLite by default; postgresql://... too)")
     sv.add_argument("--robot-delay", type=float, default=0.6,
                     help="seconds a robot waits before it plays")
+    sv.add_argument("--tables-per-minute", type=int, default=20,
+                    help="new tables one address may make per minute (0: no limit)")
+    sv.add_argument("--requests-per-minute", type=int, default=600,
+                    help="HTTP requests one address may make per minute (0: no limit)")
+    sv.add_argument("--open-tables", type=int, default=3,
+                    help="unfinished tables one guest may host at once")
+    sv.add_argument("--no-migrate", action="store_true",
+                    help="do not upgrade the database's schema (tute admin migrate does)")
     sv.set_defaults(func=_cmd_serve)
+
+    ad = sub.add_parser("admin", help="the server's database: tute admin migrate")
+    ad_sub = ad.add_subparsers(dest="admin_command", required=True)
+    mg = ad_sub.add_parser("migrate", help="upgrade the database to the newest schema")
+    mg.add_argument("--db", default="sqlite:///tute.db", help="database URL")
+    mg.set_defaults(func=_cmd_admin)
 
     r = sub.add_parser("replay", help="step through a game record trick by trick")
     r.add_argument("file", help="a record (see docs/records.md)")

@@ -7,7 +7,9 @@ of the language.  A key missing in a language falls back to English, then to the
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Final
 
 from tute.cards import SUITS, Rank, Suit
@@ -474,20 +476,6 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
     "solver_node_limit": {"en": "the solver stopped after {nodes} positions",
                           "es": "el solucionador se detuvo tras {nodes} posiciones"},
     "solver_hand_over": {"en": "the hand is over", "es": "la mano ha terminado"},
-    # -- tables -------------------------------------------------------------------
-    "players_fixed": {"en": "this table seats {players}", "es": "esta mesa es de {players}"},
-    "bad_move_time": {"en": "the time per move is 0 (none) to 600 seconds",
-                      "es": "el tiempo por jugada va de 0 (sin reloj) a 600 segundos"},
-    "bad_rounds": {"en": "a match is 1 to 5 rounds won", "es": "la partida es de 1 a 5 rondas ganadas"},
-    "table_started": {"en": "the match at this table has started", "es": "la partida de esta mesa ya empezó"},
-    "seat_taken": {"en": "seat {seat} is taken", "es": "el asiento {seat} está ocupado"},
-    "name_needed": {"en": "say your name to sit", "es": "di tu nombre para sentarte"},
-    "only_host_starts": {"en": "only the host starts the match", "es": "solo el anfitrión empieza la partida"},
-    "seats_empty": {"en": "some seats are empty: invite friends or add robots",
-                    "es": "hay asientos vacíos: invita a alguien o pon robots"},
-    "not_seated": {"en": "you have no seat at this table", "es": "no tienes asiento en esta mesa"},
-    "no_game": {"en": "no game is being played", "es": "no hay partida en juego"},
-    "bad_message": {"en": "that message is not an action", "es": "ese mensaje no es una jugada"},
     "hand_not_over": {"en": "the hand is not over yet", "es": "la mano aún no ha terminado"},
     "match_over": {"en": "the match is over", "es": "la partida ha terminado"},
     "manilla_off": {"en": "manilla is not played in this game",
@@ -524,6 +512,20 @@ MESSAGES: Final[dict[str, dict[str, str]]] = {
     "demo_winner": {"en": "side {side} wins the hand", "es": "gana la mano el lado {side}",
                     "pt": "o lado {side} ganha a mão", "it": "la parte {side} vince la mano"},
 }
+
+
+def _load_catalogs() -> None:
+    """Merge the catalogs kept as data (``tute/catalog/*.json``: one object of keys, each
+    with its text per language) into :data:`MESSAGES`."""
+    folder = Path(__file__).parent / "catalog"
+    for path in sorted(folder.glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for key, texts in data.items():
+            if not key.startswith("_"):
+                MESSAGES[key] = dict(texts)
+
+
+_load_catalogs()
 
 
 def render(key: str, params: Mapping[str, object], lang: str = "en") -> str:

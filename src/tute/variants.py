@@ -119,7 +119,7 @@ class Variant:
 
     def changed_options(self) -> dict[str, OptionValue]:
         """The options that differ from the preset's defaults for this player count."""
-        base = preset_variant(self.preset, self.players)
+        base = _base_variant(self.preset, self.players)
         out: dict[str, OptionValue] = {}
         if self.players != PRESETS[self.preset].default_players:
             out["players"] = self.players
@@ -259,6 +259,17 @@ def preset_variant(name: str, players: int | None = None) -> Variant:
             allowed=", ".join(str(p) for p in preset.players))
     settings = preset.settings(n)
     return Variant(preset=name, players=n, **settings)  # type: ignore[arg-type]
+
+
+def _base_variant(name: str, players: int) -> Variant:
+    """The preset's defaults for ``players``, also for a count the preset does not list
+    (the last two players of a Cabrero elimination match: their hands' variant must
+    print like any other)."""
+    preset = PRESETS[name]
+    if players in preset.players:
+        return preset_variant(name, players)
+    settings = preset.settings(preset.default_players)
+    return Variant(preset=name, players=players, **settings)  # type: ignore[arg-type]
 
 
 def coerce_option(name: str, value: object) -> OptionValue:

@@ -1,222 +1,203 @@
 """The web server: an HTTP lobby, a WebSocket per seat, the static web client.
 
-HTTP (JSON):
-  ``GET  /api/tables``                       the tables
-  ``POST /api/tables`` {variant, robot_level} a new table -> {"id"}
-  ``POST /api/tables/{id}/seats`` {seat, name} take a seat -> {"token"}
-  ``POST /api/tables/{id}/robots``          fill the empty seats with robots
-  ``POST /api/tables/{id}/start`` {token}   the host starts the match
+HTTP (JSON bodies, ``Content-Type: application/json``; docs/server.md has the details):
+  ``GET  /api/tables``                         the open and running tables
+  ``GET  /api/session``                        where this browser sits
+  ``POST /api/tables`` {name, seat, options}   a new table, its creator seated as host
+  ``POST /api/tables/{id}/seats`` {seat, name} take the seat of one's choice
+  ``POST /api/tables/{id}/robots``             the host fills the empty seats
+  ``POST /api/tables/{id}/start``              the host starts a match
+  ``POST /api/tables/{id}/options`` {options}  the host, before or between matches
 
-WebSocket ``/ws/{id}?token=...&last=N``: the server sends what the seat missed after
-event N, then every event with the seat's view; the client sends
-``{"type": "act", "action": "Ao"}`` (the host also ``{"type": "start"}``: the next
-match) and gets ``{"type": "error", "message": ...}`` when the rules (or the protocol)
-refuse it -- nothing changes then.
+A person is a guest's secret in an HttpOnly cookie (:mod:`tute.server.sessions`): the
+page never holds a seat's key.  WebSocket ``/ws/{id}?last=N&lang=es``: the server sends
+what the seat missed after event N, then every event with the seat's view; the client
+sends ``{"type": "act", "action": "Ao"}``, ``{"type": "start"}`` (the host: the next
+match) or ``{"type": "ping"}``; a refusal is ``{"type": "error", "message", "key"}``
+and changes nothing.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
-import json
-from collections.abc import AsyncIterator, Awaitable, Callable
+import logging
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import orjson
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from tute.errors import TuteError
+from tute.server.edge import Edge, client_address, lang_of
+from tute.server.hub import Viewer
+from tute.server.limits import Limits, Window
+from tute.server.lobby import Lobby
+from tute.server.protocol import (
+    Act,
+    CreateTable,
+    Empty,
+    Ping,
+    ProtocolError,
+    SitDown,
+    StartMatch,
+    TableOptions,
+    decode_body,
+    decode_message,
+)
 from tute.server.robots import Thinkers
-from tute.server.store import Store
+from tute.server.sessions import ensure_player, player_of, set_cookie
+from tute.server.store import Store, StoreError
 from tute.server.table import TableError, TableRuntime
 from tute.server.wire import encode
-from tute.variants import make_variant
 
+log = logging.getLogger("tute.server")
 STATIC = Path(__file__).parent / "static"
+SWEEP_SECONDS = 30.0
+MAX_LAST = 10**9
+
+_STATUS = {"no_such_table": 404, "table_broken": 410, "only_host": 403,
+           "only_host_starts": 403, "too_many_tables": 429, "too_many_open_tables": 429}
 
 
-class Lobby:
-    def __init__(self, store: Store, robot_delay: float = 0.4,
-                 thinkers: Thinkers | None = None) -> None:
-        self.store = store
-        self.robot_delay = robot_delay
-        self.thinkers = thinkers or Thinkers()       # robots that search think there
-        self.tables: dict[str, TableRuntime] = {}
-        for row in store.table_rows():               # a restart resumes every table
-            self.tables[row["id"]] = TableRuntime.restore(store, row, robot_delay,
-                                                          self.thinkers)
-
-    def resume_robots(self) -> None:
-        for t in self.tables.values():
-            t.wake_robots()
+def _error(e: TuteError, lang: str) -> JSONResponse:
+    status = 503 if isinstance(e, StoreError) else _STATUS.get(e.key, 400)
+    return JSONResponse({"error": e.localized(lang), "key": e.key}, status_code=status)
 
 
-def _error(e: TuteError | str, lang: str = "es", status: int = 400) -> JSONResponse:
-    message = e.localized(lang) if isinstance(e, TuteError) else e
-    return JSONResponse({"error": message}, status_code=status)
-
-
-async def _body(request: Request) -> dict[str, Any]:
-    try:
-        data = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def table_variant(data: dict[str, Any]) -> str:
-    """The variant of a table from seed 001's table options, or a variant text."""
-    if "preset" not in data:
-        return str(data.get("variant", "habanero"))
-    options: dict[str, object] = {}
-    if "players" in data:
-        options["players"] = data["players"]
-    rounds = data.get("rounds", 1)
-    if not isinstance(rounds, int) or not 1 <= rounds <= 5:
-        raise TableError("bad_rounds")
-    options["match_target"] = rounds
-    if data.get("allow_tute") is False:
-        options["tute_set"] = "off"
-    if data.get("trump_on_trump"):
-        options["stock_obligations"] = "trump_on_trump"
-    return str(make_variant(str(data["preset"]), options))
-
-
-def move_time(data: dict[str, Any]) -> float:
-    value = data.get("move_seconds", 0)
-    if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 <= value <= 600:
-        raise TableError("bad_move_time")
-    return float(value)
-
-
-def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4) -> Starlette:
-    lobby = Lobby(Store(db_url), robot_delay)
-
-    def lang_of(request: Request) -> str:
-        lang = request.query_params.get("lang", "es")
-        return lang if lang in ("es", "pt", "it", "en") else "es"
+def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
+               limits: Limits | None = None, thinkers: Thinkers | None = None,
+               migrate: bool = True) -> Starlette:
+    limits = limits or Limits()
+    store = Store(db_url, migrate_schema=migrate)
+    lobby = Lobby(store, thinkers or Thinkers(), limits, robot_delay)
+    lobby.restore()                                # unfinished tables come back
 
     async def index(request: Request) -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
     async def list_tables(request: Request) -> JSONResponse:
-        return JSONResponse({"tables": [t.summary() for t in lobby.tables.values()]})
+        return JSONResponse({"tables": lobby.listing()})
+
+    async def session(request: Request) -> JSONResponse:
+        return JSONResponse({"tables": lobby.seated(player_of(request))})
+
+    async def body(request: Request) -> bytes:
+        return await request.body()                # read whole and capped by the edge
+
+    def answer(request: Request, data: dict[str, Any], secret: str | None) -> JSONResponse:
+        response = JSONResponse(data)
+        if secret is not None:
+            set_cookie(response, secret, request)
+        return response
 
     async def new_table(request: Request) -> JSONResponse:
-        data = await _body(request)
+        lang = lang_of(request.scope)
         try:
-            variant = table_variant(data)
-            table = TableRuntime.create(lobby.store, variant,
-                                        str(data.get("robot_level", "heuristic")),
-                                        lobby.robot_delay, move_time(data),
-                                        lobby.thinkers)
+            data = decode_body(CreateTable, await body(request))
+            player, secret = ensure_player(request)
+            table = await lobby.create(data, player, client_address(request.scope))
         except TuteError as e:
-            return _error(e, lang_of(request))
-        lobby.tables[table.id] = table
-        if data.get("robots_only") is True:          # a table of robots: it plays itself
-            await table.fill_robots()
-            await table.start(None)
-        return JSONResponse({"id": table.id, "table": table.summary()})
-
-    def table_of(request: Request) -> TableRuntime | None:
-        return lobby.tables.get(request.path_params["table_id"])
+            return _error(e, lang)
+        seat = table.seat_of(player)
+        return answer(request, {"id": table.id, "seat": seat, "table": table.summary()},
+                      secret if seat is not None else None)
 
     async def sit(request: Request) -> JSONResponse:
-        table = table_of(request)
-        if table is None:
-            return _error("no such table", status=404)
-        data = await _body(request)
-        seat = data.get("seat")
-        if not isinstance(seat, int) or isinstance(seat, bool):
-            return _error("seat must be a number")
+        lang = lang_of(request.scope)
         try:
-            token = await table.sit(seat, str(data.get("name", "")))
+            data = decode_body(SitDown, await body(request))
+            table = lobby.get(request.path_params["table_id"])
+            player, secret = ensure_player(request)
+            await table.sit(player, data.seat, data.name)
         except TuteError as e:
-            return _error(e, lang_of(request))
-        return JSONResponse({"token": token, "seat": seat, "table": table.summary()})
+            return _error(e, lang)
+        return answer(request, {"id": table.id, "seat": data.seat,
+                                "table": table.summary()}, secret)
 
-    async def on_table(request: Request,
-                       do: Callable[[TableRuntime, dict[str, Any]], Awaitable[None]]
-                       ) -> JSONResponse:
-        """Find the table, run ``do`` with the request's JSON; errors in words."""
-        table = table_of(request)
-        if table is None:
-            return _error("no such table", status=404)
-        data = await _body(request)
+    async def host_request(request: Request, kind: type[Any]) -> JSONResponse:
+        lang = lang_of(request.scope)
         try:
-            await do(table, data)
+            data = decode_body(kind, await body(request))
+            table = lobby.get(request.path_params["table_id"])
+            player = player_of(request)
+            if isinstance(data, TableOptions):
+                await table.set_options(player or "", data.to_options(table.options))
+            elif request.url.path.endswith("/robots"):
+                await table.fill_robots(player or "")
+            else:
+                await table.start(player or "")
         except TuteError as e:
-            return _error(e, lang_of(request))
+            return _error(e, lang)
         return JSONResponse({"table": table.summary()})
 
     async def robots(request: Request) -> JSONResponse:
-        async def do(table: TableRuntime, _data: dict[str, Any]) -> None:
-            await table.fill_robots()
-        return await on_table(request, do)
+        return await host_request(request, Empty)
 
     async def start(request: Request) -> JSONResponse:
-        async def do(table: TableRuntime, data: dict[str, Any]) -> None:
-            await table.start(str(data.get("token", "")))
-        return await on_table(request, do)
+        return await host_request(request, Empty)
 
     async def options(request: Request) -> JSONResponse:
-        async def do(table: TableRuntime, data: dict[str, Any]) -> None:
-            await table.set_options(str(data.get("token", "")), table_variant(data),
-                                    str(data.get("robot_level", table.robot_level)),
-                                    move_time(data))
-        return await on_table(request, do)
+        return await host_request(request, TableOptions)
 
     async def play(ws: WebSocket) -> None:
+        lang = lang_of(ws.scope)
+        player = player_of(ws)
         table = lobby.tables.get(ws.path_params["table_id"])
-        token = ws.query_params.get("token", "")
-        lang = ws.query_params.get("lang", "es")
         await ws.accept()
-        seat = table.seat_of(token) if table is not None else None
-        if table is None or seat is None:
-            await ws.send_json({"type": "error", "message": "no seat at this table"})
-            await ws.close()
+        try:
+            last = _last(ws.query_params.get("last", "0"))
+            if table is None:
+                lobby.get(ws.path_params["table_id"])   # raises: which refusal
+                return
+            seat = table.seat_of(player)
+            if seat is None:
+                raise TableError("not_seated")
+        except TuteError as e:
+            await ws.send_text(encode({"type": "error", "message": e.localized(lang),
+                                       "key": e.key}))
+            await ws.close(code=4400)
             return
-        try:
-            last = int(ws.query_params.get("last", "0"))
-        except ValueError:
-            last = 0
-
+        viewer = Viewer(seat)
+        if not table.attach(viewer):
+            await ws.send_text(encode({"type": "error", "key": "too_many_sockets",
+                                       "message": TuteError("too_many_sockets")
+                                       .localized(lang)}))
+            await ws.close(code=4429)
+            return
         for message in table.missed(seat, last):
-            await ws.send_text(encode(message))
-        table.attach(seat, ws.send_text)
+            viewer.push(encode(message))
+        writer = asyncio.get_running_loop().create_task(_drain(viewer, ws))
         try:
-            while True:
-                raw = await ws.receive_text()
-                try:
-                    message = orjson.loads(raw)
-                except orjson.JSONDecodeError:
-                    await ws.send_json({"type": "error", "message": "not JSON"})
-                    continue
-                kind = message.get("type") if isinstance(message, dict) else None
-                if kind not in ("act", "start"):
-                    await ws.send_json({"type": "error", "message": "unknown message"})
-                    continue
-                try:
-                    if kind == "start":              # the host starts the next match
-                        await table.start(token)
-                    else:
-                        await table.act(token, message.get("action"))
-                except TuteError as e:
-                    await ws.send_json({"type": "error", "message": e.localized(lang)})
-        except WebSocketDisconnect:
-            pass
+            await _serve(ws, table, player, viewer, Window(limits.messages,
+                                                           limits.messages_window), lang)
         finally:
-            table.detach(seat, ws.send_text)
+            table.detach(viewer)
+            viewer.drop()
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await writer
+
+    async def sweeper() -> None:
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                await lobby.sweep()
+            except Exception:
+                log.exception("the lobby's sweep failed; it runs again")
 
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
-        lobby.resume_robots()                    # unfinished tables go on after a restart
+        lobby.resume()                          # unfinished tables go on after a restart
+        task = asyncio.get_running_loop().create_task(sweeper())
         # what is alive at the start (the code, numba, restored tables) stays: out of
         # the collector's way; full collections walk every connection's objects, so
         # they run a tenth as often (docs/server.md: the pauses they caused)
@@ -226,11 +207,15 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4) -> S
         try:
             yield
         finally:
+            task.cancel()
+            lobby.shut()
             lobby.thinkers.close()
+            store.close()
 
     app = Starlette(routes=[
         Route("/", index),
         Route("/api/tables", list_tables, methods=["GET"]),
+        Route("/api/session", session, methods=["GET"]),
         Route("/api/tables", new_table, methods=["POST"]),
         Route("/api/tables/{table_id}/seats", sit, methods=["POST"]),
         Route("/api/tables/{table_id}/robots", robots, methods=["POST"]),
@@ -238,6 +223,60 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4) -> S
         Route("/api/tables/{table_id}/options", options, methods=["POST"]),
         WebSocketRoute("/ws/{table_id}", play),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ], lifespan=lifespan)
+    ], lifespan=lifespan, middleware=[Middleware(Edge, limits=limits)])
     app.state.lobby = lobby
+    app.state.store = store
     return app
+
+
+def _last(text: str) -> int:
+    if not text.isdigit() or len(text) > 10 or int(text) > MAX_LAST:
+        raise ProtocolError("bad_last")
+    return int(text)
+
+
+async def _drain(viewer: Viewer, ws: WebSocket) -> None:
+    """Send the viewer's queue in order; close the socket once it is dropped."""
+    try:
+        while (text := await viewer.next()) is not None:
+            await ws.send_text(text)
+    except Exception:                     # the socket went away
+        return
+    if ws.client_state == WebSocketState.CONNECTED:
+        with contextlib.suppress(Exception):
+            await ws.close(code=1008)
+
+
+async def _serve(ws: WebSocket, table: TableRuntime, player: str | None, viewer: Viewer,
+                 window: Window, lang: str) -> None:
+    def refuse(e: TuteError) -> None:
+        viewer.push(encode({"type": "error", "message": e.localized(lang), "key": e.key}))
+
+    try:
+        while True:
+            frame = await ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                return
+            raw = frame.get("text")
+            if raw is None:
+                raw = frame.get("bytes") or b""
+            if not window.allow():                      # a flood: told, then closed
+                viewer.drop()
+                e = TuteError("too_many_messages")
+                with contextlib.suppress(Exception):
+                    await ws.send_text(encode({"type": "error", "key": e.key,
+                                               "message": e.localized(lang)}))
+                    await ws.close(code=1008)
+                return
+            try:
+                message = decode_message(raw)
+                if isinstance(message, Ping):
+                    viewer.push('{"type":"pong"}')
+                elif isinstance(message, StartMatch):
+                    await table.start(player or "")
+                elif isinstance(message, Act):
+                    await table.act(table.seat_of(player), message.action)
+            except TuteError as e:
+                refuse(e)
+    except WebSocketDisconnect:
+        return

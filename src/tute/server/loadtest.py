@@ -12,6 +12,7 @@ import asyncio
 import gc
 import os
 import random
+import secrets
 import shutil
 import socket
 import statistics
@@ -54,16 +55,24 @@ class Table:
         self.seats = [Seat() for _ in range(4)]
 
 
+def _cookie(secret: str) -> dict[str, str]:
+    """Each seat is its own guest: its own secret in the cookie the server reads."""
+    return {"cookie": f"tute_player={secret}"}
+
+
 async def _set_up(http: httpx.AsyncClient, ws_base: str) -> Table:
-    table = (await http.post("/api/tables", json={"variant": "parejas"})).json()["id"]
-    tokens = []
-    for s in range(4):
-        seated = await http.post(f"/api/tables/{table}/seats",
+    secrets_ = [secrets.token_urlsafe(32) for _ in range(4)]
+    made = await http.post("/api/tables", headers=_cookie(secrets_[0]),
+                           json={"variant": "parejas", "name": "P0", "seat": 0})
+    made.raise_for_status()
+    table = made.json()["id"]
+    for s in range(1, 4):
+        seated = await http.post(f"/api/tables/{table}/seats", headers=_cookie(secrets_[s]),
                                  json={"seat": s, "name": f"P{s}"})
-        tokens.append(seated.json()["token"])
-    sockets = [await connect(f"{ws_base}/ws/{table}?token={tokens[s]}", max_size=None)
-               for s in range(4)]
-    return Table(table, tokens, sockets)
+        seated.raise_for_status()
+    sockets = [await connect(f"{ws_base}/ws/{table}", max_size=None,
+                             additional_headers=_cookie(secrets_[s])) for s in range(4)]
+    return Table(table, secrets_, sockets)
 
 
 async def _read(t: Table, s: int, window: tuple[float, float], latencies: list[float],
@@ -99,7 +108,7 @@ async def _play(http: httpx.AsyncClient, t: Table, window: tuple[float, float],
     # played in lockstep (every table ending its hand at once is not what players do);
     # the window opens once every table plays
     await asyncio.sleep(random.uniform(0, ramp))
-    await http.post(f"/api/tables/{t.id}/start", json={"token": t.tokens[0]})
+    await http.post(f"/api/tables/{t.id}/start", headers=_cookie(t.tokens[0]), json={})
     beat = time.perf_counter()
     while time.perf_counter() < window[1]:
         await asyncio.sleep(max(0.0, beat - time.perf_counter()))
@@ -129,7 +138,7 @@ async def _run(tables: int, seconds: float, interval: float, port: int) -> dict[
     base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
     latencies: list[float] = []
     errors: list[str] = []
-    async with httpx.AsyncClient(base_url=base, timeout=60,
+    async with httpx.AsyncClient(base_url=base, timeout=60, cookies=None,
                                  limits=httpx.Limits(max_connections=16)) as http:
         began = time.perf_counter()
         gate = asyncio.Semaphore(8)              # tables are set up a few at a time
@@ -168,7 +177,9 @@ def run(tables: int, seconds: float, interval: float = 0.2) -> dict[str, Any]:
     # no pipes: output nobody reads could fill one and stall the server
     server = subprocess.Popen(
         [sys.executable, "-m", "tute.cli", "serve", "--port", str(port), "--db",
-         f"sqlite:///{os.path.join(folder, 'load.db')}", "--robot-delay", "0"],
+         f"sqlite:///{os.path.join(folder, 'load.db')}", "--robot-delay", "0",
+         "--tables-per-minute", "0", "--requests-per-minute", "0",
+         "--open-tables", str(tables + 1)],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         for _ in range(200):

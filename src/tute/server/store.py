@@ -1,72 +1,114 @@
-"""The table store: every table, seat and numbered event, written before it is sent.
+"""The table store: every table, seat and numbered event, committed before it is sent.
 
-SQLite (WAL) is the embedded default; any SQLAlchemy URL works (``postgresql://...``).
+SQLite (WAL) is the embedded default; any SQLAlchemy URL works (``postgresql+psycopg://``).
+The schema comes from Alembic migrations (:mod:`tute.server.db`).
+
+Writes never run on the event loop: one writer thread owns a driver connection and
+commits what has arrived (group commit: the writes of every table that arrive while it
+commits go together in its next transaction).  A table's write is a list of operations
+that commit together or not at all; when a shared transaction fails, each table's write
+is tried alone, so one table's failure is not another's.  A write that fails raises
+:class:`StoreError` and nothing of it is kept -- unless the failure came after the
+database had committed (a connection lost during COMMIT): that is checked, so a caller
+is never told "not saved" about a write that was.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
-from sqlalchemy import (
-    Column,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
-    create_engine,
-    event,
-    insert,
-    select,
-)
+from sqlalchemy import create_engine, event, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.pool import PoolProxiedConnection
 
-_MARKS = {"qmark": "?", "format": "%s", "pyformat": "%s"}   # the drivers' placeholders
+from tute.errors import TuteError
+from tute.server.db import migrate
+from tute.server.db.schema import ACTIVE, events, seats, tables
 
-metadata = MetaData()
-tables = Table(
-    "tute_tables", metadata,
-    Column("id", String(32), primary_key=True),
-    Column("variant", Text, nullable=False),
-    Column("robot_level", String(32), nullable=False),
-    Column("status", String(16), nullable=False),        # open | playing | over
-    Column("created", Integer, nullable=False),
-)
-seats = Table(
-    "tute_seats", metadata,
-    Column("table_id", String(32), primary_key=True),
-    Column("seat", Integer, primary_key=True),
-    Column("name", Text, nullable=False),
-    Column("kind", String(8), nullable=False),            # human | robot
-    Column("token", String(64), nullable=False),
-)
-events = Table(
-    "tute_events", metadata,
-    Column("table_id", String(32), primary_key=True),
-    Column("seq", Integer, primary_key=True),
-    Column("kind", String(16), nullable=False),
-    Column("data", Text, nullable=False),
-)
+log = logging.getLogger("tute.server")
+
+_MARKS = {"qmark": "?", "format": "%s", "pyformat": "%s"}   # the drivers' placeholders
+T = TypeVar("T")
+
+
+class StoreError(TuteError):
+    """The store could not save a change: nothing of it was kept, nothing changed."""
 
 
 @dataclass(frozen=True, slots=True)
 class SeatRow:
     seat: int
     name: str
+    kind: str                       # human | robot
+    player: str | None              # the person's key (a hash of the cookie); robots none
+
+
+@dataclass(frozen=True, slots=True)
+class NewTable:
+    id: str
+    variant: str
+    robot_level: str
+    host: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class PutSeat:
+    row: SeatRow
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    seq: int
     kind: str
-    token: str
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    status: str
+    note: str | None = None
+
+
+Op = NewTable | PutSeat | Event | Status
+
+
+@dataclass(slots=True)
+class TableRecord:
+    """Everything stored of one table."""
+
+    id: str
+    variant: str
+    robot_level: str
+    status: str
+    host: str | None
+    created: int
+    seats: list[SeatRow] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _Write:
+    table_id: str
+    ops: Sequence[Op]
+    done: asyncio.Future[None]
 
 
 class Store:
-    def __init__(self, url: str) -> None:
-        self.engine: Engine = create_engine(url)
+    def __init__(self, url: str, *, migrate_schema: bool = True,
+                 busy_timeout: float = 2.0) -> None:
+        connect_args: dict[str, Any] = {}
+        if url.startswith("sqlite"):
+            connect_args = {"timeout": busy_timeout, "check_same_thread": False}
+        self.engine: Engine = create_engine(url, connect_args=connect_args)
         if url.startswith("sqlite"):
             @event.listens_for(self.engine, "connect")
             def _wal(conn: Any, _record: Any) -> None:
@@ -74,97 +116,224 @@ class Store:
                 cur.execute("PRAGMA journal_mode=WAL")
                 cur.execute("PRAGMA synchronous=NORMAL")
                 cur.close()
-        metadata.create_all(self.engine)
-        self._pending: list[tuple[tuple[str, int, str, str], asyncio.Future[None]]] = []
-        self._flusher: asyncio.Task[None] | None = None
-        self._writer = ThreadPoolExecutor(1, thread_name_prefix="tute-store")
-        self._raw: PoolProxiedConnection | None = None
+        if migrate_schema:
+            migrate.upgrade(self.engine)
         mark = _MARKS.get(self.engine.dialect.paramstyle)
         if mark is None:
             raise ValueError(f"unsupported database driver: {self.engine.dialect.driver}")
-        self._insert_event = ("INSERT INTO tute_events (table_id, seq, kind, data) "
-                              f"VALUES ({mark}, {mark}, {mark}, {mark})")
-        self._update_status = f"UPDATE tute_tables SET status = {mark} WHERE id = {mark}"
+        m = mark
+        self._sql = {
+            "table": ("INSERT INTO tute_tables (id, variant, robot_level, status, created, "
+                      f"host) VALUES ({m}, {m}, {m}, {m}, {m}, {m})"),
+            "seat_del": f"DELETE FROM tute_seats WHERE table_id = {m} AND seat = {m}",
+            "seat": ("INSERT INTO tute_seats (table_id, seat, name, kind, player) "
+                     f"VALUES ({m}, {m}, {m}, {m}, {m})"),
+            "event": ("INSERT INTO tute_events (table_id, seq, kind, data) "
+                      f"VALUES ({m}, {m}, {m}, {m})"),
+            "status": f"UPDATE tute_tables SET status = {m}, note = {m} WHERE id = {m}",
+            "has_event": f"SELECT 1 FROM tute_events WHERE table_id = {m} AND seq = {m}",
+            "has_table": f"SELECT 1 FROM tute_tables WHERE id = {m}",
+        }
+        self._pending: list[_Write] = []
+        self._flusher: asyncio.Task[None] | None = None
+        self._writer = ThreadPoolExecutor(1, thread_name_prefix="tute-store")
+        self._readers = ThreadPoolExecutor(2, thread_name_prefix="tute-read")
+        self._raw: PoolProxiedConnection | None = None
+        self._writer_thread: threading.Thread | None = None
+        self.fault: Callable[[], None] | None = None   # tests: raise inside the next writes
 
-    def create_table(self, table_id: str, variant: str, robot_level: str) -> None:
-        with self.engine.begin() as c:
-            c.execute(insert(tables).values(id=table_id, variant=variant,
-                                            robot_level=robot_level, status="open",
-                                            created=int(time.time())))
-
-    async def set_status_async(self, table_id: str, status: str) -> None:
-        """The table's status, written by the writer thread (in order with its events)."""
-        await asyncio.get_running_loop().run_in_executor(
-            self._writer, self._write, self._update_status, [(status, table_id)])
-
-    def set_seat(self, table_id: str, row: SeatRow) -> None:
-        with self.engine.begin() as c:
-            c.execute(seats.delete().where((seats.c.table_id == table_id)
-                                           & (seats.c.seat == row.seat)))
-            c.execute(insert(seats).values(table_id=table_id, seat=row.seat, name=row.name,
-                                           kind=row.kind, token=row.token))
-
-    def add_event(self, table_id: str, seq: int, kind: str, data: dict[str, Any]) -> None:
-        """Store one event and commit, now (on the writer thread, which owns the
-        driver connection)."""
-        self._writer.submit(self._write, self._insert_event,
-                            [(table_id, seq, kind, json.dumps(data))]).result()
-
-    async def add_event_async(self, table_id: str, seq: int, kind: str,
-                              data: dict[str, Any]) -> None:
-        """Store an event; returns once it is committed.
-
-        Group commit: one writer thread commits what has arrived; the events of every
-        table that arrive meanwhile go together in its next commit."""
+    # ------------------------------------------------------------------ writing
+    async def write(self, table_id: str, ops: Sequence[Op]) -> None:
+        """Commit ``ops`` of one table together; returns once committed, or raises
+        :class:`StoreError` with nothing of them kept."""
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
-        self._pending.append(((table_id, seq, kind, json.dumps(data)), done))
+        self._pending.append(_Write(table_id, ops, done))
         if self._flusher is None or self._flusher.done():
             self._flusher = loop.create_task(self._flush())
         await done
+
+    def write_now(self, table_id: str, ops: Sequence[Op]) -> None:
+        """The same, from code that is not on the event loop (start-up, tools)."""
+        self._writer.submit(self._commit, [(table_id, ops)]).result()
 
     async def _flush(self) -> None:
         loop = asyncio.get_running_loop()
         while self._pending:
             batch, self._pending = self._pending, []
             try:
-                await loop.run_in_executor(self._writer, self._write, self._insert_event,
-                                           [row for row, _ in batch])
-            except Exception as e:                 # nothing was stored: say so to each
-                for _, done in batch:
-                    if not done.done():
-                        done.set_exception(e)
-                continue
-            for _, done in batch:
-                if not done.done():
-                    done.set_result(None)
+                await loop.run_in_executor(self._writer, self._commit,
+                                           [(w.table_id, w.ops) for w in batch])
+                outcomes: list[BaseException | None] = [None] * len(batch)
+            except Exception as e:
+                if len(batch) == 1:
+                    outcomes = [e]
+                else:                          # one table's write must not fail others
+                    outcomes = await loop.run_in_executor(self._writer, self._each, batch)
+            for w, outcome in zip(batch, outcomes, strict=True):
+                if w.done.done():
+                    continue
+                if outcome is None:
+                    w.done.set_result(None)
+                else:
+                    w.done.set_exception(self._refusal(w.table_id, outcome))
 
-    def _write(self, statement: str, rows: Sequence[tuple[object, ...]]) -> None:
-        """Run a statement over rows and commit, on the writer's own driver connection
-        (plain DB-API: half of SQLAlchemy's cost per commit, measured in docs/server.md)."""
-        raw = self._raw                   # only the writer thread runs this: it owns it
-        if raw is None:
-            raw = self._raw = self.engine.raw_connection()
+    def _each(self, batch: list[_Write]) -> list[BaseException | None]:
+        out: list[BaseException | None] = []
+        for w in batch:
+            try:
+                self._commit([(w.table_id, w.ops)])
+                out.append(None)
+            except Exception as e:
+                out.append(e)
+        return out
+
+    @staticmethod
+    def _refusal(table_id: str, cause: BaseException) -> StoreError:
+        log.warning("table %s: the store refused a write: %s", table_id, cause)
+        error = StoreError("table_not_saved")
+        error.__cause__ = cause
+        return error
+
+    def _commit(self, writes: Sequence[tuple[str, Sequence[Op]]]) -> None:
+        """Run the writes' statements in one transaction and commit (writer thread: it
+        owns the driver connection; plain DB-API, half of SQLAlchemy's cost per commit,
+        docs/server.md)."""
+        statements: list[tuple[str, list[tuple[object, ...]]]] = []
+        for table_id, ops in writes:
+            for op in ops:
+                for key, params in _statements(table_id, op):
+                    if statements and statements[-1][0] == key:
+                        statements[-1][1].append(params)
+                    else:
+                        statements.append((key, [params]))
+        raw = self._connection()
+        committing = False
         try:
+            if self.fault is not None:
+                self.fault()
             cur = raw.cursor()
-            cur.executemany(statement, rows)
+            for key, rows in statements:
+                cur.executemany(self._sql[key], rows)
             cur.close()
+            committing = True
             raw.commit()
         except Exception:
-            raw.rollback()
+            self._reset(raw)
+            if committing and self._committed(writes):   # lost after the commit: kept
+                return
             raise
 
-    def table_rows(self) -> list[dict[str, Any]]:
-        with self.engine.begin() as c:
-            return [dict(r._mapping) for r in c.execute(select(tables))]
+    def _committed(self, writes: Sequence[tuple[str, Sequence[Op]]]) -> bool:
+        """Whether every write is in the database already (checked on a new connection)."""
+        try:
+            raw = self._connection()
+            cur = raw.cursor()
+            for table_id, ops in writes:
+                probe = _probe(table_id, ops)
+                if probe is None:
+                    return False
+                cur.execute(self._sql[probe[0]], probe[1])
+                if cur.fetchone() is None:
+                    return False
+            cur.close()
+            raw.rollback()
+            return True
+        except Exception:
+            self._reset(self._raw)
+            return False
 
-    def seat_rows(self, table_id: str) -> list[SeatRow]:
-        with self.engine.begin() as c:
-            rows = c.execute(select(seats).where(seats.c.table_id == table_id))
-            return [SeatRow(r.seat, r.name, r.kind, r.token) for r in rows]
+    def _connection(self) -> PoolProxiedConnection:
+        raw = self._raw                    # only the writer thread runs this: it owns it
+        if raw is None:
+            raw = self._raw = self.engine.raw_connection()
+        return raw
 
-    def event_rows(self, table_id: str) -> list[tuple[int, str, dict[str, Any]]]:
+    def _reset(self, raw: PoolProxiedConnection | None) -> None:
+        """After a failure: roll back, and drop the connection (it may be dead)."""
+        if raw is None:
+            return
+        with contextlib.suppress(Exception):
+            raw.rollback()
+        with contextlib.suppress(Exception):
+            raw.invalidate()
+        self._raw = None
+
+    def on_writer(self, fn: Callable[[Any], T]) -> T:
+        """Run ``fn(driver_connection)`` on the writer thread (tests and tools: e.g.
+        ``PRAGMA query_only`` to make an SQLite store read-only for a while)."""
+        def run() -> T:
+            return fn(self._connection().driver_connection)
+        return self._writer.submit(run).result()
+
+    # ------------------------------------------------------------------ reading
+    def load_active(self) -> list[TableRecord]:
+        """Every table a restart resumes (open or playing), with its seats and events."""
+        with self.engine.connect() as c:
+            rows = c.execute(select(tables).where(tables.c.status.in_(ACTIVE))).all()
+        return [self._load(dict(r._mapping)) for r in rows]
+
+    def load(self, table_id: str) -> TableRecord | None:
+        with self.engine.connect() as c:
+            row = c.execute(select(tables).where(tables.c.id == table_id)).first()
+        return None if row is None else self._load(dict(row._mapping))
+
+    async def load_async(self, table_id: str) -> TableRecord | None:
+        """:meth:`load` on a reader thread, not the event loop."""
+        return await asyncio.get_running_loop().run_in_executor(
+            self._readers, self.load, table_id)
+
+    def _load(self, row: dict[str, Any]) -> TableRecord:
+        record = TableRecord(row["id"], row["variant"], row["robot_level"], row["status"],
+                             row["host"], int(row["created"]))
+        with self.engine.connect() as c:
+            for r in c.execute(select(seats).where(seats.c.table_id == record.id)
+                               .order_by(seats.c.seat)):
+                record.seats.append(SeatRow(r.seat, r.name, r.kind, r.player))
+            for r in c.execute(select(events).where(events.c.table_id == record.id)
+                               .order_by(events.c.seq)):
+                record.events.append(Event(r.seq, r.kind, json.loads(r.data)))
+        return record
+
+    def mark(self, table_id: str, status: str, note: str | None = None) -> None:
+        """Set a table's status now, outside any table's write (start-up, tools)."""
         with self.engine.begin() as c:
-            rows = c.execute(select(events).where(events.c.table_id == table_id)
-                             .order_by(events.c.seq))
-            return [(r.seq, r.kind, json.loads(r.data)) for r in rows]
+            c.execute(update(tables).where(tables.c.id == table_id)
+                      .values(status=status, note=note))
+
+    def close(self) -> None:
+        def drop() -> None:
+            if self._raw is not None:
+                with contextlib.suppress(Exception):
+                    self._raw.close()
+                self._raw = None
+        with contextlib.suppress(Exception):
+            self._writer.submit(drop).result(timeout=5)
+        self._writer.shutdown(wait=False)
+        self._readers.shutdown(wait=False)
+        self.engine.dispose()
+
+
+def _statements(table_id: str, op: Op) -> list[tuple[str, tuple[object, ...]]]:
+    if isinstance(op, Event):
+        return [("event", (table_id, op.seq, op.kind, json.dumps(op.data)))]
+    if isinstance(op, PutSeat):
+        r = op.row
+        return [("seat_del", (table_id, r.seat)),
+                ("seat", (table_id, r.seat, r.name, r.kind, r.player))]
+    if isinstance(op, Status):
+        return [("status", (op.status, op.note, table_id))]
+    return [("table", (op.id, op.variant, op.robot_level, "open", int(time.time()),
+                       op.host))]
+
+
+def _probe(table_id: str, ops: Sequence[Op]) -> tuple[str, tuple[object, ...]] | None:
+    """A query that finds a write's rows once it is committed: its last event, or its
+    new table (writes of other kinds are not probed: they are retried as not saved)."""
+    for op in reversed(ops):
+        if isinstance(op, Event):
+            return "has_event", (table_id, op.seq)
+    for op in ops:
+        if isinstance(op, NewTable):
+            return "has_table", (op.id,)
+    return None

@@ -1,399 +1,472 @@
-"""One table: the only authority on its game.
+"""One table: the only authority on its match.
 
-Every change is a numbered event, stored before anything is sent: a seat taken, the
-match started (its shuffle seed, kept on the server), an action by a seat, a hand over.
-The game is the core's :class:`~tute.match.Match`, so a table rebuilds exactly from its
-events (a server restart resumes it).  Each connected viewer is sent the event and its
-own :class:`~tute.view.PlayerView` after it -- never another seat's cards.  Robots play
-with a short delay through the same validation as people.
+Every change is checked, then stored, then applied and sent: a request is checked
+against the table and the rules (on a copy of the game, so nothing changes yet), its
+events are committed to the store in one transaction, and only then does the live table
+take them and its viewers hear of them.  A write that fails changes nothing: the request
+is refused in words ("the table could not save this move; try again").
+
+The match is the core's :class:`~tute.match.Match`, so a table rebuilds exactly from its
+events (:mod:`tute.server.events`).  Each viewer is sent the event and its own seat's
+view after it (:mod:`tute.server.wire`) -- never another seat's cards.  The table's
+robots and its move clock (:mod:`tute.server.autoplay`) act through :meth:`act` like
+everyone else.
 """
 
 from __future__ import annotations
 
 import asyncio
+import copy
+import logging
 import secrets
-from collections.abc import Awaitable, Callable
+import time
 from typing import Any
 
-from tute.actions import Action, parse_action
-from tute.bots import make_bot
-from tute.errors import OutOfTurnError, TuteError, WrongPhaseError
+from tute.actions import parse_action
+from tute.bots.base import LEVELS
+from tute.errors import IllegalActionError, OutOfTurnError, TuteError, WrongPhaseError
+from tute.game import Game
 from tute.match import Match
-from tute.server.robots import Thinkers
-from tute.server.store import SeatRow, Store
-from tute.server.wire import encode, event_json, result_json, seat_json, table_json, view_json
-from tute.variants import Variant, parse_variant
-from tute.view import TableView
+from tute.server.autoplay import Autoplay
+from tute.server.events import Options, Replayed, hand_end, public, replay
+from tute.server.hub import Hub, Viewer
+from tute.server.names import InvalidNameError, name_key, validate_name
+from tute.server.robots import QUICK, Thinkers
+from tute.server.store import (
+    Event,
+    NewTable,
+    Op,
+    PutSeat,
+    SeatRow,
+    Status,
+    Store,
+    StoreError,
+    TableRecord,
+)
+from tute.server.wire import encode, event_json, seat_json, table_json
+from tute.variants import Variant
 
-Send = Callable[[str], Awaitable[None]]          # a message's JSON text to one viewer
+log = logging.getLogger("tute.server")
 
-
-_DEFAULT_THINKERS = Thinkers()
+ROBOT_NAMES = ("Ada", "Bruno", "Carmen", "Diego", "Elena", "Fermín")
+GRACE_SECONDS = 30.0          # an absent player's seat, then the table's robot plays it
 
 
 class TableError(TuteError):
     """A table request that cannot be done (seat taken, not the host...)."""
 
 
+class TableBrokenError(TableError):
+    """The table's events cannot be replayed: it is closed and reported."""
+
+
+def check_options(variant: Variant, robot_level: str, move_seconds: float) -> Options:
+    if robot_level not in LEVELS:
+        raise TableError("unknown_bot", level=robot_level, known=", ".join(LEVELS))
+    if not 0 <= move_seconds <= 600:
+        raise TableError("bad_move_time")
+    return Options(variant, robot_level, float(move_seconds))
+
+
 class TableRuntime:
-    def __init__(self, table_id: str, variant: Variant, robot_level: str, store: Store,
-                 robot_delay: float = 0.4, move_seconds: float = 0.0,
-                 grace_seconds: float = 30.0, thinkers: Thinkers | None = None) -> None:
+    def __init__(self, table_id: str, options: Options, store: Store, thinkers: Thinkers,
+                 host: str | None, robot_delay: float = 0.4,
+                 grace_seconds: float = GRACE_SECONDS) -> None:
         self.id = table_id
-        self.variant = variant
-        self.robot_level = robot_level
-        self.move_seconds = move_seconds          # 0: no clock
-        self.grace_seconds = grace_seconds        # an absent player's seat, then a robot
-        self.timer: asyncio.Task[None] | None = None
-        self.deadline: float | None = None
+        self.options = options
         self.store = store
+        self.thinkers = thinkers
+        self.host = host                           # the host's player key (None: robots)
         self.robot_delay = robot_delay
+        self.grace_seconds = grace_seconds
         self.seats: dict[int, SeatRow] = {}
         self.match: Match | None = None
         self.seq = 0
-        self.viewers: dict[int, set[Send]] = {}
-        self.robots: set[int] = set()              # seats a robot holds
-        self.thinkers = thinkers or _DEFAULT_THINKERS
+        self.history: list[dict[str, Any]] = []    # public events, for reconnection
         self.lock = asyncio.Lock()
-        self.robot_task: asyncio.Task[None] | None = None
-        self.history: list[dict[str, Any]] = []      # public events, for reconnection
+        self.hub = Hub(on_change=self._presence_changed)
+        self.auto = Autoplay(self)
+        self.broken: str | None = None
+        self.closed = False
+        self.suspect = False                       # a write failed: check before the next
+        self.last_activity = time.monotonic()
 
     # ------------------------------------------------------------------ building
     @classmethod
-    def create(cls, store: Store, variant_text: str, robot_level: str,
-               robot_delay: float = 0.4, move_seconds: float = 0.0,
-               thinkers: Thinkers | None = None) -> TableRuntime:
-        variant = parse_variant(variant_text)
-        make_bot(robot_level)                      # refuse an unknown level now
-        table_id = secrets.token_hex(6)
-        store.create_table(table_id, str(variant), robot_level)
-        t = cls(table_id, variant, robot_level, store, robot_delay, move_seconds,
-                thinkers=thinkers)
-        store.add_event(table_id, 1, "options", t.options())
-        t.seq = 1
-        t.history.append({"seq": 1, "kind": "options", **t.options()})
+    async def create(cls, store: Store, thinkers: Thinkers, options: Options,
+                     host: str | None, seat: int = 0, name: str | None = None,
+                     robot_delay: float = 0.4) -> TableRuntime:
+        """A new table, its options and (unless robots only) its host seated, in one
+        transaction."""
+        t = cls(secrets.token_hex(6), options, store, thinkers, host, robot_delay)
+        events = [Event(1, "options", options.json())]
+        ops: list[Op] = [NewTable(t.id, str(options.variant), options.robot_level, host)]
+        row: SeatRow | None = None
+        if host is not None:
+            t._check_seat(seat)
+            row = SeatRow(seat, validate_name(name), "human", host)
+            ops.append(PutSeat(row))
+            events.append(Event(2, "seat", _seat_data(row)))
+        await store.write(t.id, [*ops, *events])
+        if row is not None:
+            t.seats[seat] = row
+        t._take(events)
+        t.thinkers.warm(options.robot_level)
         return t
-
-    def options(self) -> dict[str, Any]:
-        return {"variant": str(self.variant), "robot_level": self.robot_level,
-                "move_seconds": self.move_seconds}
 
     @classmethod
-    def restore(cls, store: Store, row: dict[str, Any], robot_delay: float = 0.4,
-                thinkers: Thinkers | None = None) -> TableRuntime:
-        """Rebuild a table from its stored events."""
-        t = cls(row["id"], parse_variant(row["variant"]), row["robot_level"], store,
-                robot_delay, thinkers=thinkers)
-        for s in store.seat_rows(t.id):
-            t.seats[s.seat] = s
-            if s.kind == "robot":
-                t.robots.add(s.seat)
-                t.thinkers.warm(t.robot_level)
-        for seq, kind, data in store.event_rows(t.id):
-            t.seq = seq
-            t._replay(kind, data)
-        return t
+    def restore(cls, record: TableRecord, store: Store, thinkers: Thinkers,
+                robot_delay: float = 0.4) -> tuple[TableRuntime, list[Event]]:
+        """A table rebuilt from what was stored, and the events its replay derived that
+        were never stored (to be written before it plays on)."""
+        state = replay(record.variant, record.robot_level, record.events)
+        t = cls(record.id, state.options, store, thinkers, record.host, robot_delay)
+        t._install(record, state)
+        return t, state.missing
 
-    def _replay(self, kind: str, data: dict[str, Any]) -> None:
-        if kind == "options":
-            self.variant = parse_variant(str(data["variant"]))
-            self.robot_level = str(data["robot_level"])
-            self.move_seconds = float(data["move_seconds"])
-        elif kind == "start":
-            self.match = Match(self.variant, seed=int(data["seed"]))
-        elif kind == "action" and self.match is not None:
-            self.match.game.apply(int(data["seat"]), parse_action(str(data["action"])))
-        elif kind == "next_hand" and self.match is not None:
-            self.match.next_hand()
-        elif kind == "match_over" and self.match is not None:
-            self.match.record_hand()
-        self.history.append({"seq": self.seq, "kind": kind, **_public(kind, data)})
+    def _install(self, record: TableRecord, state: Replayed) -> None:
+        self.options, self.match = state.options, state.match
+        self.seq, self.history = state.seq, state.history
+        self.seats = {s.seat: s for s in record.seats}
+        if self.robots():
+            self.thinkers.warm(self.options.robot_level)
 
     # ------------------------------------------------------------------ state
     @property
+    def variant(self) -> Variant:
+        return self.options.variant
+
+    @property
+    def robot_level(self) -> str:
+        return self.options.robot_level
+
+    @property
+    def move_seconds(self) -> float:
+        return self.options.move_seconds
+
+    @property
     def status(self) -> str:
+        if self.broken is not None:
+            return "broken"
+        if self.closed:
+            return "closed"
         if self.match is None:
             return "open"
         return "over" if self.match.is_over else "playing"
 
+    def robots(self) -> set[int]:
+        return {s for s, r in self.seats.items() if r.kind == "robot"}
+
+    def has_people(self) -> bool:
+        return any(r.kind == "human" for r in self.seats.values())
+
+    def host_seat(self) -> int | None:
+        return self.seat_of(self.host) if self.host is not None else None
+
     def summary(self) -> dict[str, Any]:
         return {"id": self.id, "variant": str(self.variant), "status": self.status,
                 "robot_level": self.robot_level, "players": self.variant.players,
-                "move_seconds": self.move_seconds, "host": self.host(),
-                "seats": [{"seat": s, "name": r.name, "kind": r.kind}
+                "move_seconds": self.move_seconds, "host": self.host_seat(),
+                "seats": [{"seat": s, "name": r.name, "robot": r.kind == "robot"}
                           for s, r in sorted(self.seats.items())]}
 
-    def seat_of(self, token: str) -> int | None:
+    def seat_of(self, player: str | None) -> int | None:
+        """The seat of a person at this table (by player key)."""
+        if player is None:
+            return None
         for s, r in self.seats.items():
-            if secrets.compare_digest(r.token, token) and r.kind == "human":
+            if r.player is not None and secrets.compare_digest(r.player, player):
                 return s
         return None
 
-    # ------------------------------------------------------------------ events
-    async def _event(self, kind: str, data: dict[str, Any]) -> None:
-        self.seq += 1
-        await self.store.add_event_async(self.id, self.seq, kind, data)   # stored first
-        public = {"seq": self.seq, "kind": kind, **_public(kind, data)}
-        self.history.append(public)
-        self._arm_clock()
-        await self._broadcast(public)
+    def names(self, match: Match | None = None) -> list[str]:
+        """The names by the hand's seats (an elimination match: the players still in)."""
+        seats = match.seat_map if match is not None else range(self.variant.players)
+        return [self.seats[s].name if s in self.seats else "" for s in seats]
 
-    # ------------------------------------------------------------------ clocks
-    def _arm_clock(self) -> None:
-        """The seat to act has ``move_seconds`` (an absent player: ``grace_seconds``);
-        then the table's robot moves for it (it may sing first)."""
-        if self.timer is not None and not self.timer.done():
-            self.timer.cancel()
-        self.timer, self.deadline = None, None
-        if self.match is None or self.match.is_over:
-            return
-        seat = self.match.game.to_act
-        if seat is None or seat in self.robots:
-            return
-        waits = [w for w in (self.move_seconds,) if w > 0]
-        if not self.viewers.get(seat):
-            waits.append(self.grace_seconds)
-        if not waits:
-            return
-        wait = min(waits)
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            return
-        self.deadline = loop.time() + wait
-        self.timer = loop.create_task(self._auto_move(seat, self.seq, wait))
-
-    def clock(self) -> dict[str, Any] | None:
-        """Who the clock runs for and the seconds left, while it runs."""
-        if self.deadline is None or self.match is None or self.match.game.to_act is None:
+    def game_seat(self, seat: int, match: Match | None = None) -> int | None:
+        """The hand's seat of a table seat (None: out of the match)."""
+        m = match or self.match
+        if m is None:
             return None
-        left = self.deadline - asyncio.get_running_loop().time()
-        return {"seat": self.match.game.to_act, "seconds": round(max(0.0, left), 1)}
+        return m.seat_map.index(seat) if seat in m.seat_map else None
 
-    async def _auto_move(self, seat: int, seq: int, wait: float) -> None:
-        await asyncio.sleep(wait)
-        if self.timer is asyncio.current_task():
-            # from here on nothing cancels this move: a cancel in the middle of ``act``
-            # would leave an applied action unsent and the robots asleep.  A move that
-            # comes meanwhile makes ours stale instead (``expect_seq``).
-            self.timer = None
-        if self.seq != seq or self.match is None or self.match.game.to_act != seat:
-            return
+    def table_seat(self, game_seat: int) -> int:
+        assert self.match is not None
+        return self.match.seat_map[game_seat]
+
+    # ------------------------------------------------------------------ committing
+    async def _commit(self, events: list[Event], ops: list[Op] | None = None) -> None:
+        """Store the events (and other rows) in one transaction, or raise StoreError
+        with nothing changed.  Called under the table's lock, before applying."""
+        if self.broken is not None:
+            raise TableBrokenError("table_broken")
+        if self.suspect:
+            await self._resync()
+            if [e.seq for e in events] != list(range(self.seq + 1,
+                                                     self.seq + 1 + len(events))):
+                raise StoreError("table_not_saved")  # the table moved on: ask again
         try:
-            view = self.match.game.view(seat)
-            if view.phase != "auction":              # the robot may sing first
-                declared = await self.thinkers.declare(self.robot_level, _seed(seq, seat),
-                                                         view)
-                if declared is not None:
-                    if not await self.act(seat, str(declared), expect_seq=seq):
-                        return
-                    seq = self.seq
-            if self.match is not None and self.match.game.to_act == seat:
-                view = self.match.game.view(seat)
-                choice = await self.thinkers.choose(self.robot_level, _seed(seq, seat), view)
-                await self.act(seat, str(choice), expect_seq=seq)
-        except TuteError:
-            return
+            await self.store.write(self.id, [*(ops or []), *events])
+        except StoreError:
+            self.suspect = True
+            raise
 
-    async def _broadcast(self, public: dict[str, Any]) -> None:
-        # the table's summary only when it changes (seats, start, options, hands)
-        summary = self.summary() if public["kind"] != "action" else None
-        clock = self.clock()
-        shared: tuple[TableView, dict[str, Any]] | None = None   # made once per event
-        for seat, sends in list(self.viewers.items()):
-            if not sends:
-                continue
+    async def _resync(self) -> None:
+        """After a failed write: what the store has is the truth (a write reported as
+        failed may have been kept).  Rebuild from it if it is ahead of memory."""
+        try:
+            record = await self.store.load_async(self.id)
+        except Exception as e:
+            raise StoreError("table_not_saved") from e
+        if record is None:
+            raise StoreError("table_not_saved")
+        self.suspect = False
+        if record.events and record.events[-1].seq > self.seq:
+            log.warning("table %s: the store had events %s..%s: rebuilt from it", self.id,
+                        self.seq + 1, record.events[-1].seq)
+            self._install(record, replay(record.variant, record.robot_level,
+                                         record.events))
+            for seat in self.hub.watched():
+                for message in self.missed(seat, self.seq):
+                    self.hub.send(seat, encode(message))
+
+    def _take(self, events: list[Event], games: list[tuple[Game, Match | None]] | None = None
+              ) -> None:
+        """The events are stored: keep them, send them (each with the view of the game
+        it left), and move the clock and the robots on."""
+        published = [public(e) for e in events]
+        self.history.extend(published)
+        self.seq = events[-1].seq
+        self.last_activity = time.monotonic()
+        self.auto.moved()                         # the clock first: it goes with the views
+        for i, p in enumerate(published):
+            game, match = games[i] if games else (self._game(), self.match)
+            self._broadcast(p, game, match)
+
+    def _game(self) -> Game | None:
+        return self.match.game if self.match is not None else None
+
+    def _broadcast(self, p: dict[str, Any], game: Game | None, match: Match | None) -> None:
+        summary = self.summary() if p["kind"] != "action" else None
+        clock = self.auto.clock_state()
+        shared: tuple[object, dict[str, Any]] | None = None    # made once per event
+        names = self.names(match)
+        for seat in self.hub.watched():
             view: dict[str, Any] | None = None
-            if self.match is not None:
-                v = self.match.game.view(seat)
+            in_hand = self.game_seat(seat, match)
+            if game is not None and in_hand is not None:
+                v = game.view(in_hand)
                 if shared is None or shared[0] is not v.table:
-                    shared = v.table, table_json(v.table, self.names(), self.match)
+                    shared = v.table, table_json(v.table, names, match)
                 view = seat_json(v, shared[1])
-            message = event_json(public, view)
+            message = event_json(p, view)
             if summary is not None:
                 message["table"] = summary
             if clock is not None:
                 message["clock"] = clock
-            text = encode(message)
-            for send in list(sends):
-                try:
-                    await send(text)
-                except Exception:                    # a closed socket: forget it
-                    sends.discard(send)
-
-    def _view(self, seat: int) -> dict[str, Any] | None:
-        if self.match is None:
-            return None
-        return view_json(self.match.game.view(seat), self.names(), self.match)
-
-    def names(self) -> list[str]:
-        return [self.seats[s].name if s in self.seats else "" for s in
-                range(self.variant.players)]
+            self.hub.send(seat, encode(message))
 
     # ------------------------------------------------------------------ requests
-    async def sit(self, seat: int, name: str, kind: str = "human") -> str:
+    def _check_open(self) -> None:
+        if self.broken is not None:
+            raise TableBrokenError("table_broken")
+        if self.match is not None:
+            raise TableError("table_started")
+
+    def _check_seat(self, seat: object) -> int:
+        if not isinstance(seat, int) or isinstance(seat, bool) \
+                or not 0 <= seat < self.variant.players:
+            raise TableError("bad_seat", seat=seat, players=self.variant.players)
+        if seat in self.seats:
+            raise TableError("seat_taken", seat=seat)
+        return seat
+
+    def _check_host(self, player: str | None) -> None:
+        if player is None or self.host is None or self.seat_of(player) is None \
+                or not secrets.compare_digest(player, self.host):
+            raise TableError("only_host")
+
+    async def sit(self, player: str, seat: int, name: object) -> None:
+        """A person takes a free seat of their choice before the match starts."""
         async with self.lock:
-            if self.match is not None:
-                raise TableError("table_started")
-            if not 0 <= seat < self.variant.players:
-                raise TableError("bad_seat", seat=seat, players=self.variant.players)
-            if seat in self.seats:
-                raise TableError("seat_taken", seat=seat)
-            name = (name or "").strip()[:24]
-            if not name:
-                raise TableError("name_needed")
-            token = secrets.token_urlsafe(24)
-            row = SeatRow(seat, name, kind, token)
+            self._check_open()
+            already = self.seat_of(player)
+            if already is not None:
+                raise TableError("already_seated", seat=already)
+            seat = self._check_seat(seat)
+            shown = validate_name(name)
+            if any(name_key(r.name) == name_key(shown) for r in self.seats.values()):
+                raise InvalidNameError("name_in_use", name=shown)
+            row = SeatRow(seat, shown, "human", player)
+            e = Event(self.seq + 1, "seat", _seat_data(row))
+            await self._commit([e], [PutSeat(row)])
             self.seats[seat] = row
-            self.store.set_seat(self.id, row)
-            if kind == "robot":
-                self.robots.add(seat)
-                self.thinkers.warm(self.robot_level)
-            await self._event("seat", {"seat": seat, "name": name, "kind": kind})
-            return token
+            self._take([e])
 
-    async def fill_robots(self) -> None:
-        robot_names = iter(("Ada", "Bruno", "Carmen", "Diego", "Elena", "Fermín"))
-        for s in range(self.variant.players):
-            if s not in self.seats:
-                await self.sit(s, next(robot_names) + " (robot)", "robot")
-
-    def host(self) -> int | None:
-        humans = sorted(s for s, r in self.seats.items() if r.kind == "human")
-        return humans[0] if humans else None
-
-    async def set_options(self, token: str, variant_text: str, robot_level: str,
-                          move_seconds: float) -> None:
-        """The host changes the table's options before a match or between matches."""
+    async def fill_robots(self, player: str | None) -> None:
+        """The host (None: a robots-only table being made) fills every empty seat."""
         async with self.lock:
-            seat = self.seat_of(token)
-            if seat is None or seat != self.host():
-                raise TableError("only_host_starts")
+            self._check_open()
+            if player is not None or self.host is not None:
+                self._check_host(player)
+            names = iter(ROBOT_NAMES)
+            rows = [SeatRow(s, f"{next(names)} (robot)", "robot", None)
+                    for s in range(self.variant.players) if s not in self.seats]
+            if not rows:
+                return
+            events = [Event(self.seq + 1 + i, "seat", _seat_data(r))
+                      for i, r in enumerate(rows)]
+            await self._commit(events, [PutSeat(r) for r in rows])
+            for r in rows:
+                self.seats[r.seat] = r
+            self.thinkers.warm(self.robot_level)
+            self._take(events)
+
+    async def set_options(self, player: str, options: Options) -> None:
+        """The host changes the options before a match or between matches."""
+        async with self.lock:
+            self._check_host(player)
             if self.match is not None and not self.match.is_over:
                 raise TableError("table_started")
-            variant = parse_variant(variant_text)
-            if variant.players != self.variant.players:
+            if options.variant.players != self.variant.players:
                 raise TableError("players_fixed", players=self.variant.players)
-            make_bot(robot_level)
-            if not 0 <= move_seconds <= 600:
-                raise TableError("bad_move_time")
-            self.variant, self.robot_level, self.move_seconds = (
-                variant, robot_level, float(move_seconds))
-            self.thinkers.warm(robot_level)
-            await self._event("options", self.options())
+            e = Event(self.seq + 1, "options", options.json())
+            await self._commit([e])
+            self.options = options
+            self.thinkers.warm(options.robot_level)
+            self._take([e])
 
-    async def start(self, token: str | None) -> None:
-        """The host starts the match (a table of robots only starts itself: None)."""
+    async def start(self, player: str | None) -> None:
+        """The host starts a match (a table of robots only starts itself: None)."""
         async with self.lock:
-            seat = self.seat_of(token) if token is not None else None
-            robots_only = token is None and self.host() is None
-            if not robots_only and (seat is None or seat != self.host()):
-                raise TableError("only_host_starts")
+            if self.broken is not None:
+                raise TableBrokenError("table_broken")
+            if player is not None or self.host is not None:
+                self._check_host(player)
             if self.match is not None and not self.match.is_over:
                 raise TableError("table_started")
             if len(self.seats) < self.variant.players:
                 raise TableError("seats_empty")
             seed = secrets.randbits(63)
-            self.match = Match(self.variant, seed=seed)
-            await self.store.set_status_async(self.id, "playing")
-            await self._event("start", {"seed": seed})
-        self.wake_robots()
+            match = Match(self.variant, seed=seed)
+            e = Event(self.seq + 1, "start", {"seed": seed})
+            await self._commit([e], [Status("playing")])
+            self.match = match
+            self._take([e])
 
-    async def act(self, token_or_seat: str | int, text: object,
-                  expect_seq: int | None = None) -> bool:
-        """An action by a seat: validated by the core, stored, sent; or a TuteError.
-        A robot's move carries the event number it was decided at (``expect_seq``): if
-        the table moved on meanwhile it is dropped (False) instead of played."""
+    async def act(self, seat: int | None, text: object, expect_seq: int | None = None
+                  ) -> bool:
+        """An action by a seat: checked by the core, stored, applied, sent; or a
+        TuteError and nothing changes.  A robot's or the clock's move carries the event
+        number it was decided at (``expect_seq``): if the table moved on meanwhile it
+        is dropped (False) instead of played."""
         async with self.lock:
             if expect_seq is not None and self.seq != expect_seq:
                 return False
-            seat = token_or_seat if isinstance(token_or_seat, int) else \
-                self.seat_of(token_or_seat)
             if seat is None:
                 raise OutOfTurnError("not_seated")
+            if self.broken is not None:
+                raise TableBrokenError("table_broken")
             if self.match is None or self.match.is_over:
                 raise WrongPhaseError("no_game")
             if not isinstance(text, str):
                 raise TableError("bad_message")
             action = parse_action(text)
-            game = self.match.game
-            game.apply(seat, action)                 # the one authority; raises on refusal
-            await self._event("action", {"seat": seat, "action": str(action)})
-            if game.is_over:
-                await self._finish_hand()
-        self.wake_robots()
-        return True
-
-    async def _finish_hand(self) -> None:
-        assert self.match is not None
-        result = result_json(self.match.record_hand())
-        if self.match.is_over:
-            await self.store.set_status_async(self.id, "over")
-            await self._event("match_over", {"winner": self.match.winner, "result": result})
-            return
-        self.match.deal_next()                     # from the match's seed: replayable
-        await self._event("next_hand", {"hand": self.match.hand_number, "result": result})
-
-    # ------------------------------------------------------------------ robots
-    def wake_robots(self) -> None:
-        if not self.robots:
-            return
-        if self.robot_task is None or self.robot_task.done():
-            try:
-                self.robot_task = asyncio.get_running_loop().create_task(self._robots())
-            except RuntimeError:                     # no loop running (tests building)
-                self.robot_task = None
-
-    async def _robots(self) -> None:
-        while self.match is not None and not self.match.is_over:
-            game = self.match.game
-            seq = self.seq
-            move: tuple[int, Action] | None = None
-            for seat in game.seats_with_declarations():
-                if seat in self.robots:
-                    answer = await self.thinkers.declare(self.robot_level, _seed(seq, seat),
-                                                         game.view(seat))
-                    if answer is not None:
-                        move = (seat, answer)
-                        break
-            if move is None:
-                to_act = game.to_act
-                if to_act is None or to_act not in self.robots:
-                    return
-                choice = await self.thinkers.choose(self.robot_level, _seed(seq, to_act),
-                                                    game.view(to_act))
-                move = (to_act, choice)
-            await asyncio.sleep(self.robot_delay)
-            try:
-                await self.act(move[0], str(move[1]), expect_seq=seq)   # stale: think again
-            except TuteError:
-                return
+            match = self.match
+            in_hand = self.game_seat(seat)
+            if in_hand is None:
+                raise OutOfTurnError("out_of_match")
+            game = match.game.copy()
+            game.apply(in_hand, action)              # the one authority; raises, unchanged
+            events = [Event(self.seq + 1, "action", {"seat": seat, "action": str(action)})]
+            games: list[tuple[Game, Match | None]] = [(game, match)]
+            ops: list[Op] = []
+            after = match
+            if game.is_over:                          # the hand's end, in the same commit
+                after = copy.deepcopy(match)
+                after.game = game
+                events += hand_end(after, self.seq + 2)
+                games.append((after.game, after))
+                if after.is_over:
+                    ops.append(Status("over"))
+            await self._commit(events, ops)
+            if after is match:
+                match.game = game
+            else:
+                self.match = after
+            self._take(events, games)
+            return True
 
     # ------------------------------------------------------------------ viewers
-    def attach(self, seat: int, send: Send) -> None:
-        self.viewers.setdefault(seat, set()).add(send)
-        self._arm_clock()
+    def attach(self, viewer: Viewer) -> bool:
+        return self.hub.attach(viewer)
 
-    def detach(self, seat: int, send: Send) -> None:
-        self.viewers.get(seat, set()).discard(send)
-        self._arm_clock()
+    def detach(self, viewer: Viewer) -> None:
+        self.hub.detach(viewer)
+
+    def _presence_changed(self) -> None:
+        self.auto.moved()
 
     def missed(self, seat: int, last_seq: int) -> list[dict[str, Any]]:
         """The events after ``last_seq``, then the seat's current view."""
         out = [event_json(e, None) for e in self.history if int(e["seq"]) > last_seq]
-        out.append(event_json({"seq": self.seq, "kind": "state"}, self._view(seat)))
-        out[-1]["table"] = self.summary()
-        out[-1]["you"] = seat
+        game = self._game()
+        view = None
+        in_hand = self.game_seat(seat)
+        if game is not None and in_hand is not None:
+            v = game.view(in_hand)
+            view = seat_json(v, table_json(v.table, self.names(self.match), self.match))
+        state = event_json({"seq": self.seq, "kind": "state"}, view)
+        state["table"] = self.summary()
+        state["you"] = seat
+        clock = self.auto.clock_state()
+        if clock is not None:
+            state["clock"] = clock
+        out.append(state)
         return out
 
+    # ------------------------------------------------------------------ ending
+    def mark_broken(self, why: str) -> None:
+        """The table cannot go on: closed, its viewers told, the store told."""
+        if self.broken is not None:
+            return
+        self.broken = why
+        log.error("table %s is broken: %s", self.id, why)
+        self.auto.stop()
+        text = encode({"type": "error", "message": TableBrokenError("table_broken")
+                       .localized("es"), "key": "table_broken"})
+        for seat in self.hub.watched():
+            self.hub.send(seat, text)
+        note = why[:500]
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:                         # start-up: no loop serves yet
+            try:
+                self.store.mark(self.id, "broken", note)
+            except Exception:
+                log.exception("table %s: could not record it as broken", self.id)
+            return
+        task = loop.create_task(self.store.write(self.id, [Status("broken", note)]))
+        task.add_done_callback(self._marked)
 
-def _seed(seq: int, seat: int) -> int:
-    """A robot's seed: from the event number it decides at and its seat (reproducible)."""
-    return seq * 8 + seat
+    def _marked(self, task: asyncio.Task[None]) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            log.error("table %s: could not record it as broken: %r", self.id,
+                      task.exception())
+
+    def shut(self) -> None:
+        """Leave memory (finished, or the server stops): clocks, robots, sockets."""
+        self.auto.stop()
+        self.hub.close_all()
+
+    def robots_only_quick(self) -> bool:
+        return self.robot_level in QUICK
 
 
-def _public(kind: str, data: dict[str, Any]) -> dict[str, Any]:
-    """What everybody may know of an event (the shuffle seed stays on the server)."""
-    if kind == "start":
-        return {}
-    return dict(data)
+def _seat_data(row: SeatRow) -> dict[str, Any]:
+    return {"seat": row.seat, "name": row.name, "robot": row.kind == "robot"}
+
+
+__all__ = ["IllegalActionError", "TableBrokenError", "TableError", "TableRuntime",
+           "check_options"]

@@ -33,7 +33,8 @@ const TEXT = {
 const SUITS = { o: "oros", c: "copas", e: "espadas", b: "bastos" };
 const ORDER = "2 4 5 6 7 S C R 3 A".split(" ");
 let lang = localStorage.getItem("tute.lang") || "es";
-let session = JSON.parse(localStorage.getItem("tute.session") || "null");
+if (!TEXT[lang]) lang = "es";
+let session = null;   // {tableId, seat}: the seat's key is an HttpOnly cookie, never here
 let socket = null;
 let lastSeq = 0;
 let current = null;
@@ -50,25 +51,32 @@ function translate() {
 async function api(path, body) {
   const res = await fetch(`${path}?lang=${lang}`, body ? {
     method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
-  } : {});
+    credentials: "same-origin",
+  } : { credentials: "same-origin" });
   const data = await res.json();
   if (!res.ok) throw new Error(data.error || res.statusText);
   return data;
 }
 
+function freeSeats(tb) {
+  return [...Array(tb.players).keys()].filter((s) => !tb.seats.some((x) => x.seat === s));
+}
+
 async function refreshTables() {
   const { tables } = await api("/api/tables");
   const list = $("tables");
-  list.innerHTML = "";
+  list.replaceChildren();
   for (const tb of tables) {
     const li = document.createElement("li");
-    li.textContent = `${tb.variant} · ${tb.status} · ${tb.seats.map((s) => s.name).join(", ")}`;
-    if (tb.status === "open" && tb.seats.length < tb.players) {
-      const free = [...Array(tb.players).keys()].find((s) => !tb.seats.some((x) => x.seat === s));
-      const b = document.createElement("button");
-      b.textContent = t("join");
-      b.onclick = () => join(tb.id, free);
-      li.append(" ", b);
+    li.textContent = `${tb.variant} · ${tb.seats.map((s) => s.name).join(", ")}`;
+    if (tb.status === "open") {
+      for (const free of freeSeats(tb)) {      // the player chooses the seat
+        const b = document.createElement("button");
+        b.textContent = `${t("join")} ${free + 1}`;
+        b.dataset.seat = String(free);
+        b.onclick = () => join(tb.id, free);
+        li.append(" ", b);
+      }
     }
     list.append(li);
   }
@@ -77,9 +85,10 @@ async function refreshTables() {
 async function join(tableId, seat) {
   const name = $("name").value.trim();
   if (!name) { $("name").focus(); return; }
-  const { token } = await api(`/api/tables/${tableId}/seats`, { seat, name });
-  session = { tableId, token, seat };
-  localStorage.setItem("tute.session", JSON.stringify(session));
+  try {
+    await api(`/api/tables/${tableId}/seats`, { seat, name });
+  } catch (e) { $("message").textContent = e.message; return; }
+  session = { tableId, seat };
   lastSeq = 0;
   connect();
 }
@@ -88,10 +97,8 @@ async function createForFriends() {
   const name = $("name").value.trim();
   if (!name) { $("name").focus(); return; }
   try {
-    const { id } = await api("/api/tables", { variant: $("variant").value, robot_level: $("robot-level").value });
-    const { token } = await api(`/api/tables/${id}/seats`, { seat: 0, name });
-    session = { tableId: id, token, seat: 0 };
-    localStorage.setItem("tute.session", JSON.stringify(session));
+    const { id, seat } = await api("/api/tables", { variant: $("variant").value, robot_level: $("robot-level").value, name, seat: 0 });
+    session = { tableId: id, seat };
     lastSeq = 0;
     connect();
   } catch (e) { $("message").textContent = e.message; }
@@ -115,14 +122,12 @@ async function createAndPlay(ev) {
   const name = $("name").value.trim();
   if (!name) return;
   try {
-    const { id } = await api("/api/tables", { variant: $("variant").value, robot_level: $("robot-level").value });
-    const { token } = await api(`/api/tables/${id}/seats`, { seat: 0, name });
+    const { id, seat } = await api("/api/tables", { variant: $("variant").value, robot_level: $("robot-level").value, name, seat: 0 });
     await api(`/api/tables/${id}/robots`, {});
-    session = { tableId: id, token, seat: 0 };
-    localStorage.setItem("tute.session", JSON.stringify(session));
+    session = { tableId: id, seat };
     lastSeq = 0;
     connect();
-    await api(`/api/tables/${id}/start`, { token });
+    await api(`/api/tables/${id}/start`, {});
   } catch (e) { $("message").textContent = e.message; $("table").hidden = false; }
 }
 
@@ -130,12 +135,12 @@ function connect() {
   $("lobby").hidden = true;
   $("table").hidden = false;
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${proto}://${location.host}/ws/${session.tableId}?token=${encodeURIComponent(session.token)}&last=${lastSeq}&lang=${lang}`);
+  socket = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(session.tableId)}?last=${lastSeq}&lang=${lang}`);
   socket.onmessage = (m) => {
     const msg = JSON.parse(m.data);
     if (msg.type === "error") {
       $("message").textContent = msg.message;
-      if (!current) { session = null; localStorage.removeItem("tute.session"); socket.onclose = null; }
+      if (!current) { session = null; socket.onclose = null; }
       return;
     }
     if (msg.event && msg.event.seq) lastSeq = Math.max(lastSeq, msg.event.seq);
@@ -201,16 +206,24 @@ function render(v) {
   const sides = v.tricks_won.length;
   const score = [...Array(sides).keys()].map((s) =>
     `${sideName(v, s)}: ${v.tricks_won[s]} ${t("tricks")}, ${v.points_taken[s] + v.cantes[s]} ${t("points")}`).join(" · ");
-  const turn = v.to_act === null ? "" : v.to_act === v.seat ? `<span class="turn">${t("turn")}</span>` : t("waits", { name: v.names[v.to_act] });
   const matchLine = v.match ? ` · ${t("match")}: ${(v.match.points.some((x) => x) ? v.match.points : v.match.hands_won).join("-")}` : "";
-  $("status").innerHTML = `${score}${matchLine}<br>${turn}`;
+  const status = $("status");
+  status.replaceChildren(`${score}${matchLine}`, document.createElement("br"));
+  if (v.to_act === v.seat) {
+    const mine = document.createElement("span");
+    mine.className = "turn";
+    mine.textContent = t("turn");
+    status.append(mine);
+  } else if (v.to_act !== null) {
+    status.append(t("waits", { name: v.names[v.to_act] }));
+  }
   $("others").textContent = v.names.map((n, s) => s === v.seat ? null : `${n}: ${v.hand_counts[s]} ${t("cards")}`).filter(Boolean).join(" · ") +
     (v.turn_up_in_stock ? ` · ${t("stock")}: ${v.stock_left}` : "");
   const trumpBox = $("trump");
-  trumpBox.innerHTML = v.trump ? `${t("trump")}: ${SUITS[v.trump]}` : "";
+  trumpBox.textContent = v.trump ? `${t("trump")}: ${SUITS[v.trump]}` : "";
   if (v.turn_up) trumpBox.append(cardView(v.turn_up));
   const trick = $("trick");
-  trick.innerHTML = "";
+  trick.replaceChildren();
   for (const [s, code] of v.trick) {
     const d = document.createElement("div");
     d.className = "played";
@@ -220,10 +233,10 @@ function render(v) {
   }
   const legal = new Set(v.legal_cards);
   const hand = $("hand");
-  hand.innerHTML = "";
+  hand.replaceChildren();
   for (const code of sortHand(v.hand)) hand.append(cardButton(code, legal.has(code), () => act(code)));
   const declare = $("declare");
-  declare.innerHTML = "";
+  declare.replaceChildren();
   for (const a of v.legal) {
     if (legal.has(a)) continue;
     if (a.startsWith("bid ") && a !== v.legal.find((x) => x.startsWith("bid "))) continue;
@@ -255,6 +268,15 @@ $("lang").onchange = () => { lang = $("lang").value; localStorage.setItem("tute.
 $("new-table").onsubmit = createAndPlay;
 $("friends").onclick = createForFriends;
 $("add-robots").onclick = () => api(`/api/tables/${session.tableId}/robots`, {}).catch((e) => { $("message").textContent = e.message; });
-$("start").onclick = () => api(`/api/tables/${session.tableId}/start`, { token: session.token }).catch((e) => { $("message").textContent = e.message; });
+$("start").onclick = () => api(`/api/tables/${session.tableId}/start`, {}).catch((e) => { $("message").textContent = e.message; });
 translate();
-if (session) connect(); else refreshTables();
+
+async function resume() {
+  try {   // where this browser sits (its cookie), unless that table is over
+    const { tables } = await api("/api/session");
+    const live = tables.find((x) => x.status === "open" || x.status === "playing");
+    if (live) { session = { tableId: live.id, seat: live.seat }; connect(); return; }
+  } catch (e) { $("message").textContent = e.message; }
+  refreshTables();
+}
+resume();

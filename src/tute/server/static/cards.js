@@ -23,7 +23,11 @@ function pip(suit, x, y, s) {
     `fill="${c}" transform="rotate(-20 ${x} ${y})"/>`;
 }
 
+const CODE = /^(A|[2-9]|S|C|R)[oceb]$/;
+
+// Markup from a card code only: anything that is not a card code is refused.
 export function cardSVG(code) {
+  if (typeof code !== "string" || !CODE.test(code)) throw new Error(`not a card: ${code}`);
   const rank = code.slice(0, -1), suit = code.slice(-1);
   const n = NUMBERS[rank] || rank;
   const c = COLOURS[suit];

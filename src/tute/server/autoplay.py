@@ -1,0 +1,180 @@
+"""The moves a table makes by itself: its robots' seats, and the clock's move for a
+person who ran out of time or is gone.
+
+Both go through the table's :meth:`~tute.server.table.TableRuntime.act` like a person's
+move, with the event number they were decided at (a stale move is dropped, not played).
+Nothing here dies silently: a write the store refuses is retried with a growing pause
+(the table keeps serving meanwhile); any other failure is logged with the table's id
+and the table rebuilt from its store -- or, failing that, marked broken.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+from tute.actions import Action
+from tute.errors import TuteError
+from tute.server.clocks import Clock
+from tute.server.store import StoreError
+
+if TYPE_CHECKING:
+    from tute.server.table import TableRuntime
+
+log = logging.getLogger("tute.server")
+
+RETRY_FIRST, RETRY_MAX = 0.2, 5.0     # seconds between tries while the store refuses
+
+
+def robot_seed(seq: int, seat: int) -> int:
+    """A robot's seed: from the event number it decides at and its seat (reproducible)."""
+    return seq * 8 + seat
+
+
+class Autoplay:
+    def __init__(self, table: TableRuntime) -> None:
+        self.table = table
+        self.clock = Clock(table.id, self._clock_move)
+        self._robots: asyncio.Task[None] | None = None
+        self._stopped = False
+
+    # ------------------------------------------------------------------ waking
+    def moved(self) -> None:
+        """The table changed (an event, or who is connected): re-arm the clock, wake the
+        robots."""
+        if self._stopped:
+            return
+        self._arm_clock()
+        self.wake()
+
+    def clock_state(self) -> dict[str, Any] | None:
+        try:
+            return self.clock.state()
+        except RuntimeError:
+            return None
+
+    def stop(self) -> None:
+        self._stopped = True
+        self.clock.stop()
+        if self._robots is not None and not self._robots.done():
+            self._robots.cancel()
+
+    def _arm_clock(self, wait: float | None = None) -> None:
+        t = self.table
+        m = t.match
+        if m is None or m.is_over or t.broken is not None:
+            self.clock.stop()
+            return
+        in_hand = m.game.to_act
+        seat = None if in_hand is None else t.table_seat(in_hand)
+        if seat is None or seat in t.robots():
+            self.clock.stop()
+            return
+        if wait is None:
+            waits = [w for w in (t.move_seconds,) if w > 0]
+            if not t.hub.present(seat):
+                waits.append(t.grace_seconds)
+            wait = min(waits) if waits else None
+        self.clock.arm(seat, t.seq, wait)
+
+    def wake(self) -> None:
+        if self._stopped or not self.table.robots():
+            return
+        if self._robots is None or self._robots.done():
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:                       # no loop running (tools, tests)
+                return
+            self._robots = loop.create_task(self._robot_loop())
+            self._robots.add_done_callback(self._robots_done)
+
+    # ------------------------------------------------------------------ robots
+    async def _robot_loop(self) -> None:
+        t = self.table
+        pause = RETRY_FIRST
+        while not self._stopped and t.match is not None and not t.match.is_over \
+                and t.broken is None:
+            move = await self._robot_move()
+            if move is None:
+                return
+            seat, action, seq = move
+            await asyncio.sleep(t.robot_delay)
+            try:
+                await t.act(seat, str(action), expect_seq=seq)   # stale: think again
+                pause = RETRY_FIRST
+            except StoreError:
+                await asyncio.sleep(pause)                       # the store is back soon
+                pause = min(RETRY_MAX, pause * 2)
+
+    async def _robot_move(self) -> tuple[int, Action, int] | None:
+        t = self.table
+        assert t.match is not None
+        game, seq, robots = t.match.game, t.seq, t.robots()
+        level, people = t.robot_level, t.has_people()
+        for in_hand in game.seats_with_declarations():
+            seat = t.table_seat(in_hand)
+            if seat in robots:
+                answer = await t.thinkers.declare(level, robot_seed(seq, seat),
+                                                  game.view(in_hand), t.id, people)
+                if answer is not None:
+                    return seat, answer, seq
+        to_act = game.to_act
+        if to_act is None or t.table_seat(to_act) not in robots:
+            return None
+        seat = t.table_seat(to_act)
+        choice = await t.thinkers.choose(level, robot_seed(seq, seat), game.view(to_act),
+                                         t.id, people)
+        return seat, choice, seq
+
+    def _robots_done(self, task: asyncio.Task[None]) -> None:
+        if task.cancelled():
+            return
+        error = task.exception()
+        if error is None:
+            return
+        log.error("table %s: its robots stopped: %r", self.table.id, error,
+                  exc_info=error)
+        asyncio.get_running_loop().create_task(self._recover(repr(error)))
+
+    async def _recover(self, why: str) -> None:
+        """Rebuild the table from its store after an unexpected failure, else close it."""
+        t = self.table
+        try:
+            async with t.lock:
+                t.suspect = True
+                await t._resync()
+        except Exception as e:
+            t.mark_broken(f"{why}; then {e!r}")
+            return
+        if t.broken is None:
+            self.moved()
+
+    # ------------------------------------------------------------------ the clock
+    async def _clock_move(self, seat: int, seq: int) -> None:
+        """Time ran out for ``seat`` (or its player is gone): the table's robot moves for
+        it, singing first if it can."""
+        t = self.table
+        in_hand = t.game_seat(seat)
+        if t.seq != seq or t.match is None or in_hand is None \
+                or t.match.game.to_act != in_hand:
+            return
+        try:
+            view = t.match.game.view(in_hand)
+            if view.phase != "auction":
+                declared = await t.thinkers.declare(t.robot_level, robot_seed(seq, seat),
+                                                    view, t.id, True)
+                if declared is not None:
+                    if not await t.act(seat, str(declared), expect_seq=seq):
+                        return
+                    seq = t.seq
+            if t.match is not None and t.match.game.to_act == in_hand:
+                view = t.match.game.view(in_hand)
+                choice = await t.thinkers.choose(t.robot_level, robot_seed(seq, seat), view,
+                                                 t.id, True)
+                await t.act(seat, str(choice), expect_seq=seq)
+        except StoreError:
+            if t.seq == seq:
+                self._arm_clock(RETRY_FIRST * 5)          # try again in a moment
+        except TuteError:
+            log.exception("table %s: the clock's move for seat %s was refused", t.id, seat)

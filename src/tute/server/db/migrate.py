@@ -1,0 +1,46 @@
+"""Alembic, run from the code: bring a database to the newest schema.
+
+``tute serve`` upgrades its embedded database when it opens it; several processes on one
+PostgreSQL run ``tute admin migrate`` once per deploy instead (``--no-migrate``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy.engine import Engine
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+def _config() -> Config:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    return cfg
+
+
+def head() -> str:
+    """The newest revision."""
+    rev = ScriptDirectory.from_config(_config()).get_current_head()
+    assert rev is not None
+    return rev
+
+
+def current(engine: Engine) -> str | None:
+    """The revision the database is at (None: never migrated)."""
+    with engine.connect() as conn:
+        return MigrationContext.configure(conn).get_current_revision()
+
+
+def upgrade(engine: Engine) -> None:
+    """Upgrade the database to :func:`head` (nothing to do when it is there already)."""
+    if current(engine) == head():
+        return
+    cfg = _config()
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")

@@ -1,0 +1,101 @@
+"""A table's event log: the numbered events, what everybody may know of each, and the
+replay that rebuilds a table's game from them.
+
+Events: ``options`` (variant, robot level, time per move), ``seat`` (a seat taken: its
+name, ``robot`` or not), ``start`` (a match: its shuffle seed, kept on the server),
+``action`` (a seat's action, in the canonical text), ``next_hand`` and ``match_over``
+(the finished hand's count; derived from the actions, written in the same transaction
+as the hand's last action -- and derived again at a restart if missing), ``closed``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from tute.actions import parse_action
+from tute.match import Match
+from tute.server.store import Event
+from tute.server.wire import result_json
+from tute.variants import Variant, parse_variant
+
+
+@dataclass(slots=True)
+class Options:
+    variant: Variant
+    robot_level: str
+    move_seconds: float
+
+    def json(self) -> dict[str, Any]:
+        return {"variant": str(self.variant), "robot_level": self.robot_level,
+                "move_seconds": self.move_seconds}
+
+
+def public(event: Event) -> dict[str, Any]:
+    """What everybody may know of an event (the shuffle seed stays on the server)."""
+    data = {} if event.kind == "start" else dict(event.data)
+    if event.kind == "seat" and "kind" in data:       # stored before "robot" existed
+        data["robot"] = data.pop("kind") == "robot"
+    return {**data, "seq": event.seq, "kind": event.kind}
+
+
+def hand_end(match: Match, seq: int) -> list[Event]:
+    """Score a finished hand of ``match`` (it changes) and the event that says so:
+    ``next_hand`` with the next hand dealt, or ``match_over``."""
+    result = result_json(match.record_hand())
+    if match.is_over:
+        return [Event(seq, "match_over", {"winner": match.winner, "result": result})]
+    match.deal_next()                     # from the match's seed: replayable
+    return [Event(seq, "next_hand", {"hand": match.hand_number, "result": result})]
+
+
+@dataclass(slots=True)
+class Replayed:
+    """A table's state rebuilt from its events."""
+
+    options: Options
+    match: Match | None = None
+    seq: int = 0
+    history: list[dict[str, Any]] = field(default_factory=list)
+    missing: list[Event] = field(default_factory=list)   # derived events not yet stored
+
+
+def replay(variant: str, robot_level: str, stored: list[Event]) -> Replayed:
+    """Rebuild a table from its events; raises a ``TuteError`` (or another exception)
+    when they cannot be replayed -- the caller marks the table broken.
+
+    Every prefix of a table's events is a live table: a hand whose last action was
+    stored without its ``next_hand`` (a crash between them, from an older version)
+    gets it derived again, in ``missing``, for the caller to store."""
+    state = Replayed(Options(parse_variant(variant), robot_level, 0.0))
+    for expected, e in enumerate(stored, start=1):
+        if e.seq != expected:
+            raise ValueError(f"event {expected} is missing (found {e.seq})")
+        _apply(state, e)
+        state.seq = e.seq
+        state.history.append(public(e))
+    m = state.match
+    if m is not None and not m.is_over and m.game.is_over:
+        for e in hand_end(m, state.seq + 1):
+            state.seq = e.seq
+            state.history.append(public(e))
+            state.missing.append(e)
+    return state
+
+
+def _apply(state: Replayed, e: Event) -> None:
+    d = e.data
+    if e.kind == "options":
+        state.options = Options(parse_variant(str(d["variant"])), str(d["robot_level"]),
+                                float(d["move_seconds"]))
+    elif e.kind == "start":
+        state.match = Match(state.options.variant, seed=int(d["seed"]))
+    elif e.kind == "action":
+        if state.match is None:
+            raise ValueError(f"event {e.seq}: an action before the match started")
+        m = state.match                      # the event names the table's seat
+        m.game.apply(m.seat_map.index(int(d["seat"])), parse_action(str(d["action"])))
+    elif e.kind in ("next_hand", "match_over"):
+        if state.match is None:
+            raise ValueError(f"event {e.seq}: a hand's end before the match started")
+        hand_end(state.match, e.seq)

@@ -1,0 +1,93 @@
+"""The hub of a table's connections: who watches which seat, and sending to them.
+
+Sending never waits on a socket: each viewer has its own queue of outgoing texts, which
+its connection's writer drains.  A viewer that stops reading (its queue full) is
+dropped: a slow or hostile client cannot hold a table's events for everyone else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import Callable
+
+QUEUE_LIMIT = 512          # texts waiting for one viewer before it is dropped
+SOCKETS_PER_SEAT = 4       # a seat open in this many tabs at most
+
+
+class Viewer:
+    """One connection watching one seat."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self._queue: deque[str] = deque()
+        self._ready = asyncio.Event()
+        self.dropped = False
+
+    def push(self, text: str) -> None:
+        if self.dropped:
+            return
+        if len(self._queue) >= QUEUE_LIMIT:
+            self.drop()
+            return
+        self._queue.append(text)
+        self._ready.set()
+
+    def drop(self) -> None:
+        """Stop sending: the connection's writer ends and the socket is closed."""
+        self.dropped = True
+        self._queue.clear()
+        self._ready.set()
+
+    async def next(self) -> str | None:
+        """The next text to send, or None once dropped."""
+        while not self._queue:
+            if self.dropped:
+                return None
+            self._ready.clear()
+            await self._ready.wait()
+        if self.dropped:
+            return None
+        return self._queue.popleft()
+
+
+class Hub:
+    """The viewers of one table, by seat."""
+
+    def __init__(self, on_change: Callable[[], None] | None = None) -> None:
+        self.viewers: dict[int, set[Viewer]] = {}
+        self._on_change = on_change      # presence changed (the clock re-arms)
+
+    def attach(self, viewer: Viewer) -> bool:
+        """Add a viewer; False when its seat has :data:`SOCKETS_PER_SEAT` already."""
+        current = self.viewers.setdefault(viewer.seat, set())
+        if len(current) >= SOCKETS_PER_SEAT:
+            return False
+        current.add(viewer)
+        if self._on_change is not None:
+            self._on_change()
+        return True
+
+    def detach(self, viewer: Viewer) -> None:
+        self.viewers.get(viewer.seat, set()).discard(viewer)
+        if self._on_change is not None:
+            self._on_change()
+
+    def present(self, seat: int) -> bool:
+        return bool(self.viewers.get(seat))
+
+    def watched(self) -> list[int]:
+        """The seats someone watches now."""
+        return [s for s, vs in self.viewers.items() if vs]
+
+    def send(self, seat: int, text: str) -> None:
+        for viewer in list(self.viewers.get(seat, ())):
+            viewer.push(text)
+            if viewer.dropped:
+                self.viewers[seat].discard(viewer)
+
+    def close_all(self) -> None:
+        for vs in self.viewers.values():
+            for v in vs:
+                v.drop()
+        self.viewers.clear()

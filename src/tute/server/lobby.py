@@ -1,0 +1,143 @@
+"""The lobby: the tables in memory, how they are made, and when they leave.
+
+A restart loads only the unfinished tables (open or playing); a table whose events
+cannot be replayed is marked broken and reported, and the others resume.  Finished
+tables stay a while for another match, then leave memory; tables that never start are
+closed after a while.  New tables are limited per client address and per guest.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from tute.server.events import Options
+from tute.server.limits import Limits, RateLimit
+from tute.server.names import validate_name
+from tute.server.protocol import CreateTable
+from tute.server.robots import QUICK, Thinkers
+from tute.server.store import Status, Store
+from tute.server.table import TableError, TableRuntime
+
+log = logging.getLogger("tute.server")
+
+OVER_KEEP = 600.0         # seconds a finished table waits for another match
+OPEN_KEEP = 1800.0        # seconds an unstarted table waits with nobody connected
+
+
+class Lobby:
+    def __init__(self, store: Store, thinkers: Thinkers, limits: Limits,
+                 robot_delay: float = 0.4) -> None:
+        self.store = store
+        self.thinkers = thinkers
+        self.limits = limits
+        self.robot_delay = robot_delay
+        self.tables: dict[str, TableRuntime] = {}
+        self.broken: dict[str, str] = {}
+        self._new_tables = RateLimit(limits.tables_per_minute, 60.0)
+
+    # ------------------------------------------------------------------ start-up
+    def restore(self) -> None:
+        """Resume every unfinished table (before the server serves: no loop yet)."""
+        for record in self.store.load_active():
+            try:
+                table, missing = TableRuntime.restore(record, self.store, self.thinkers,
+                                                      self.robot_delay)
+                if missing:                            # a hand's end, derived again
+                    ops: list[Any] = list(missing)
+                    if table.match is not None and table.match.is_over:
+                        ops.append(Status("over"))
+                    self.store.write_now(table.id, ops)
+            except Exception as e:                     # this table only: the rest go on
+                why = f"cannot be replayed: {e!r}"
+                log.error("table %s %s", record.id, why)
+                self.broken[record.id] = why
+                try:
+                    self.store.mark(record.id, "broken", why[:500])
+                except Exception:
+                    log.exception("table %s: could not record it as broken", record.id)
+                continue
+            if table.status in ("open", "playing"):
+                self.tables[table.id] = table
+
+    def resume(self) -> None:
+        for t in self.tables.values():
+            t.auto.moved()
+
+    # ------------------------------------------------------------------ tables
+    def get(self, table_id: str) -> TableRuntime:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise TableError("table_broken" if table_id in self.broken else "no_such_table")
+        return table
+
+    async def create(self, body: CreateTable, player: str, address: str) -> TableRuntime:
+        options = body.to_options()
+        if body.robots_only:
+            if options.robot_level not in QUICK:
+                raise TableError("robots_only_quick", levels=", ".join(sorted(QUICK)))
+        else:
+            validate_name(body.name)                       # before counting it
+            hosted = sum(1 for t in self.tables.values()
+                         if t.host == player and t.status in ("open", "playing"))
+            if hosted >= self.limits.open_tables:
+                raise TableError("too_many_open_tables", limit=self.limits.open_tables)
+        if not self._new_tables.allow(address):
+            raise TableError("too_many_tables")
+        return await self._make(options, None if body.robots_only else player, body)
+
+    async def _make(self, options: Options, host: str | None, body: CreateTable
+                    ) -> TableRuntime:
+        table = await TableRuntime.create(self.store, self.thinkers, options, host,
+                                          body.seat, body.name, self.robot_delay)
+        self.tables[table.id] = table
+        if host is None:                                    # robots only: it plays itself
+            await table.fill_robots(None)
+            await table.start(None)
+        return table
+
+    def listing(self) -> list[dict[str, Any]]:
+        """The tables a person may join or watch: open and playing ones."""
+        return [t.summary() for t in self.tables.values()
+                if t.status in ("open", "playing")]
+
+    def seated(self, player: str | None) -> list[dict[str, Any]]:
+        """Where a person sits now (unfinished tables, and finished ones still here)."""
+        out = []
+        for t in self.tables.values():
+            seat = t.seat_of(player)
+            if seat is not None:
+                out.append({"id": t.id, "seat": seat, "status": t.status})
+        return out
+
+    # ------------------------------------------------------------------ leaving
+    async def sweep(self, now: float | None = None) -> list[str]:
+        """Let finished and abandoned tables go; the ids that left."""
+        now = time.monotonic() if now is None else now
+        gone = []
+        for t in list(self.tables.values()):
+            idle = now - t.last_activity
+            watched = bool(t.hub.watched())
+            if t.status == "over" and (idle > OVER_KEEP or (not watched and idle > 60)):
+                gone.append(t.id)
+            elif t.status == "open" and not watched and idle > OPEN_KEEP:
+                try:
+                    await self.store.write(t.id, [Status("closed")])
+                except Exception:
+                    log.warning("table %s: could not close it now; later", t.id)
+                    continue
+                t.closed = True
+                gone.append(t.id)
+            elif t.status == "broken":
+                gone.append(t.id)
+        for table_id in gone:
+            t = self.tables.pop(table_id)
+            if t.broken is not None:
+                self.broken[table_id] = t.broken
+            t.shut()
+        return gone
+
+    def shut(self) -> None:
+        for t in self.tables.values():
+            t.shut()

@@ -1,0 +1,150 @@
+"""The real server on loopback for tests: uvicorn with ``tute serve``'s own settings, in a
+thread; clients that are browsers of their own (each an HTTP client with its own cookie
+jar, and WebSockets that send its cookie)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from websockets.sync.client import ClientConnection, connect
+
+from tute.server.app import create_app
+from tute.server.hub import Viewer
+from tute.server.limits import Limits
+from tute.server.sessions import COOKIE
+from tute.server.table import TableRuntime
+
+POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    def __init__(self, db: str, port: int | None = None, limits: Limits | None = None,
+                 robot_delay: float = 0.0) -> None:
+        from tute.server.edge import server_config
+
+        self.port = port or free_port()
+        self.limits = limits or Limits()
+        self.app = create_app(db, robot_delay=robot_delay, limits=self.limits)
+        self.server = uvicorn.Server(server_config(self.app, "127.0.0.1", self.port,
+                                                   self.limits))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        for _ in range(500):
+            if self.server.started:
+                break
+            time.sleep(0.02)
+        self.base = f"http://127.0.0.1:{self.port}"
+
+    @property
+    def lobby(self) -> Any:
+        return self.app.state.lobby
+
+    def table(self, table_id: str) -> TableRuntime:
+        table: TableRuntime = self.lobby.tables[table_id]
+        return table
+
+    def client(self) -> Client:
+        return Client(self)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=15)
+
+
+class Client:
+    """One browser: its own cookie (its guest identity)."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self.http = httpx.Client(base_url=server.base, timeout=15)
+
+    def post(self, path: str, body: dict[str, Any] | None = None) -> httpx.Response:
+        return self.http.post(path, json=body if body is not None else {})
+
+    def get(self, path: str) -> httpx.Response:
+        return self.http.get(path)
+
+    @property
+    def cookie(self) -> str | None:
+        value = self.http.cookies.get(COOKIE)
+        return None if value is None else str(value)
+
+    def ws(self, table: str, last: int = 0, origin: str | None = None) -> ClientConnection:
+        headers: dict[str, str] = {}
+        if self.cookie is not None:
+            headers["cookie"] = f"{COOKIE}={self.cookie}"
+        if origin is not None:
+            headers["origin"] = origin
+        return connect(f"ws://127.0.0.1:{self.server.port}/ws/{table}?last={last}",
+                       open_timeout=10, additional_headers=headers)
+
+    def new_table(self, variant: str = "habanero", name: str = "Ana", robots: bool = True,
+                  **more: Any) -> str:
+        r = self.post("/api/tables", {"variant": variant, "name": name, **more})
+        assert r.status_code == 200, r.text
+        table = str(r.json()["id"])
+        if robots:
+            assert self.post(f"/api/tables/{table}/robots").status_code == 200
+        return table
+
+
+def recv(ws: ClientConnection, timeout: float = 20) -> dict[str, Any]:
+    message: dict[str, Any] = json.loads(ws.recv(timeout=timeout))
+    return message
+
+
+def until(ws: ClientConnection, test: Callable[[dict[str, Any]], bool],
+          timeout: float = 30) -> dict[str, Any]:
+    """Read messages until one passes ``test``."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        message = recv(ws, max(0.1, deadline - time.time()))
+        if test(message):
+            return message
+    raise AssertionError("no such message in time")
+
+
+def postgres_or_skip() -> str:
+    """The PostgreSQL of this machine (CI always has it), emptied; skipped with the
+    reason where it is not reachable."""
+    try:
+        import psycopg
+        psycopg.connect("host=127.0.0.1 port=5432 dbname=test user=postgres",
+                        connect_timeout=3).close()
+    except Exception as e:                      # not reachable here: say why
+        pytest.skip(f"PostgreSQL is not reachable at 127.0.0.1:5432 ({e})")
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(POSTGRES)
+    with engine.begin() as c:                  # a clean store for this test
+        for name in ("tute_events", "tute_seats", "tute_tables", "alembic_version"):
+            c.execute(text(f"DROP TABLE IF EXISTS {name}"))
+    engine.dispose()
+    return POSTGRES
+
+
+def watch(table: TableRuntime, seat: int, on_text: Callable[[str], None]) -> asyncio.Task[None]:
+    """An in-process viewer of ``seat``: every text the table sends it goes to
+    ``on_text`` (a running loop is needed)."""
+    viewer = Viewer(seat)
+    assert table.attach(viewer)
+
+    async def drain() -> None:
+        while (text := await viewer.next()) is not None:
+            on_text(text)
+    return asyncio.get_running_loop().create_task(drain())
