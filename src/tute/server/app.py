@@ -197,6 +197,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         lobby.resume()                          # unfinished tables go on after a restart
+        _app.state.loop = asyncio.get_running_loop()     # tools and tests reach it
         task = asyncio.get_running_loop().create_task(sweeper())
         # what is alive at the start (the code, numba, restored tables) stays: out of
         # the collector's way; full collections walk every connection's objects, so

@@ -121,10 +121,10 @@ def decode_body(kind: type[T], raw: bytes) -> T:
     try:
         value: T = decoder.decode(raw or b"{}")
         return value
-    except msgspec.ValidationError as e:
+    except (msgspec.ValidationError, msgspec.DecodeError) as e:
         raise ProtocolError("request_malformed", why=str(e)) from None
-    except msgspec.DecodeError as e:
-        raise ProtocolError("request_malformed", why=str(e)) from None
+    except RecursionError:                 # nesting deeper than any message has
+        raise ProtocolError("request_malformed", why="nested too deep") from None
 
 
 def decode_message(raw: str | bytes) -> ClientMessage:
@@ -132,3 +132,5 @@ def decode_message(raw: str | bytes) -> ClientMessage:
         return _WS.decode(raw)
     except (msgspec.ValidationError, msgspec.DecodeError) as e:
         raise ProtocolError("request_malformed", why=str(e)) from None
+    except RecursionError:                 # nesting deeper than any message has
+        raise ProtocolError("request_malformed", why="nested too deep") from None

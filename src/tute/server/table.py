@@ -296,8 +296,9 @@ class TableRuntime:
                 raise TableError("already_seated", seat=already)
             seat = self._check_seat(seat)
             shown = validate_name(name)
-            if any(name_key(r.name) == name_key(shown) for r in self.seats.values()):
-                raise InvalidNameError("name_in_use", name=shown)
+            for r in self.seats.values():
+                if name_key(r.name) == name_key(shown):
+                    raise InvalidNameError("name_in_use", name=r.name)
             row = SeatRow(seat, shown, "human", player)
             e = Event(self.seq + 1, "seat", _seat_data(row))
             await self._commit([e], [PutSeat(row)])
