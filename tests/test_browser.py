@@ -137,3 +137,49 @@ def test_reload_mid_hand_and_server_restart(tmp_path: Path) -> None:
         finally:
             second.stop()
         browser.close()
+
+
+def test_markup_in_names_never_runs_and_the_seat_key_is_out_of_reach(server: Server,
+                                                                     tmp_path: Path) -> None:
+    """A name the server would refuse today (as if stored before names were checked)
+    reaches the page as text: its markup never runs.  Page scripts cannot read the
+    seat's key."""
+    from playwright.sync_api import sync_playwright
+
+    from tute.server.store import SeatRow
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        page = browser.new_page()
+        violations: list[str] = []
+        page.on("console", lambda m: violations.append(m.text)
+                if "Content Security Policy" in m.text else None)
+        page.goto(f"http://127.0.0.1:{server.port}/")
+        page.fill("#name", "Ana")
+        page.select_option("#variant", "habanero")
+        page.click("#friends")
+        page.wait_for_selector("#waiting:not([hidden])")
+        table = next(iter(server.lobby.tables.values()))
+        hostile = '<img src=x onerror="window.__pwned=1">'
+        table.seats[1] = SeatRow(1, hostile, "robot", None)     # bypassing the checks
+        page.click("#start")
+        page.wait_for_selector("#hand button.card")
+        for _ in range(30):                                     # a few moves, names shown
+            card = page.query_selector("#hand button.card.legal")
+            if card is not None:
+                card.click()
+            page.wait_for_timeout(100)
+        page.reload()
+        page.wait_for_selector("#hand button.card")
+        assert page.evaluate("window.__pwned") is None
+        assert page.query_selector("#table img") is None
+        assert hostile in page.inner_text("#table")           # shown, as text
+        assert "tute_player" not in page.evaluate("document.cookie")
+        assert page.evaluate("JSON.stringify(localStorage)").find("token") == -1
+        page.evaluate("""() => { const s = document.createElement('script');
+            s.textContent = 'window.__inline = 1'; document.body.append(s); }""")
+        assert page.evaluate("window.__inline") is None         # CSP: no inline script
+        page.screenshot(path=str(tmp_path / "hostile-name.png"))
+        browser.close()
+    assert violations                                          # the inline one, refused

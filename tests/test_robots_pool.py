@@ -60,3 +60,34 @@ def test_a_searching_robot_does_not_hold_the_event_loop() -> None:
     assert choice in {str(a) for a in view.legal}
     assert took > 0.3                        # it did think...
     assert worst_gap < 0.1, worst_gap        # ...and the loop ran all along
+
+
+def test_one_tables_robot_waits_a_bounded_time_whatever_others_ask() -> None:
+    """Twenty robots-only tables ask for ``mc`` moves at once on one worker (each ~0.7 s):
+    a table with a person is served first, and no robot waits past ``max_wait`` plus one
+    search -- the ones that would are answered by the quick level instead."""
+    g = Game.new("parejas", seed=11)
+    view = g.view(g.to_act or 0)
+    thinkers = Thinkers(workers=1, max_wait=0.5)
+
+    async def main() -> tuple[float, float, list[float]]:
+        await thinkers.choose("mc", 1, view)             # the worker is up and warm
+        began = time.perf_counter()
+
+        async def ask(table: str, people: bool) -> float:
+            await thinkers.choose("mc", 2, view, table, people)
+            return time.perf_counter() - began
+
+        crowd = [asyncio.create_task(ask(f"bots{i}", False)) for i in range(20)]
+        await asyncio.sleep(0.05)                        # the crowd is queued first...
+        person = await ask("people", True)               # ...a person's table comes next
+        others = await asyncio.gather(*crowd)
+        return person, max(others), others
+
+    try:
+        person, slowest, _ = asyncio.run(main())
+    finally:
+        thinkers.close()
+    assert person < 2.5, person                    # behind one search at most, and its own
+    assert slowest < 0.5 + 1.5 + 0.3, slowest      # max_wait + one search in hand + slack
+    assert thinkers.fallbacks >= 15

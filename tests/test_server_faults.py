@@ -247,3 +247,39 @@ def test_a_hand_end_lost_by_an_older_server_is_derived_again(tmp_path: Path) -> 
         assert stored == list(range(1, t.seq + 1))
     finally:
         again.stop()
+
+
+def test_a_database_of_the_first_schema_is_migrated(tmp_path: Path) -> None:
+    """A database made before migrations (tables with seat tokens) is upgraded in place:
+    its finished tables kept, its unfinished ones closed (their seats' keys were only in
+    the old pages), and the server starts on it."""
+    path = tmp_path / "old.db"
+    raw = sqlite3.connect(path)
+    raw.executescript("""
+        CREATE TABLE tute_tables (id VARCHAR(32) PRIMARY KEY, variant TEXT NOT NULL,
+            robot_level VARCHAR(32) NOT NULL, status VARCHAR(16) NOT NULL,
+            created INTEGER NOT NULL);
+        CREATE TABLE tute_seats (table_id VARCHAR(32), seat INTEGER, name TEXT NOT NULL,
+            kind VARCHAR(8) NOT NULL, token VARCHAR(64) NOT NULL,
+            PRIMARY KEY (table_id, seat));
+        CREATE TABLE tute_events (table_id VARCHAR(32), seq INTEGER, kind VARCHAR(16)
+            NOT NULL, data TEXT NOT NULL, PRIMARY KEY (table_id, seq));
+        INSERT INTO tute_tables VALUES ('old1', 'habanero', 'heuristic', 'playing', 1);
+        INSERT INTO tute_tables VALUES ('old2', 'habanero', 'heuristic', 'over', 1);
+        INSERT INTO tute_seats VALUES ('old1', 0, 'Ana', 'human', 'secret');
+    """)
+    raw.commit()
+    raw.close()
+    s = Server(f"sqlite:///{path}")
+    try:
+        assert s.lobby.tables == {}
+        assert s.client().new_table() in s.lobby.tables           # and it works on it
+    finally:
+        s.stop()
+    check = sqlite3.connect(path)
+    columns = [r[1] for r in check.execute("PRAGMA table_info(tute_seats)")]
+    assert "player" in columns and "token" not in columns
+    statuses = dict(check.execute("SELECT id, status FROM tute_tables").fetchall())
+    assert statuses["old1"] == "closed" and statuses["old2"] == "over"
+    assert check.execute("SELECT version_num FROM alembic_version").fetchone()[0] == "0002"
+    check.close()

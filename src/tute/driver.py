@@ -26,17 +26,30 @@ class Player(Protocol):
 Listener = Callable[[Game, int, Action], None]
 
 
+def asked(game: Game) -> tuple[tuple[int, bool], ...]:
+    """Who the driver asks next, in order: ``(seat, True)`` for each seat with a
+    declaration open (it may answer None), then ``(to_act, False)`` for its action.
+    The server's robots ask in the same order (:mod:`tute.server.autoplay`)."""
+    if game.is_over:
+        return ()
+    out = [(seat, True) for seat in game.seats_with_declarations()]
+    if game.to_act is not None:
+        out.append((game.to_act, False))
+    return tuple(out)
+
+
 def step(game: Game, players: Sequence[Player], on_action: Listener | None = None) -> bool:
     """Make one move (out-of-turn declarations first); False once the hand is over."""
     if game.is_over:
         return False
-    for seat in game.seats_with_declarations():
-        answer = players[seat].declare(game.view(seat))
-        if answer is not None:
-            _apply(game, players, seat, answer, on_action)
-            if game.is_over:
-                return False
-    to_act = game.to_act
+    for seat, declaring in asked(game):
+        if declaring:
+            answer = players[seat].declare(game.view(seat))
+            if answer is not None:
+                _apply(game, players, seat, answer, on_action)
+                if game.is_over:
+                    return False
+    to_act = game.to_act                      # after the declarations: asked again
     if to_act is None:
         return False
     _apply(game, players, to_act, players[to_act].choose(game.view(to_act)), on_action)

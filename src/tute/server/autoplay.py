@@ -15,6 +15,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from tute.actions import Action
+from tute.driver import asked
 from tute.errors import TuteError
 from tute.server.clocks import Clock
 from tute.server.store import StoreError
@@ -112,20 +113,21 @@ class Autoplay:
         assert t.match is not None
         game, seq, robots = t.match.game, t.seq, t.robots()
         level, people = t.robot_level, t.has_people()
-        for in_hand in game.seats_with_declarations():
+        for in_hand, declaring in asked(game):          # the core driver's order
             seat = t.table_seat(in_hand)
-            if seat in robots:
-                answer = await t.thinkers.declare(level, robot_seed(seq, seat),
-                                                  game.view(in_hand), t.id, people)
+            if seat not in robots:
+                continue
+            view = game.view(in_hand)
+            if declaring:
+                answer = await t.thinkers.declare(level, robot_seed(seq, seat), view, t.id,
+                                                  people)
                 if answer is not None:
                     return seat, answer, seq
-        to_act = game.to_act
-        if to_act is None or t.table_seat(to_act) not in robots:
-            return None
-        seat = t.table_seat(to_act)
-        choice = await t.thinkers.choose(level, robot_seed(seq, seat), game.view(to_act),
-                                         t.id, people)
-        return seat, choice, seq
+            else:
+                choice = await t.thinkers.choose(level, robot_seed(seq, seat), view, t.id,
+                                                 people)
+                return seat, choice, seq
+        return None
 
     def _robots_done(self, task: asyncio.Task[None]) -> None:
         if task.cancelled():
