@@ -93,3 +93,28 @@ def test_match_replays_from_its_seed() -> None:
     a, b = Match("parejas", seed=8), Match("parejas", seed=8)
     assert a.game.locations() == b.game.locations()
     assert Match("parejas", seed=9).game.locations() != a.game.locations()
+
+
+def test_a_match_copy_is_independent_and_plays_the_same() -> None:
+    import random
+
+    from tute.match import Match
+
+    m = Match("habanero(match_target=2)", seed=5)
+    rng = random.Random(3)
+    twin: Match | None = None
+    while not m.is_over:
+        g = m.game
+        while not g.is_over:
+            s = g.to_act
+            assert s is not None
+            g.apply(s, rng.choice(g.legal_actions(s)))
+        if twin is None:
+            twin = m.copy()
+            before = m.score()
+            twin.next_hand()                       # the copy moves on...
+            assert m.score() == before and m.game.is_over   # ...the original does not
+            again = m.copy()
+            again.next_hand()
+            assert [str(c) for c in again.game.hand(0)] == [str(c) for c in twin.game.hand(0)]
+        m.next_hand()

@@ -187,3 +187,18 @@ def test_preset_variant_and_with_options() -> None:
     assert not parse_variant("tres").partnerships
     assert parse_variant("parejas").num_sides == 2
     assert parse_variant("individual(players=3)").num_sides == 3
+
+
+def test_variant_texts_are_read_in_linear_time() -> None:
+    import time
+
+    from tute.errors import InvalidVariantError
+    from tute.variants import parse_variant
+
+    assert str(parse_variant("  habanero ( match_target = 2 )  ")) == "habanero(match_target=2)"
+    for text in ("habanero" + " " * 900 + "x", " " * 900, "habanero(" + " " * 900,
+                 "x" * 5000, "habanero(" + "a=b," * 2000 + ")"):
+        began = time.perf_counter()
+        with pytest.raises(InvalidVariantError):
+            parse_variant(text)
+        assert time.perf_counter() - began < 0.05, text[:20]

@@ -62,6 +62,17 @@ class Match:
         self.seat_map: tuple[int, ...] = tuple(self._in)
         self.game = self._deal() if first_game is None else self._check_game(first_game)
 
+    def copy(self) -> Match:
+        """An independent copy (its game copied too): what a server tries a move on."""
+        m = Match.__new__(Match)
+        m.__dict__.update(self.__dict__)
+        m._rng = random.Random()
+        m._rng.setstate(self._rng.getstate())
+        for name in ("_results", "_won", "_points", "_porotos", "_in"):
+            setattr(m, name, list(getattr(self, name)))
+        m.game = self.game.copy()
+        return m
+
     # ------------------------------------------------------------------ dealing
     def hand_variant(self) -> Variant:
         """The variant of the next hand (Cabrero: for the players still in)."""

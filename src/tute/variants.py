@@ -319,14 +319,17 @@ def make_variant(preset: str, options: Mapping[str, object]) -> Variant:
     return variant
 
 
-_TEXT = re.compile(r"^\s*([a-z_]+)\s*(?:\((.*)\))?\s*$", re.S)
+_TEXT = re.compile(r"([a-z_]+)\s*(?:\((.*)\))?", re.S)   # on stripped text: linear
+MAX_TEXT = 1000          # no variant text is longer; a longer one is refused unread
 
 
 def parse_variant(text: str) -> Variant:
     """Read ``preset`` or ``preset(option=value,...)``."""
     if not isinstance(text, str):
         raise InvalidVariantError("bad_variant_text", text=repr(text))
-    m = _TEXT.match(text)
+    if len(text) > MAX_TEXT:
+        raise InvalidVariantError("bad_variant_text", text=text[:40] + "...")
+    m = _TEXT.fullmatch(text.strip())
     if not m:
         raise InvalidVariantError("bad_variant_text", text=text)
     name, inner = m.group(1), m.group(2)

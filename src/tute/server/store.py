@@ -158,6 +158,17 @@ class Store:
         self._writer.submit(self._commit, [(table_id, ops)]).result()
 
     async def _flush(self) -> None:
+        try:
+            await self._flush_all()
+        except BaseException as e:             # never leave a writer waiting for ever
+            log.exception("the store's writer failed")
+            for w in self._pending:
+                if not w.done.done():
+                    w.done.set_exception(self._refusal(w.table_id, e))
+            self._pending = []
+            raise
+
+    async def _flush_all(self) -> None:
         loop = asyncio.get_running_loop()
         while self._pending:
             batch, self._pending = self._pending, []

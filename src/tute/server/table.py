@@ -16,7 +16,6 @@ everyone else.
 from __future__ import annotations
 
 import asyncio
-import copy
 import logging
 import secrets
 import time
@@ -385,7 +384,7 @@ class TableRuntime:
             ops: list[Op] = []
             after = match
             if game.is_over:                          # the hand's end, in the same commit
-                after = copy.deepcopy(match)
+                after = match.copy()
                 after.game = game
                 events += hand_end(after, self.seq + 2)
                 games.append((after.game, after))
