@@ -19,9 +19,9 @@ import random
 import sys
 
 from tute import Game, parse_action, parse_card
-from tute.actions import Play
-from tute.cards import ALL_CARDS
-from tute.records import format_record, record_of_games
+from tute.core.actions import Play
+from tute.core.cards import ALL_CARDS
+from tute.core.records import format_record, record_of_games
 
 YOU = "7b Rb Rc Cc 3o {X} 5e 2c"
 ADA = "4e 6e Ro Co 7o 4c 5c 2b"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tute import Game, Variant, parse_action, parse_card
-from tute.cards import deck
+from tute.core.cards import deck
 
 
 def deal(variant: str | Variant, hands: dict[int, str], turn_up: str | None = None,

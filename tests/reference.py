@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tute.cards import Card, Rank, Suit
+from tute.core.cards import Card, Rank, Suit
 
 TUTE_ORDER = [Rank.AS, Rank.TRES, Rank.REY, Rank.CABALLO, Rank.SOTA, Rank.SIETE, Rank.SEIS,
               Rank.CINCO, Rank.CUATRO, Rank.DOS]

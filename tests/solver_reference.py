@@ -6,7 +6,7 @@ out-of-turn declarations), with no pruning, no table and no merging."""
 from __future__ import annotations
 
 from tute import Game
-from tute.solver import TUTE_VALUE, WIN
+from tute.search.solver import TUTE_VALUE, WIN
 
 
 def coalition(g: Game, persp: int) -> tuple[bool, ...]:

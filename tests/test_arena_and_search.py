@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from tute import Game, parse_variant
-from tute.actions import Play
-from tute.arena import PairSpec, bootstrap_ci, play_deal, ratings, run_pair, seatings
+from tute.arena.duplicate import PairSpec, bootstrap_ci, play_deal, ratings, run_pair, seatings
 from tute.bots import make_bot
 from tute.bots.base import Budget
-from tute.driver import play_hand
-from tute.solver import solve
+from tute.core.actions import Play
+from tute.core.driver import play_hand
+from tute.search.solver import solve
 
 
 @pytest.mark.parametrize("level", ["pimc", "expert"])

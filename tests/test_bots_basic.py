@@ -6,9 +6,9 @@ import pytest
 
 from tute import Game
 from tute.bots import HeuristicBot, RandomBot, make_bot
-from tute.driver import play_hand
-from tute.errors import InvalidVariantError
-from tute.view import PlayerView
+from tute.core.driver import play_hand
+from tute.core.errors import InvalidVariantError
+from tute.core.views import PlayerView
 
 PRESETS = ["parejas", "habanero", "individual", "individual(players=3)", "tres", "corriente",
            "arrastre", "online", "online(players=2)", "guinote", "guinote(players=4)",

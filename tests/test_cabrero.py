@@ -8,8 +8,8 @@ import pytest
 
 from helpers import legal
 from tute import Game, Match, parse_card, parse_variant
-from tute.cards import deck
-from tute.scoring import HandFigures, score_hand
+from tute.core.cards import deck
+from tute.core.scoring import HandFigures, score_hand
 
 CABRERO3 = parse_variant("cabrero(players=3)")
 CABRERO4 = parse_variant("cabrero")

@@ -7,7 +7,7 @@ import pickle
 import pytest
 
 from tute import ALL_CARDS, Card, InvalidNotationError, Rank, Suit, parse_card
-from tute.cards import deck
+from tute.core.cards import deck
 
 
 def test_forty_cards_and_the_36_card_deck_drops_the_twos() -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tute.conformance import run_file, run_scenario
+from tute.tools.conformance import run_file, run_scenario
 
 HERE = Path(__file__).parent
 PUBLIC = sorted((HERE / "conformance" / "public").glob("*.json"))

@@ -12,8 +12,8 @@ from tute.bots.base import Budget
 from tute.bots.expert import ExpertBot, likelihood, replayable, start_of_hand
 from tute.bots.heuristic import HeuristicBot
 from tute.bots.sampler import exclusions, sample_game
-from tute.driver import step
-from tute.game import Game
+from tute.core.driver import step
+from tute.core.game import Game
 
 
 def _heuristic_position(seed: int, plays: int) -> Game:
@@ -73,8 +73,8 @@ def test_expert_plays_legally_and_reproducibly() -> None:
 
 
 def test_expert_plays_every_preset() -> None:
-    from tute.driver import play_hand
-    from tute.variants import PRESETS
+    from tute.core.driver import play_hand
+    from tute.core.variants import PRESETS
 
     for name in PRESETS:
         g = Game.new(name, seed=8)

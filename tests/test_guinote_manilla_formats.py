@@ -9,7 +9,7 @@ import pytest
 from helpers import deal, legal, run
 from reference import card_points
 from tute import ALL_CARDS, Game, IllegalActionError, Match
-from tute.result import Contract, HandResult
+from tute.core.result import Contract, HandResult
 
 
 def test_guinote_ranking_and_points() -> None:

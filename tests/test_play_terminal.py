@@ -10,7 +10,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from tute.records import parse_record
+from tute.core.records import parse_record
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 PROMPT = r"Tu jugada \(número, carta, cante; \? reglas, q salir\): "

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from tute import Game
-from tute.position import from_view
+from tute.core.position import from_view
 
 PRESETS = ["parejas", "habanero", "individual", "individual(players=3)", "tres", "corriente",
            "arrastre", "online", "online(players=2)", "guinote", "guinote(players=4)",

@@ -22,7 +22,7 @@ from tute import (
     Variant,
     make_variant,
 )
-from tute.actions import (
+from tute.core.actions import (
     FORTY,
     MANILLAS,
     NAME_TRUMPS,
@@ -38,8 +38,8 @@ from tute.actions import (
     SingTwenty,
     Swap,
 )
-from tute.cards import deck
-from tute.variants import PRESETS
+from tute.core.cards import deck
+from tute.core.variants import PRESETS
 
 PLAYABLE = ("parejas", "habanero", "individual", "tres", "corriente", "arrastre", "online",
             "guinote", "subastado", "cabrero")

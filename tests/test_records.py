@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tute import Game, Match, parse_card
-from tute.records import (
+from tute.core.records import (
     RecordError,
     format_record,
     parse_record,

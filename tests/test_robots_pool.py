@@ -7,9 +7,9 @@ import pickle
 import random
 import time
 
-from tute.game import Game
+from tute.core.game import Game
+from tute.core.variants import PRESETS
 from tute.server.robots import Thinkers
-from tute.variants import PRESETS
 
 
 def test_views_travel_to_a_worker_intact() -> None:

@@ -10,8 +10,8 @@ import pytest
 from helpers import deal, legal, run
 from reference import TUTE_ORDER, trick_winner
 from tute import ALL_CARDS, Game, InvalidDealError, Play, parse_card
-from tute.cards import deck
-from tute.deal import deal_from_deck
+from tute.core.cards import deck
+from tute.core.deal import deal_from_deck
 
 CANONICAL = [c.code for c in ALL_CARDS]
 

@@ -98,7 +98,7 @@ def test_match_replays_from_its_seed() -> None:
 def test_a_match_copy_is_independent_and_plays_the_same() -> None:
     import random
 
-    from tute.match import Match
+    from tute.core.match import Match
 
     m = Match("habanero(match_target=2)", seed=5)
     rng = random.Random(3)

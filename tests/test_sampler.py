@@ -8,8 +8,8 @@ import random
 import pytest
 
 from tute import Game
-from tute.actions import Play
 from tute.bots.sampler import exclusions, sample_game, sample_hidden
+from tute.core.actions import Play
 
 PRESETS = ["parejas", "habanero", "individual", "individual(players=3)", "tres",
            "arrastre", "online", "online(players=2,stock_obligations=trump_on_trump)",

@@ -8,7 +8,7 @@ import pytest
 
 from solver_reference import minimax, root_values
 from tute import Game
-from tute.solver import SolverError, solve
+from tute.search.solver import SolverError, solve
 
 CASES = [("habanero", 4), ("parejas", 2), ("online", 2), ("tres", 2),
          ("individual(players=3)", 3), ("parejas(sing_who=both_one_each,manilla=10)", 2),
@@ -75,7 +75,7 @@ def test_positions_with_cards_to_draw_are_refused() -> None:
 
 
 def test_compiled_kernel_matches_the_pure_solver() -> None:
-    from tute import _kernel
+    from tute.search import kernel as _kernel
     if not _kernel.AVAILABLE:
         pytest.skip("numba is not installed: the pure solver is the only one")
     checked = 0

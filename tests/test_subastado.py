@@ -8,7 +8,7 @@ import pytest
 
 from helpers import legal, run
 from tute import Game, IllegalActionError, Match, OutOfTurnError, WrongPhaseError
-from tute.actions import Bid
+from tute.core.actions import Bid
 
 HANDS4 = [["Ao", "3o", "Co", "2o", "Ac", "Rc", "Cc", "2e", "4e", "2b"],
           ["Ro", "7o", "3c", "Sc", "Ae", "3e", "Re", "Ab", "Cb", "Rb"],

@@ -9,12 +9,12 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from tute.core.variants import parse_variant
 from tute.server.events import Options
 from tute.server.hub import Viewer
 from tute.server.robots import Thinkers
 from tute.server.store import Store
 from tute.server.table import TableRuntime
-from tute.variants import parse_variant
 
 HOST = "h" * 64
 

@@ -13,7 +13,7 @@ from tute import (
     make_variant,
     parse_variant,
 )
-from tute.variants import preset_variant
+from tute.core.variants import preset_variant
 
 
 def test_option_defaults_of_rules_11() -> None:
@@ -192,8 +192,8 @@ def test_preset_variant_and_with_options() -> None:
 def test_variant_texts_are_read_in_linear_time() -> None:
     import time
 
-    from tute.errors import InvalidVariantError
-    from tute.variants import parse_variant
+    from tute.core.errors import InvalidVariantError
+    from tute.core.variants import parse_variant
 
     assert str(parse_variant("  habanero ( match_target = 2 )  ")) == "habanero(match_target=2)"
     for text in ("habanero" + " " * 900 + "x", " " * 900, "habanero(" + " " * 900,

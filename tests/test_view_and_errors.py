@@ -15,8 +15,8 @@ from tute import (
     parse_action,
     parse_card,
 )
-from tute.actions import NameTrump, Pass
-from tute.cards import Suit
+from tute.core.actions import NameTrump, Pass
+from tute.core.cards import Suit
 
 
 def test_view_holds_own_hand_counts_and_table_only() -> None:

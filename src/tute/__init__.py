@@ -2,16 +2,16 @@
 
 The rules core (no I/O, no globals; randomness passed in):
 
-- :mod:`tute.cards` -- :class:`Card`, :class:`Suit`, :class:`Rank`, :func:`parse_card`
-- :mod:`tute.actions` -- action values and their canonical text
-- :mod:`tute.variants` -- :class:`Variant`, the presets, variant text
-- :mod:`tute.game` -- :class:`Game`: ``legal_actions(seat)``, ``apply(seat, action)``,
+- :mod:`tute.core.cards` -- :class:`Card`, :class:`Suit`, :class:`Rank`, :func:`parse_card`
+- :mod:`tute.core.actions` -- action values and their canonical text
+- :mod:`tute.core.variants` -- :class:`Variant`, the presets, variant text
+- :mod:`tute.core.game` -- :class:`Game`: ``legal_actions(seat)``, ``apply(seat, action)``,
   ``view(seat)``, ``result()``
-- :mod:`tute.match` -- :class:`Match`
-- :mod:`tute.errors` -- the :class:`TuteError` family
+- :mod:`tute.core.match` -- :class:`Match`
+- :mod:`tute.core.errors` -- the :class:`TuteError` family
 """
 
-from tute.actions import (
+from tute.core.actions import (
     Action,
     Bid,
     DeclareTute,
@@ -25,8 +25,8 @@ from tute.actions import (
     format_action,
     parse_action,
 )
-from tute.cards import ALL_CARDS, Card, Rank, Suit, parse_card
-from tute.errors import (
+from tute.core.cards import ALL_CARDS, Card, Rank, Suit, parse_card
+from tute.core.errors import (
     IllegalActionError,
     InvalidDealError,
     InvalidNotationError,
@@ -36,11 +36,11 @@ from tute.errors import (
     TuteError,
     WrongPhaseError,
 )
-from tute.game import Game
-from tute.match import Match, MatchScore
-from tute.result import HandResult
-from tute.variants import PRESETS, Variant, make_variant, parse_variant
-from tute.view import CanteShown, PlayerView
+from tute.core.game import Game
+from tute.core.match import Match, MatchScore
+from tute.core.result import HandResult
+from tute.core.variants import PRESETS, Variant, make_variant, parse_variant
+from tute.core.views import CanteShown, PlayerView
 
 __version__ = "0.1.0"
 

@@ -8,12 +8,12 @@ import random
 import sys
 from collections.abc import Sequence
 
-from tute.bots.base import BEST
-from tute.errors import TuteError
+from tute.bots import BEST
+from tute.core.errors import TuteError
 
 
 def _cmd_conformance(args: argparse.Namespace) -> int:
-    from tute.conformance import run_file
+    from tute.tools.conformance import run_file
 
     failed = 0
     for path in args.files:
@@ -27,10 +27,10 @@ def _cmd_conformance(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    from tute.bench import BENCH_VARIANTS, run
+    from tute.tools.bench import BENCH_VARIANTS, run
 
     if args.solver:
-        from tute.bench import solver_figures
+        from tute.tools.bench import solver_figures
         cases = [("habanero", 8, 40), ("parejas", 6, 20), ("parejas", 10, 2)]
         figures = solver_figures(cases, max_nodes=args.max_nodes)
         if args.json:
@@ -51,7 +51,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
               f"{fig['errors']} errors)")
         return 0
     if args.decide:
-        from tute.bench import decision_figures
+        from tute.tools.bench import decision_figures
         fig = decision_figures(args.decide, args.variant or ["habanero", "parejas"],
                                args.decisions, 1)
         print(json.dumps(fig) if args.json else
@@ -63,7 +63,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
-    from tute.demo import play_demo
+    from tute.tools.demo import play_demo
 
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
     return play_demo(args.variant, seed, args.lang, sys.stdout)
@@ -72,7 +72,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 def _cmd_replay(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from tute.records import RecordError, parse_record, record_to_json_text
+    from tute.core.records import RecordError, parse_record, record_to_json_text
     from tute.term.replay import print_replay
     from tute.term.style import Style
 
@@ -97,9 +97,9 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 def _cmd_play(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from tute.core.variants import parse_variant
     from tute.term.play import default_records_dir, run_play
     from tute.term.style import Style
-    from tute.variants import parse_variant
 
     variant = parse_variant(args.variant)
     levels = [x.strip() for x in args.bots.split(",")] if args.bots else []
@@ -113,8 +113,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
 def _cmd_arena(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from tute.arena import default_jobs, run
-    from tute.bots.base import LEVELS
+    from tute.arena.duplicate import default_jobs, run
+    from tute.bots import LEVELS
 
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     known = (*LEVELS, "cheat")

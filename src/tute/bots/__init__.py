@@ -1,7 +1,39 @@
-"""Computer players.  A bot sees only a :class:`~tute.view.PlayerView`."""
+"""Computer players.  A bot sees only a :class:`~tute.core.views.PlayerView`.
 
-from tute.bots.base import Bot, Budget, make_bot
+The registry of levels lives here (the concrete bots import :mod:`tute.bots.base`, never
+this module): ``random`` (L0), ``heuristic`` (L1), ``mc`` (L2), ``pimc`` (L3),
+``expert`` (L4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tute.bots.base import Bot, Budget
+from tute.bots.expert import ExpertBot
 from tute.bots.heuristic import HeuristicBot
 from tute.bots.random_bot import RandomBot
+from tute.bots.search import MonteCarloBot, PimcBot
+from tute.core.errors import InvalidVariantError
 
-__all__ = ["Bot", "Budget", "HeuristicBot", "RandomBot", "make_bot"]
+LEVELS = ("random", "heuristic", "mc", "pimc", "expert")
+BEST = "expert"             # the strongest measured (README: expert vs pimc)
+
+_MAKERS: dict[str, Callable[[int | None, Budget | None], Bot]] = {
+    "random": lambda seed, _budget: RandomBot(seed),
+    "heuristic": lambda seed, _budget: HeuristicBot(seed),
+    "mc": MonteCarloBot,
+    "pimc": PimcBot,
+    "expert": ExpertBot,
+}
+
+
+def make_bot(level: str, seed: int | None = None, budget: Budget | None = None) -> Bot:
+    """A bot by its level name; ``budget`` caps the search levels' thinking."""
+    maker = _MAKERS.get(level)
+    if maker is None:
+        raise InvalidVariantError("unknown_bot", level=level, known=", ".join(LEVELS))
+    return maker(seed, budget)
+
+
+__all__ = ["BEST", "LEVELS", "Bot", "Budget", "HeuristicBot", "RandomBot", "make_bot"]

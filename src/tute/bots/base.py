@@ -14,8 +14,8 @@ import random
 from dataclasses import dataclass
 from typing import ClassVar
 
-from tute.actions import Action
-from tute.view import PlayerView
+from tute.core.actions import Action
+from tute.core.views import PlayerView
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,29 +51,3 @@ class Bot:
     def declare(self, view: PlayerView) -> Action | None:
         """Out of turn, with a declaration open: take one (a legal action) or None."""
         return None
-
-
-LEVELS = ("random", "heuristic", "mc", "pimc", "expert")
-BEST = "expert"             # the strongest measured (README: expert vs pimc)
-
-
-def make_bot(level: str, seed: int | None = None, budget: Budget | None = None) -> Bot:
-    """A bot by its level name: ``random`` (L0), ``heuristic`` (L1), ``mc`` (L2),
-    ``pimc`` (L3), ``expert`` (L4); ``budget`` caps the search levels' thinking."""
-    from tute.bots.expert import ExpertBot
-    from tute.bots.heuristic import HeuristicBot
-    from tute.bots.random_bot import RandomBot
-    from tute.bots.search import MonteCarloBot, PimcBot
-    from tute.errors import InvalidVariantError
-
-    if level == "random":
-        return RandomBot(seed)
-    if level == "heuristic":
-        return HeuristicBot(seed)
-    if level == "mc":
-        return MonteCarloBot(seed, budget)
-    if level == "pimc":
-        return PimcBot(seed, budget)
-    if level == "expert":
-        return ExpertBot(seed, budget)
-    raise InvalidVariantError("unknown_bot", level=level, known=", ".join(LEVELS))

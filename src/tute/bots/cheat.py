@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tute.actions import Action, Play
 from tute.bots.base import Budget
 from tute.bots.search import DEFAULT_BUDGET, MonteCarloBot, outcome, rollout, solvable
-from tute.game import Game
-from tute.solver import solve
-from tute.view import PlayerView
+from tute.core.actions import Action, Play
+from tute.core.game import Game
+from tute.core.views import PlayerView
+from tute.search.solver import solve
 
 
 class CheatBot(MonteCarloBot):

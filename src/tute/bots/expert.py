@@ -33,16 +33,16 @@ import math
 import time
 from collections.abc import Iterator
 
-from tute.actions import Play
 from tute.bots.heuristic import HeuristicBot
 from tute.bots.sampler import sample_game
 from tute.bots.search import PimcBot, outcome, solvable
-from tute.cards import Card
-from tute.driver import step
-from tute.errors import TuteError
-from tute.game import Game
-from tute.solver import solve
-from tute.view import PlayerView
+from tute.core.actions import Play
+from tute.core.cards import Card
+from tute.core.driver import step
+from tute.core.errors import TuteError
+from tute.core.game import Game
+from tute.core.views import PlayerView
+from tute.search.solver import solve
 
 EPSILON = 0.4        # how often a player's card is not the model's
 DECLINED = 0.05      # how often a player lets a window close on a cante he could sing

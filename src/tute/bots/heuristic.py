@@ -8,7 +8,17 @@ hand is worth.
 
 from __future__ import annotations
 
-from tute.actions import (
+from tute.bots.base import Bot, Budget
+from tute.bots.knowledge import (
+    beats,
+    is_master,
+    marriage_low,
+    points,
+    strength,
+    trick_winner,
+    unseen,
+)
+from tute.core.actions import (
     FORTY,
     NAME_TRUMPS,
     PASS,
@@ -20,18 +30,8 @@ from tute.actions import (
     Play,
     SingTwenty,
 )
-from tute.bots.base import Bot, Budget
-from tute.bots.knowledge import (
-    beats,
-    is_master,
-    marriage_low,
-    points,
-    strength,
-    trick_winner,
-    unseen,
-)
-from tute.cards import SUITS, Card, Rank, Suit
-from tute.view import PlayerView
+from tute.core.cards import SUITS, Card, Rank, Suit
+from tute.core.views import PlayerView
 
 
 class HeuristicBot(Bot):
@@ -164,7 +164,7 @@ class HeuristicBot(Bot):
 
 
 def _suit_cards(suit: Suit) -> list[Card]:
-    from tute.cards import ALL_CARDS
+    from tute.core.cards import ALL_CARDS
     return [c for c in ALL_CARDS if c.suit == suit]
 
 

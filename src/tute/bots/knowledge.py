@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from tute.actions import Play
-from tute.cards import Card, Rank, Suit
-from tute.cards import deck as deck_cards
-from tute.view import PlayerView
+from tute.core.actions import Play
+from tute.core.cards import Card, Rank, Suit
+from tute.core.cards import deck as deck_cards
+from tute.core.views import PlayerView
 
 _ORDER = {
     "tute": ["2", "4", "5", "6", "7", "S", "C", "R", "3", "A"],

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from tute.actions import Action
 from tute.bots.base import Bot, Budget
-from tute.view import PlayerView
+from tute.core.actions import Action
+from tute.core.views import PlayerView
 
 
 class RandomBot(Bot):

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import random
 
-from tute._tables import ranking, strict_play_mask
-from tute.actions import Play
 from tute.bots.knowledge import unseen
-from tute.cards import Card
-from tute.game import Game
-from tute.position import from_view
-from tute.view import PlayerView
+from tute.core.actions import Play
+from tute.core.cards import Card
+from tute.core.game import Game
+from tute.core.position import from_view
+from tute.core.tables import ranking, strict_play_mask
+from tute.core.views import PlayerView
 
 
 def exclusions(view: PlayerView) -> dict[int, set[Card]]:

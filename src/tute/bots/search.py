@@ -20,16 +20,16 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator, Sequence
 
-from tute._tables import STRICT
-from tute.actions import Action, Play
 from tute.bots.base import Bot, Budget
 from tute.bots.heuristic import HeuristicBot
 from tute.bots.sampler import exclusions, sample_game
-from tute.cards import Card
-from tute.driver import play_hand
-from tute.game import Game
-from tute.solver import WIN, solve
-from tute.view import PlayerView
+from tute.core.actions import Action, Play
+from tute.core.cards import Card
+from tute.core.driver import play_hand
+from tute.core.game import Game
+from tute.core.tables import STRICT
+from tute.core.views import PlayerView
+from tute.search.solver import WIN, solve
 
 DEFAULT_BUDGET = Budget(time_ms=700.0, samples=40)
 
@@ -68,7 +68,7 @@ def solvable(g: Game, cap: int | None = None) -> bool:
     hand holds more than ``cap`` cards)."""
     if g._phase != STRICT or g._stock_pos < len(g._stock) or g._turn_up_live:
         return False
-    from tute import _kernel
+    from tute.search import kernel as _kernel
     cards = max(h.bit_count() for h in g._hands)
     limit = {2: 8, 3: 5}.get(g._nplay, 5 if _kernel.AVAILABLE else 4)
     return cards <= (limit if cap is None else min(limit, cap))

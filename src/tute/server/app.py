@@ -36,7 +36,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from tute.errors import TuteError
+from tute.core.errors import TuteError
 from tute.server.edge import Edge, client_address, lang_of
 from tute.server.hub import Viewer
 from tute.server.limits import Limits, Window

@@ -12,16 +12,44 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from tute.actions import Action
-from tute.driver import asked
-from tute.errors import TuteError
+from tute.core.actions import Action
+from tute.core.driver import asked
+from tute.core.errors import TuteError
+from tute.core.match import Match
 from tute.server.clocks import Clock
+from tute.server.hub import Hub
+from tute.server.robots import Thinkers
 from tute.server.store import StoreError
 
-if TYPE_CHECKING:
-    from tute.server.table import TableRuntime
+
+class Table(Protocol):
+    """What the moves a table makes by itself need of it (:class:`TableRuntime`)."""
+
+    id: str
+    match: Match | None
+    broken: str | None
+    seq: int
+    robot_delay: float
+    grace_seconds: float
+    thinkers: Thinkers
+    hub: Hub
+    lock: asyncio.Lock
+    suspect: bool
+
+    @property
+    def move_seconds(self) -> float: ...
+    @property
+    def robot_level(self) -> str: ...
+    def robots(self) -> set[int]: ...
+    def has_people(self) -> bool: ...
+    def table_seat(self, game_seat: int) -> int: ...
+    def game_seat(self, seat: int, match: Match | None = None) -> int | None: ...
+    async def act(self, seat: int | None, text: object, expect_seq: int | None = None
+                  ) -> bool: ...
+    async def resync(self) -> None: ...
+    def mark_broken(self, why: str) -> None: ...
 
 log = logging.getLogger("tute.server")
 
@@ -34,7 +62,7 @@ def robot_seed(seq: int, seat: int) -> int:
 
 
 class Autoplay:
-    def __init__(self, table: TableRuntime) -> None:
+    def __init__(self, table: Table) -> None:
         self.table = table
         self.clock = Clock(table.id, self._clock_move)
         self._robots: asyncio.Task[None] | None = None
@@ -145,7 +173,7 @@ class Autoplay:
         try:
             async with t.lock:
                 t.suspect = True
-                await t._resync()
+                await t.resync()
         except Exception as e:
             t.mark_broken(f"{why}; then {e!r}")
             return

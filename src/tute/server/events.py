@@ -13,11 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tute.actions import parse_action
-from tute.match import Match
+from tute.core.actions import parse_action
+from tute.core.match import Match
+from tute.core.variants import Variant, parse_variant
 from tute.server.store import Event
 from tute.server.wire import result_json
-from tute.variants import Variant, parse_variant
 
 
 @dataclass(slots=True)

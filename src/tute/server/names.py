@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from tute.errors import TuteError
+from tute.core.errors import TuteError
 
 MAX_LENGTH = 20
 ROBOT_MARKER = "robot"            # robots are "Ada (robot)": no person ends in it

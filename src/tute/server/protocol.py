@@ -12,11 +12,11 @@ from typing import Annotated, Any, TypeVar
 
 import msgspec
 
-from tute.bots.base import BEST
-from tute.errors import TuteError
+from tute.bots import BEST
+from tute.core.errors import TuteError
+from tute.core.variants import Variant, make_variant, parse_variant
 from tute.server.events import Options
 from tute.server.table import TableError, check_options
-from tute.variants import Variant, make_variant, parse_variant
 
 Text = Annotated[str, msgspec.Meta(max_length=200)]
 Name = Annotated[str, msgspec.Meta(max_length=80)]     # names.validate_name says more

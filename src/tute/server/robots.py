@@ -25,9 +25,9 @@ from collections import OrderedDict, deque
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from tute.actions import Action, parse_action
 from tute.bots import make_bot
-from tute.view import PlayerView
+from tute.core.actions import Action, parse_action
+from tute.core.views import PlayerView
 
 QUICK = frozenset({"random", "heuristic"})
 FALLBACK = "heuristic"

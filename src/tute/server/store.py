@@ -30,7 +30,7 @@ from sqlalchemy import create_engine, event, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.pool import PoolProxiedConnection
 
-from tute.errors import TuteError
+from tute.core.errors import TuteError
 from tute.server.db import migrate
 from tute.server.db.schema import ACTIVE, events, seats, tables
 

@@ -6,7 +6,7 @@ events are committed to the store in one transaction, and only then does the liv
 take them and its viewers hear of them.  A write that fails changes nothing: the request
 is refused in words ("the table could not save this move; try again").
 
-The match is the core's :class:`~tute.match.Match`, so a table rebuilds exactly from its
+The match is the core's :class:`~tute.core.match.Match`, so a table rebuilds exactly from its
 events (:mod:`tute.server.events`).  Each viewer is sent the event and its own seat's
 view after it (:mod:`tute.server.wire`) -- never another seat's cards.  The table's
 robots and its move clock (:mod:`tute.server.autoplay`) act through :meth:`act` like
@@ -21,11 +21,12 @@ import secrets
 import time
 from typing import Any
 
-from tute.actions import parse_action
-from tute.bots.base import LEVELS
-from tute.errors import IllegalActionError, OutOfTurnError, TuteError, WrongPhaseError
-from tute.game import Game
-from tute.match import Match
+from tute.bots import LEVELS
+from tute.core.actions import parse_action
+from tute.core.errors import IllegalActionError, OutOfTurnError, TuteError, WrongPhaseError
+from tute.core.game import Game
+from tute.core.match import Match
+from tute.core.variants import Variant
 from tute.server.autoplay import Autoplay
 from tute.server.events import Options, Replayed, hand_end, public, replay
 from tute.server.hub import Hub, Viewer
@@ -43,7 +44,6 @@ from tute.server.store import (
     TableRecord,
 )
 from tute.server.wire import encode, event_json, seat_json, table_json
-from tute.variants import Variant
 
 log = logging.getLogger("tute.server")
 
@@ -201,7 +201,7 @@ class TableRuntime:
         if self.broken is not None:
             raise TableBrokenError("table_broken")
         if self.suspect:
-            await self._resync()
+            await self.resync()
             if [e.seq for e in events] != list(range(self.seq + 1,
                                                      self.seq + 1 + len(events))):
                 raise StoreError("table_not_saved")  # the table moved on: ask again
@@ -211,7 +211,7 @@ class TableRuntime:
             self.suspect = True
             raise
 
-    async def _resync(self) -> None:
+    async def resync(self) -> None:
         """After a failed write: what the store has is the truth (a write reported as
         failed may have been kept).  Rebuild from it if it is ahead of memory."""
         try:

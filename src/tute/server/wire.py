@@ -1,6 +1,6 @@
 """What goes over the wire: JSON of a seat's view and of the public events.
 
-Only :class:`~tute.view.PlayerView` is ever serialised for a seat, so a message can
+Only :class:`~tute.core.views.PlayerView` is ever serialised for a seat, so a message can
 carry no card the seat may not see.
 """
 
@@ -10,10 +10,10 @@ from typing import Any
 
 import orjson
 
-from tute.actions import Play
-from tute.match import Match
-from tute.result import HandResult
-from tute.view import PlayerView, TableView
+from tute.core.actions import Play
+from tute.core.match import Match
+from tute.core.result import HandResult
+from tute.core.views import PlayerView, TableView
 
 
 def view_json(v: PlayerView, names: list[str], match: Match | None = None

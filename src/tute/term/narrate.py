@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tute.actions import (
+from tute.core.actions import (
     Action,
     Bid,
     DeclareTute,
@@ -14,11 +14,11 @@ from tute.actions import (
     SingTwenty,
     Swap,
 )
-from tute.cards import Card
-from tute.game import Game
-from tute.result import HandResult
+from tute.core.cards import Card
+from tute.core.game import Game
+from tute.core.result import HandResult
+from tute.core.variants import Variant
 from tute.term.style import Style
-from tute.variants import Variant
 
 
 def describe(style: Style, g: Game, names: tuple[str, ...], seat: int, action: Action,

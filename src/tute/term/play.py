@@ -16,7 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from tute.actions import (
+from tute.bots import BEST, Bot, make_bot
+from tute.core.actions import (
     Action,
     Bid,
     DeclareTute,
@@ -29,19 +30,17 @@ from tute.actions import (
     Swap,
     parse_action,
 )
-from tute.bots import make_bot
-from tute.bots.base import BEST, Bot
-from tute.cards import Card
-from tute.driver import Player, play_hand
-from tute.errors import TuteError
-from tute.game import Game
-from tute.match import Match
-from tute.records import format_record, record_of_games
+from tute.core.cards import Card
+from tute.core.driver import Player, play_hand
+from tute.core.errors import TuteError
+from tute.core.game import Game
+from tute.core.match import Match
+from tute.core.records import format_record, record_of_games
+from tute.core.variants import Variant
+from tute.core.views import PlayerView
 from tute.term.narrate import count_lines, describe, side_names, trump_line
 from tute.term.rules_text import rules_summary
 from tute.term.style import Style, sort_hand
-from tute.variants import Variant
-from tute.view import PlayerView
 
 BOT_NAMES = ("Ada", "Bruno", "Carmen", "Diego", "Elena", "Fermín")
 YOU = {"es": "Tú", "pt": "Você", "it": "Tu", "en": "You"}

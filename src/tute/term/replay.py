@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from tute.actions import Play
-from tute.cards import Card
-from tute.game import Game
-from tute.records import GameRecord, Replay, match_text, replay
+from tute.core.actions import Play
+from tute.core.cards import Card
+from tute.core.game import Game
+from tute.core.records import GameRecord, Replay, match_text, replay
 from tute.term.narrate import count_lines, describe, trump_line
 from tute.term.style import Style, sort_hand
 

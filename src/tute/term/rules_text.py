@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from tute.core.variants import Variant
 from tute.i18n import render
-from tute.variants import Variant
 
 
 def rules_summary(v: Variant, lang: str = "es") -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from tute.cards import Card, Suit
+from tute.core.cards import Card, Suit
 from tute.i18n import card_name, render, suit_name
 
 _SUIT_COLOUR = {Suit.OROS: "33", Suit.COPAS: "31", Suit.ESPADAS: "34", Suit.BASTOS: "32"}

@@ -22,8 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from tute.cards import ALL_CARDS, SUITS, Card, Suit, parse_card
-from tute.errors import InvalidNotationError
+from tute.core.cards import ALL_CARDS, SUITS, Card, Suit, parse_card
+from tute.core.errors import InvalidNotationError
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Final
 
-from tute.actions import PLAYS, Play
-from tute.cards import SUITS, Card, Rank, Suit
+from tute.core.actions import PLAYS, Play
+from tute.core.cards import SUITS, Card, Rank, Suit
 
 ORDER: Final[dict[str, tuple[Rank, ...]]] = {
     "tute": (Rank.DOS, Rank.CUATRO, Rank.CINCO, Rank.SEIS, Rank.SIETE,

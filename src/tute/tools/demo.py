@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from typing import TextIO
 
-from tute.actions import DeclareTute, Play, SingForty, SingTwenty, Swap
-from tute.game import Game
+from tute.core.actions import DeclareTute, Play, SingForty, SingTwenty, Swap
+from tute.core.game import Game
+from tute.core.variants import parse_variant
 from tute.i18n import card_name, render, suit_name
-from tute.variants import parse_variant
 
 
 def play_demo(variant_text: str, seed: int, lang: str, out: TextIO) -> int:

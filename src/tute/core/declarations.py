@@ -1,13 +1,13 @@
 """Who may declare what in a window (RULES.md §6): cantes, tute, manilla.
 
-The one place these rules are written.  :class:`~tute.game.Game` and the solver's
+The one place these rules are written.  :class:`~tute.core.game.Game` and the solver's
 search state both inherit :class:`DeclarationRules`; each keeps the attributes below.
 """
 
 from __future__ import annotations
 
-from tute._tables import STRICT, SUIT_MASK, suits_with_marriage
-from tute.variants import Variant
+from tute.core.tables import STRICT, SUIT_MASK, suits_with_marriage
+from tute.core.variants import Variant
 
 
 class DeclarationRules:

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tute.actions import Action
-from tute.cards import Card, Suit
-from tute.result import HandResult
-from tute.variants import Variant
+from tute.core.actions import Action
+from tute.core.cards import Card, Suit
+from tute.core.result import HandResult
+from tute.core.variants import Variant
 
 
 @dataclass(frozen=True, slots=True)

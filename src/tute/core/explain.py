@@ -1,24 +1,14 @@
 """Why an action is refused: the rule, in words a player understands (internal).
 
 Called only on the error path, so it may be slow and thorough.  It reads the engine's
-state and returns the :class:`~tute.errors.TuteError` to raise; it never changes state.
+state and returns the :class:`~tute.core.errors.TuteError` to raise; it never changes state.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tute._tables import (
-    ABOVE,
-    AUCTION,
-    OVER,
-    STOCK,
-    STRICT,
-    SUIT_MASK,
-    SUIT_OF,
-    suits_with_marriage,
-)
-from tute.actions import (
+from tute.core.actions import (
     Action,
     Bid,
     DeclareTute,
@@ -30,10 +20,20 @@ from tute.actions import (
     SingTwenty,
     Swap,
 )
-from tute.errors import IllegalActionError, OutOfTurnError, TuteError, WrongPhaseError
+from tute.core.errors import IllegalActionError, OutOfTurnError, TuteError, WrongPhaseError
+from tute.core.tables import (
+    ABOVE,
+    AUCTION,
+    OVER,
+    STOCK,
+    STRICT,
+    SUIT_MASK,
+    SUIT_OF,
+    suits_with_marriage,
+)
 
 if TYPE_CHECKING:
-    from tute.game import Game
+    from tute.core.game import Game
 
 
 

@@ -10,10 +10,10 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tute.cards import Card, parse_card
-from tute.cards import deck as deck_cards
-from tute.errors import InvalidDealError
-from tute.variants import Variant
+from tute.core.cards import Card, parse_card
+from tute.core.cards import deck as deck_cards
+from tute.core.errors import InvalidDealError
+from tute.core.variants import Variant
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,9 +2,9 @@
 
 It searches positions where nothing can be declared any more, scored ``highest`` with
 two sides (every 2-player strict phase of the stock games, and partnership endgames
-once no cante is left) -- the same alpha-beta as :mod:`tute.solver`, on arrays.  The
+once no cante is left) -- the same alpha-beta as :mod:`tute.search.solver`, on arrays.  The
 rules core stays the one authority: the kernel's obligations are a transcription of
-:func:`tute._tables.strict_play_mask`, and tests check its values against the pure
+:func:`tute.core.tables.strict_play_mask`, and tests check its values against the pure
 solver (itself checked against the engine) on random positions.  Without numba
 installed (``pip install tute[fast]``) the pure solver does all the work.
 """

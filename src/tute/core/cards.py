@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from enum import Enum
 from typing import Final
 
-from tute.errors import InvalidNotationError
+from tute.core.errors import InvalidNotationError
 
 
 class Suit(Enum):

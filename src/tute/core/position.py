@@ -1,7 +1,7 @@
 """A full game at the moment of a player's view, given a guess of the hidden cards.
 
 Search bots sample the cards they cannot see (every other hand, the face-down stock) and
-need a :class:`~tute.game.Game` to search in: :func:`from_view` builds it from the view's
+need a :class:`~tute.core.game.Game` to search in: :func:`from_view` builds it from the view's
 public facts -- tricks, points, cantes, the table, the turn-up, the auction, whose turn
 -- and the sampled hidden cards.  With the true hidden cards it is the real game from
 then on (tests check this against the engine).  One thing a view cannot tell is which of
@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tute._tables import SUIT_OF, mask_points
-from tute.actions import Bid, Manilla, NameTrump, Pass, Play, SingForty, SingTwenty
-from tute.cards import Card
-from tute.deal import Deal
-from tute.game import PHASE_NAMES, Game
-from tute.view import PlayerView
+from tute.core.actions import Bid, Manilla, NameTrump, Pass, Play, SingForty, SingTwenty
+from tute.core.cards import Card
+from tute.core.deal import Deal
+from tute.core.game import PHASE_NAMES, Game
+from tute.core.tables import SUIT_OF, mask_points
+from tute.core.views import PlayerView
 
 
 def from_view(view: PlayerView, hands: Sequence[Sequence[Card]],

@@ -13,7 +13,7 @@ from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 from typing import Final
 
-from tute.errors import InvalidVariantError
+from tute.core.errors import InvalidVariantError
 
 OptionValue = int | str | bool | None
 

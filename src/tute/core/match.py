@@ -25,10 +25,10 @@ import dataclasses
 import random
 from dataclasses import dataclass
 
-from tute.errors import WrongPhaseError
-from tute.game import Game, VariantLike, _variant
-from tute.result import HandResult
-from tute.variants import PRESETS, Variant, validate
+from tute.core.errors import WrongPhaseError
+from tute.core.game import Game, VariantLike, _variant
+from tute.core.result import HandResult
+from tute.core.variants import PRESETS, Variant, validate
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from tute._tables import mask_points
-from tute.cards import Card
-from tute.view import PlayerView, TableView
+from tute.core.cards import Card
+from tute.core.tables import mask_points
+from tute.core.views import PlayerView, TableView
 
 if TYPE_CHECKING:
-    from tute.game import Game
+    from tute.core.game import Game
 
 
 _NONE: frozenset[Card] = frozenset()

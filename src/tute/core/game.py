@@ -6,9 +6,9 @@
 
 ``legal_actions(seat)`` is what that seat may do now (its turn actions when it is to act,
 plus any declaration open to it out of turn); ``apply(seat, action)`` does it or raises a
-:class:`~tute.errors.TuteError` naming the rule, leaving the game unchanged.
+:class:`~tute.core.errors.TuteError` naming the rule, leaving the game unchanged.
 
-Inside, cards are bits of an ``int`` (see :mod:`tute._tables`) and the state is mutable
+Inside, cards are bits of an ``int`` (see :mod:`tute.core.tables`) and the state is mutable
 for speed; a caller only sees it change through :meth:`Game.apply` (``copy()`` clones).
 """
 
@@ -17,9 +17,31 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from tute import _explain, _snapshot
-from tute._declare import DeclarationRules
-from tute._tables import (
+from tute.core import explain as _explain
+from tute.core import snapshot as _snapshot
+from tute.core.actions import (
+    FORTY,
+    MANILLAS,
+    SWAP,
+    TUTE,
+    TWENTIES,
+    Action,
+    DeclareTute,
+    Manilla,
+    NameTrump,
+    Play,
+    SingForty,
+    SingTwenty,
+    Swap,
+)
+from tute.core.auction import Auction
+from tute.core.cards import SUITS, Card, Suit
+from tute.core.deal import Deal, deal_from_deck, deal_from_hands, deal_from_seed
+from tute.core.declarations import DeclarationRules
+from tute.core.errors import InvalidVariantError
+from tute.core.result import HandResult
+from tute.core.scoring import HandFigures, score_hand
+from tute.core.tables import (
     AUCTION,
     KINGS,
     OVER,
@@ -35,29 +57,8 @@ from tute._tables import (
     ranking,
     strict_play_mask,
 )
-from tute.actions import (
-    FORTY,
-    MANILLAS,
-    SWAP,
-    TUTE,
-    TWENTIES,
-    Action,
-    DeclareTute,
-    Manilla,
-    NameTrump,
-    Play,
-    SingForty,
-    SingTwenty,
-    Swap,
-)
-from tute.auction import Auction
-from tute.cards import SUITS, Card, Suit
-from tute.deal import Deal, deal_from_deck, deal_from_hands, deal_from_seed
-from tute.errors import InvalidVariantError
-from tute.result import HandResult
-from tute.scoring import HandFigures, score_hand
-from tute.variants import Variant, parse_variant
-from tute.view import CanteShown, PlayerView, TableView
+from tute.core.variants import Variant, parse_variant
+from tute.core.views import CanteShown, PlayerView, TableView
 
 PHASE_NAMES = ("auction", "stock", "strict", "over")      # by AUCTION, STOCK, STRICT, OVER
 _OBLIGATIONS = {"none": 0, "trump_on_trump": 1, "full": 2}
@@ -198,7 +199,7 @@ class Game(DeclarationRules):
         """Shuffle (``random.Random(seed)``, or ``rng``) and deal."""
         v = _variant(variant)
         if rng is not None:
-            from tute.deal import shuffled_deck
+            from tute.core.deal import shuffled_deck
             return cls(v, deal_from_deck(v, shuffled_deck(v, rng), dealer))
         g = cls(v, deal_from_seed(v, seed, dealer))
         g.seed = seed
@@ -436,7 +437,7 @@ class Game(DeclarationRules):
     def _seat(self, seat: object) -> int:
         if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < self._n:
             return seat
-        from tute.errors import OutOfTurnError
+        from tute.core.errors import OutOfTurnError
         raise OutOfTurnError("bad_seat", seat=seat, players=self._n)
 
     def _play(self, seat: int, bit: int) -> None:

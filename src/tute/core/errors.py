@@ -2,9 +2,12 @@
 
 An error carries a message key and its parameters, so that a client can show it in the
 player's language (:meth:`TuteError.localized`); ``str(error)`` is the English text.
+Only :mod:`tute.i18n` (a leaf: it imports nothing of tute) renders them.
 """
 
 from __future__ import annotations
+
+from tute.i18n import render
 
 
 class TuteError(ValueError):
@@ -17,8 +20,6 @@ class TuteError(ValueError):
 
     def localized(self, lang: str = "es") -> str:
         """The message in ``lang`` (es, pt, it, en); English where a text is missing."""
-        from tute.i18n import render
-
         return render(self.key, self.params, lang)
 
 

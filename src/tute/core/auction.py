@@ -8,14 +8,14 @@ or passes); if all pass, the hand is void.  The declarer then names trump.
 
 from __future__ import annotations
 
-from tute.actions import NAME_TRUMPS, PASS, Action, Bid, NameTrump, Pass
-from tute.errors import IllegalActionError, OutOfTurnError, TuteError
+from tute.core.actions import NAME_TRUMPS, PASS, Action, Bid, NameTrump, Pass
+from tute.core.errors import IllegalActionError, OutOfTurnError, TuteError
 
 MAX_BID = 230
 
 
 class Auction:
-    """Auction state for one hand; :class:`~tute.game.Game` delegates to it."""
+    """Auction state for one hand; :class:`~tute.core.game.Game` delegates to it."""
 
     def __init__(self, seats: tuple[int, ...], first: int, min_bid: int, step: int) -> None:
         self.seats = seats                  # the bidders in ``next`` order from the mano

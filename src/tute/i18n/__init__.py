@@ -1,20 +1,21 @@
 """Player-facing text in Spanish (first), Portuguese, Italian and English.
 
 Messages are templates keyed by name; parameters named ``card*`` hold card codes and
-``suit`` a suit (index, letter or :class:`~tute.cards.Suit`): both are rendered as words
-of the language.  A key missing in a language falls back to English, then to the key.
+``suit`` a suit (index, letter or :class:`~tute.core.cards.Suit`): both are rendered as words
+of the language.  This package is a leaf: it imports nothing of tute, so every layer
+(the core's errors too) may render through it.  A key missing in a language falls back to English, then to the key.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
 
-from tute.cards import SUITS, Rank, Suit
-
 LANGS: Final = ("es", "pt", "it", "en")
+SUIT_LETTERS: Final = "oceb"          # the canonical suit letters, in suit order
 
 SUIT_NAMES: Final[dict[str, tuple[str, str, str, str]]] = {
     "es": ("oros", "copas", "espadas", "bastos"),
@@ -22,45 +23,38 @@ SUIT_NAMES: Final[dict[str, tuple[str, str, str, str]]] = {
     "it": ("ori", "coppe", "spade", "bastoni"),
     "en": ("oros", "copas", "espadas", "bastos"),
 }
-_RANK_WORDS: Final[dict[str, dict[Rank, str]]] = {
-    "es": {Rank.AS: "el as", Rank.SOTA: "la sota", Rank.CABALLO: "el caballo",
-           Rank.REY: "el rey"},
-    "pt": {Rank.AS: "o ás", Rank.SOTA: "a sota", Rank.CABALLO: "o cavalo",
-           Rank.REY: "o rei"},
-    "it": {Rank.AS: "l'asso", Rank.SOTA: "il fante", Rank.CABALLO: "il cavallo",
-           Rank.REY: "il re"},
-    "en": {Rank.AS: "the As", Rank.SOTA: "the Sota", Rank.CABALLO: "the Caballo",
-           Rank.REY: "the Rey"},
+_RANK_WORDS: Final[dict[str, dict[str, str]]] = {      # by the canonical rank letter
+    "es": {"A": "el as", "S": "la sota", "C": "el caballo", "R": "el rey"},
+    "pt": {"A": "o ás", "S": "a sota", "C": "o cavalo", "R": "o rei"},
+    "it": {"A": "l'asso", "S": "il fante", "C": "il cavallo", "R": "il re"},
+    "en": {"A": "the As", "S": "the Sota", "C": "the Caballo", "R": "the Rey"},
 }
 _NUMBER_ARTICLE: Final = {"es": "el", "pt": "o", "it": "il", "en": "the"}
 _OF: Final = {"es": "de", "pt": "de", "it": "di", "en": "of"}
+_CODE: Final = re.compile(r"(A|[2-9]|S|C|R)([oceb])")
 
 
 def suit_name(suit: object, lang: str = "es") -> str:
+    """A suit (its index, its letter, or a ``Suit``) as a word of ``lang``."""
     names = SUIT_NAMES.get(lang, SUIT_NAMES["en"])
-    if isinstance(suit, Suit):
-        return names[suit.index]
-    if isinstance(suit, int) and 0 <= suit < 4:
-        return names[suit]
-    if isinstance(suit, str):
-        for s in SUITS:
-            if s.value == suit:
-                return names[s.index]
+    letter = getattr(suit, "value", suit)            # a Suit is an Enum of its letter
+    if isinstance(letter, int) and not isinstance(letter, bool) and 0 <= letter < 4:
+        return names[letter]
+    if isinstance(letter, str) and len(letter) == 1 and letter in SUIT_LETTERS:
+        return names[SUIT_LETTERS.index(letter)]
     return str(suit)
 
 
 def card_name(code: str, lang: str = "es") -> str:
-    """``3c`` -> "el 3 de copas" (es), "the 3 of copas" (en)."""
-    from tute.cards import parse_card
-    from tute.errors import InvalidNotationError
-
-    try:
-        card = parse_card(code)
-    except InvalidNotationError:
+    """``3c`` -> "el 3 de copas" (es), "the 3 of copas" (en); anything that is not a
+    canonical card code is returned as it is."""
+    m = _CODE.fullmatch(code)
+    if m is None:
         return code
+    rank, suit = m.groups()
     words = _RANK_WORDS.get(lang, _RANK_WORDS["en"])
-    rank = words.get(card.rank) or f"{_NUMBER_ARTICLE.get(lang, 'the')} {card.rank.value}"
-    return f"{rank} {_OF.get(lang, 'of')} {suit_name(card.suit, lang)}"
+    said = words.get(rank) or f"{_NUMBER_ARTICLE.get(lang, 'the')} {rank}"
+    return f"{said} {_OF.get(lang, 'of')} {suit_name(suit, lang)}"
 
 
 MESSAGES: Final[dict[str, dict[str, str]]] = {

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tute.actions import parse_action
-from tute.errors import ScenarioError, TuteError
-from tute.game import Game
-from tute.variants import make_variant
+from tute.core.actions import parse_action
+from tute.core.errors import ScenarioError, TuteError
+from tute.core.game import Game
+from tute.core.variants import make_variant
 
 _STATE_FIELDS = ("trump", "to_act", "stock_left", "phase", "tricks_won", "trick")
 _RESULT_FIELDS = ("card_points", "cantes", "totals", "winner", "tute", "games", "contract")

@@ -4,7 +4,7 @@ Such positions are the whole of the 2-player strict phase, the last tricks of 4-
 hands, and any hand of a game without a stock once its cards are known.  The solver runs
 alpha-beta with a transposition table over card plays, with the obligations of
 RULES.md §4 computed by the same function the engine uses
-(:func:`tute._tables.strict_play_mask`), equivalent blank cards merged, and the best
+(:func:`tute.core.tables.strict_play_mask`), equivalent blank cards merged, and the best
 moves tried first.
 
 **Objective**, for the side of the seat to move (its *coalition*): win the hand first,
@@ -22,8 +22,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tute._declare import DeclarationRules
-from tute._tables import (
+from tute.core.actions import FORTY, MANILLAS, TUTE, TWENTIES, Action
+from tute.core.declarations import DeclarationRules
+from tute.core.errors import TuteError
+from tute.core.game import Game
+from tute.core.scoring import HandFigures, score_hand
+from tute.core.tables import (
     OVER,
     POINTS,
     STRICT,
@@ -31,10 +35,6 @@ from tute._tables import (
     strict_play_mask,
     suits_with_marriage,
 )
-from tute.actions import FORTY, MANILLAS, TUTE, TWENTIES, Action
-from tute.errors import TuteError
-from tute.game import Game
-from tute.scoring import HandFigures, score_hand
 
 WIN = 10_000
 TUTE_VALUE = WIN + 5_000
@@ -473,7 +473,7 @@ class _Search(DeclarationRules):
     def kernel_ok(self) -> bool:
         """The compiled kernel knows no manilla nor tute, and cantes only as the trick
         winner's (or his side's) single open choice."""
-        from tute import _kernel
+        from tute.search import kernel as _kernel
         if not (self.use_kernel and _kernel.AVAILABLE and self.two_sides and self._n <= 4):
             return False
         if self.others_possible:
@@ -486,8 +486,8 @@ class _Search(DeclarationRules):
         return True
 
     def with_kernel(self) -> Solution | None:
-        """The compiled kernel's values of every legal card (see tute._kernel)."""
-        from tute import _kernel
+        """The compiled kernel's values of every legal card (see tute.search.kernel)."""
+        from tute.search import kernel as _kernel
         seat = self.to_act
         mine = self.side[self.persp]
         totals = [p + c for p, c in zip(self.points, self.cantes, strict=True)]

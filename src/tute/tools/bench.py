@@ -18,8 +18,8 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tute.game import Game
-from tute.variants import Variant, parse_variant
+from tute.core.game import Game
+from tute.core.variants import Variant, parse_variant
 
 BENCH_VARIANTS: tuple[str, ...] = (
     "parejas", "habanero", "individual", "individual(players=3)", "tres", "corriente",
@@ -186,7 +186,7 @@ def _strict_position(text: str, seed: int, cards: int) -> Game | None:
 def solver_figures(cases: Sequence[tuple[str, int, int]], max_nodes: int
                    ) -> list[dict[str, object]]:
     """Median and 90th-percentile time of one solve (value and best move) per case."""
-    from tute.solver import SolverLimit, solve
+    from tute.search.solver import SolverLimit, solve
 
     out: list[dict[str, object]] = []
     for text, cards, count in cases:
@@ -220,7 +220,7 @@ def decision_figures(level: str, variants: Sequence[str], decisions: int, seed: 
                      ) -> dict[str, object]:
     """Thinking time per decision of a bot at its default budget, in real hands."""
     from tute.bots import make_bot
-    from tute.driver import Player
+    from tute.core.driver import Player
 
     times: list[float] = []
     rng = random.Random(seed)

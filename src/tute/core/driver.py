@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from tute.actions import Action
-from tute.game import Game
-from tute.view import PlayerView
+from tute.core.actions import Action
+from tute.core.game import Game
+from tute.core.views import PlayerView
 
 
 class Player(Protocol):

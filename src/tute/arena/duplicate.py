@@ -23,12 +23,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from tute.bots.base import Bot, Budget, make_bot
+from tute.bots import Bot, Budget, make_bot
 from tute.bots.search import outcome
-from tute.driver import Player, play_hand
-from tute.game import Game
-from tute.solver import WIN
-from tute.variants import Variant, parse_variant
+from tute.core.driver import Player, play_hand
+from tute.core.game import Game
+from tute.core.variants import Variant, parse_variant
+from tute.search.solver import WIN
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,14 +31,14 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from tute.actions import Action, parse_action
-from tute.cards import Card, parse_card
-from tute.deal import deal_from_deck, deck_order
-from tute.errors import TuteError
-from tute.game import Game
-from tute.match import Match
-from tute.result import HandResult
-from tute.variants import Variant, parse_variant
+from tute.core.actions import Action, parse_action
+from tute.core.cards import Card, parse_card
+from tute.core.deal import deal_from_deck, deck_order
+from tute.core.errors import TuteError
+from tute.core.game import Game
+from tute.core.match import Match
+from tute.core.result import HandResult
+from tute.core.variants import Variant, parse_variant
 
 
 class RecordError(TuteError):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tute.result import Contract, HandResult
-from tute.variants import Variant
+from tute.core.result import Contract, HandResult
+from tute.core.variants import Variant
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,2 @@
+"""``tute arena``: computer players against each other on duplicate deals
+(:mod:`tute.arena.duplicate`)."""
