@@ -74,7 +74,7 @@ def test_bootstrap_and_ratings() -> None:
 def test_deal_results_and_resume(tmp_path: Path) -> None:
     spec = PairSpec("heuristic", "random", "habanero", 5, None, None)
     row = play_deal(spec, 0)
-    assert set(row) == {"deal", "won_a", "margin_a", "wins", "seconds"}
+    assert set(row) == {"deal", "won_a", "margin_a", "wins", "results", "seconds"}
     first = run_pair(spec, 6, tmp_path, 1, None)
     lines = next(tmp_path.glob("*.jsonl")).read_text().splitlines()
     assert len(lines) == 7                                  # the spec, then 6 deals
@@ -103,3 +103,39 @@ def test_arena_cli_json(tmp_path: Path) -> None:
     bad = subprocess.run([sys.executable, "-m", "tute.cli", "arena", "--bots", "x,random"],
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "unknown bot" in bad.stderr
+
+
+def test_the_arenas_matches_are_scored_by_match() -> None:
+    """The arena chains each seating's hands into matches with the one scoring that
+    :class:`Match` uses: double games and cumulative points included."""
+    import random
+
+    from tute.arena.duplicate import PairSpec, matches_won, play_deal
+    from tute.core.game import Game
+    from tute.core.match import Match, match_winners
+    from tute.core.result import result_from_json, result_to_json
+
+    rng = random.Random(2)
+    for text in ("habanero(match_target=3)", "parejas(match=cumulative,match_target=200)",
+                 "habanero(match_target=2,double_game_at=101)"):
+        m = Match(text, seed=9)
+        results = []
+        winners: list[int | None] = []
+        while len(winners) < 3:
+            g = m.game
+            while not g.is_over:
+                s = g.to_act
+                assert s is not None
+                g.apply(s, rng.choice(g.legal_actions(s)))
+            r = m.next_hand()
+            assert result_from_json(result_to_json(r)) == r
+            results.append(r)
+            if m.is_over:
+                winners.append(m.winner)
+                m = Match(text, seed=rng.randrange(99))
+        assert match_winners(text, results) == winners
+        assert isinstance(Game, type)
+    spec = PairSpec("heuristic", "random", "habanero(match_target=2)", 1, None, None)
+    rows = [play_deal(spec, d) for d in range(6)]
+    a, b = matches_won(spec, rows)
+    assert a + b >= 2                       # 12 hands over two seatings: some matches

@@ -27,6 +27,8 @@ from tute.bots import Bot, Budget, make_bot
 from tute.bots.search import outcome
 from tute.core.driver import Player, play_hand
 from tute.core.game import Game
+from tute.core.match import match_winners
+from tute.core.result import HandResult, result_from_json, result_to_json
 from tute.core.variants import Variant, parse_variant
 from tute.search.solver import WIN
 
@@ -68,6 +70,7 @@ def play_deal(spec: PairSpec, deal: int) -> dict[str, object]:
     won = 0.0
     margin = 0.0
     wins: list[float] = []
+    results: list[dict[str, object]] = []
     hands = 0
     for k, a_seats in enumerate(seatings(v)):
         seed = spec.seed * 1_000_003 + deal
@@ -92,6 +95,7 @@ def play_deal(spec: PairSpec, deal: int) -> dict[str, object]:
         else:
             w = 0.5
         wins.append(w)
+        results.append(result_to_json(r))
         won += w
         if not r.void:
             side = v.side_of(a_seat)
@@ -102,7 +106,7 @@ def play_deal(spec: PairSpec, deal: int) -> dict[str, object]:
                 margin += r.totals[side] - max(t for i, t in enumerate(r.totals) if i != side)
         hands += 1
     return {"deal": deal, "won_a": won / hands, "margin_a": margin / hands, "wins": wins,
-            "seconds": round(time.perf_counter() - began, 3)}
+            "results": results, "seconds": round(time.perf_counter() - began, 3)}
 
 
 def _work(args: tuple[PairSpec, int]) -> dict[str, object]:
@@ -119,34 +123,29 @@ def bootstrap_ci(values: Sequence[float], rng: random.Random, rounds: int = 2000
 
 
 def matches_won(spec: PairSpec, rows: Iterable[dict[str, object]]) -> tuple[int, int]:
-    """Hands chained in deal order, per seating, into the variant's matches."""
+    """Each seating's hands chained in deal order into the variant's matches, scored by
+    :func:`~tute.core.match.match_winners` (the one scoring of a match); rows recorded
+    before hands kept their results count none."""
     v = parse_variant(spec.variant)
-    if v.match not in ("first_to", "series", "two_ahead"):
+    if v.match == "elimination":
         return (0, 0)
-    per_seating: dict[int, list[float]] = {}
+    seatings_ = seatings(v)
+    per_seating: dict[int, list[HandResult]] = {}
     for row in sorted(rows, key=lambda r: int(r["deal"])):  # type: ignore[call-overload]
-        wins = row["wins"]
-        assert isinstance(wins, list)
-        for k, w in enumerate(wins):
-            per_seating.setdefault(k, []).append(float(w))
+        results = row.get("results")
+        if not isinstance(results, list):
+            continue
+        for k, r in enumerate(results):
+            per_seating.setdefault(k, []).append(result_from_json(r))
     a_matches = b_matches = 0
-    for seq in per_seating.values():
-        won_a = won_b = played = 0
-        for w in seq:
-            played += 1
-            if w == 1.0:
-                won_a += 1
-            elif w == 0.0:
-                won_b += 1
-            target = v.match_target
-            done = None
-            if (v.match == "first_to" and max(won_a, won_b) >= target) or (v.match == "series" and played >= target and won_a != won_b) or (v.match == "two_ahead" and max(won_a, won_b) >= target and \
-                    abs(won_a - won_b) >= 2):
-                done = won_a > won_b
-            if done is not None:
-                a_matches += done
-                b_matches += not done
-                won_a = won_b = played = 0
+    for k, results in per_seating.items():
+        a_seats = seatings_[k]
+        a_sides = {v.side_of(s) for s in range(v.players) if a_seats[s]}
+        for winner in match_winners(v, results):
+            if winner in a_sides:
+                a_matches += 1
+            else:
+                b_matches += 1
     return (a_matches, b_matches)
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from tute.core.errors import WrongPhaseError
@@ -217,3 +218,21 @@ def _unique_max(values: list[int]) -> int | None:
     best = max(values)
     tops = [i for i, x in enumerate(values) if x == best]
     return tops[0] if len(tops) == 1 else None
+
+
+def match_winners(variant: VariantLike, results: Iterable[HandResult]) -> list[int]:
+    """The winners (sides) of the matches that hands of ``variant`` make, chained in
+    order, as :class:`Match` scores them (double games, ``win_match``, cumulative
+    points...).  Hands after the last finished match are left over.  Elimination
+    matches are not chained this way (their hands shrink as players go out)."""
+    v = _variant(variant)
+    if v.match == "elimination":
+        raise WrongPhaseError("match_wrong_variant", variant=str(v))
+    winners: list[int] = []
+    board = Match(v, seed=0)
+    for r in results:
+        board._record(r)
+        if board._winner is not None:
+            winners.append(board._winner)
+            board = Match(v, seed=0)
+    return winners

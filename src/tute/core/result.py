@@ -48,3 +48,40 @@ class HandResult:
     @property
     def sides(self) -> int:
         return len(self.totals)
+
+
+def result_to_json(r: HandResult) -> dict[str, object]:
+    """A hand's count as JSON (the server's hand events, the arena's rows)."""
+    out: dict[str, object] = {
+        "card_points": list(r.card_points), "cantes": list(r.cantes),
+        "totals": list(r.totals), "tricks_won": list(r.tricks_won), "winner": r.winner,
+        "winners": list(r.winners), "last_trick": r.last_trick, "tute": r.tute,
+        "games": r.games, "void": r.void, "capote": r.capote,
+        "porotos": None if r.porotos is None else list(r.porotos),
+        "contract": None if r.contract is None else {
+            "declarer": r.contract.declarer, "bid": r.contract.bid, "made": r.contract.made},
+    }
+    return out
+
+
+def result_from_json(d: dict[str, object]) -> HandResult:
+    """The inverse of :func:`result_to_json`."""
+    def ints(key: str) -> tuple[int, ...]:
+        value = d.get(key) or []
+        assert isinstance(value, list)
+        return tuple(int(x) for x in value)
+
+    def opt(key: str) -> int | None:
+        value = d.get(key)
+        return None if value is None else int(value)  # type: ignore[call-overload]
+
+    c = d.get("contract")
+    contract = None
+    if isinstance(c, dict):
+        contract = Contract(int(c["declarer"]), int(c["bid"]), bool(c["made"]))
+    porotos = d.get("porotos")
+    return HandResult(ints("card_points"), ints("cantes"), ints("totals"), ints("tricks_won"),
+                      opt("winner"), opt("last_trick"), opt("tute"),
+                      int(d.get("games", 1)), ints("winners"), contract,  # type: ignore[call-overload]
+                      None if porotos is None else ints("porotos"), opt("capote"),
+                      bool(d.get("void", False)))

@@ -12,7 +12,7 @@ import orjson
 
 from tute.core.actions import Play
 from tute.core.match import Match
-from tute.core.result import HandResult
+from tute.core.result import HandResult, result_to_json
 from tute.core.views import PlayerView, TableView
 
 
@@ -67,9 +67,7 @@ def table_json(t: TableView, names: list[str], match: Match | None = None
 
 def result_json(r: HandResult) -> dict[str, Any]:
     """A finished hand's count as JSON (in a view, and in the stored hand events)."""
-    return {"card_points": list(r.card_points), "cantes": list(r.cantes),
-            "totals": list(r.totals), "winner": r.winner, "winners": list(r.winners),
-            "tute": r.tute, "void": r.void, "last_trick": r.last_trick}
+    return result_to_json(r)
 
 
 def event_json(public: dict[str, Any], view: dict[str, Any] | None) -> dict[str, Any]:
