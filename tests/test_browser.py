@@ -183,3 +183,30 @@ def test_markup_in_names_never_runs_and_the_seat_key_is_out_of_reach(server: Ser
         page.screenshot(path=str(tmp_path / "hostile-name.png"))
         browser.close()
     assert violations                                          # the inline one, refused
+
+
+@pytest.mark.parametrize("variant", ["guinote", "habanero"])
+def test_the_hand_is_sorted_in_the_variants_own_order(server: Server, variant: str) -> None:
+    """The browser sorts by the order the server sends (the core's ranking): in Guiñote
+    the Sota is above the Caballo."""
+    from playwright.sync_api import sync_playwright
+
+    from tute.core.cards import parse_card
+    from tute.core.tables import strength
+
+    ranking = "guinote" if variant == "guinote" else "tute"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        page = browser.new_page()
+        page.goto(f"http://127.0.0.1:{server.port}/")
+        page.fill("#name", "Ana")
+        page.select_option("#variant", variant)
+        page.click("#create")
+        page.wait_for_selector("#hand button.card")
+        codes = [b.get_attribute("data-card") for b in page.query_selector_all("#hand button")]
+        browser.close()
+    cards = [parse_card(c) for c in codes if c]
+    assert len(cards) >= 6
+    key = [(c.suit.index, -strength(c.rank, ranking)) for c in cards]
+    assert key == sorted(key), codes

@@ -2,28 +2,20 @@
 
 from __future__ import annotations
 
+from tute.core import tables
 from tute.core.actions import Play
 from tute.core.cards import Card, Rank, Suit
 from tute.core.cards import deck as deck_cards
 from tute.core.views import PlayerView
 
-_ORDER = {
-    "tute": ["2", "4", "5", "6", "7", "S", "C", "R", "3", "A"],
-    "guinote": ["2", "4", "5", "6", "7", "C", "S", "R", "3", "A"],
-}
-_POINTS = {
-    "tute": {"A": 11, "3": 10, "R": 4, "C": 3, "S": 2},
-    "guinote": {"A": 11, "3": 10, "R": 4, "S": 3, "C": 2},
-}
-
 
 def strength(card: Card, ranking: str = "tute") -> int:
     """0 (the 2) .. 9 (the As) within its suit."""
-    return _ORDER[ranking].index(card.rank.value)
+    return tables.strength(card.rank, ranking)
 
 
 def points(card: Card, ranking: str = "tute") -> int:
-    return _POINTS[ranking].get(card.rank.value, 0)
+    return tables.rank_points(card.rank, ranking)
 
 
 def marriage_low(ranking: str) -> Rank:

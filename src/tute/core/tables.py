@@ -48,6 +48,23 @@ POINTS_OF_SUIT_MASK: Final = tuple(
     sum(POINTS_BY_STRENGTH[p] for p in range(10) if m >> p & 1) for m in range(1024))
 
 
+def strength(rank: Rank, ranking_name: str = "tute") -> int:
+    """0 (the 2) .. 9 (the As): a rank's strength within its suit -- the one home of
+    card order (bots, the terminal and the browser all read it from here)."""
+    return ORDER[ranking_name].index(rank)
+
+
+def rank_points(rank: Rank, ranking_name: str = "tute") -> int:
+    """A rank's card points in a ranking (the one home of card points)."""
+    return POINTS_BY_STRENGTH[strength(rank, ranking_name)]
+
+
+def rank_order(ranking_name: str = "tute") -> str:
+    """The rank letters from the weakest up, e.g. ``24567SCR3A`` (what the browser is
+    sent to sort a hand)."""
+    return "".join(r.value for r in ORDER[ranking_name])
+
+
 def mask_points(mask: int) -> int:
     """Card points of a set of cards."""
     t = POINTS_OF_SUIT_MASK

@@ -13,6 +13,7 @@ import orjson
 from tute.core.actions import Play
 from tute.core.match import Match
 from tute.core.result import HandResult, result_to_json
+from tute.core.tables import rank_order
 from tute.core.views import PlayerView, TableView
 
 
@@ -41,6 +42,7 @@ def table_json(t: TableView, names: list[str], match: Match | None = None
     r = t.result
     out: dict[str, Any] = {
         "variant": str(t.variant), "players": t.variant.players,
+        "rank_order": rank_order(t.variant.ranking),           # the core's card order
         "names": names, "dealer": t.dealer, "phase": t.phase, "to_act": t.to_act,
         "trump": t.trump.value if t.trump else None,
         "turn_up": t.turn_up.code if t.turn_up else None,

@@ -6,11 +6,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from tute.core.cards import Card, Suit
+from tute.core.tables import strength
 from tute.i18n import card_name, render, suit_name
 
 _SUIT_COLOUR = {Suit.OROS: "33", Suit.COPAS: "31", Suit.ESPADAS: "34", Suit.BASTOS: "32"}
-_ORDER = ["2", "4", "5", "6", "7", "S", "C", "R", "3", "A"]
-_GUINOTE_ORDER = ["2", "4", "5", "6", "7", "C", "S", "R", "3", "A"]
 
 
 class Style:
@@ -60,5 +59,4 @@ class Style:
 
 def sort_hand(cards: Sequence[Card], ranking: str = "tute") -> list[Card]:
     """By suit (oros, copas, espadas, bastos), then from the highest card down."""
-    order = _GUINOTE_ORDER if ranking == "guinote" else _ORDER
-    return sorted(cards, key=lambda c: (c.suit.index, -order.index(c.rank.value)))
+    return sorted(cards, key=lambda c: (c.suit.index, -strength(c.rank, ranking)))

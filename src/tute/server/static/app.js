@@ -31,7 +31,6 @@ const TEXT = {
         match: "Match", stock: "stock", over: "Match over", join: "Sit" },
 };
 const SUITS = { o: "oros", c: "copas", e: "espadas", b: "bastos" };
-const ORDER = "2 4 5 6 7 S C R 3 A".split(" ");
 let lang = localStorage.getItem("tute.lang") || "es";
 if (!TEXT[lang]) lang = "es";
 let session = null;   // {tableId, seat}: the seat's key is an HttpOnly cookie, never here
@@ -174,10 +173,12 @@ function act(action) {
   socket.send(JSON.stringify({ type: "act", action }));
 }
 
-function sortHand(cards) {
+// by suit, then the strongest first -- in the variant's own order, sent by the server
+// (the core's ranking: Guiñote's differs from Tute's), never a copy kept here
+function sortHand(cards, order) {
   const suitOrder = "oceb";
   return [...cards].sort((a, b) => suitOrder.indexOf(a.slice(-1)) - suitOrder.indexOf(b.slice(-1)) ||
-    ORDER.indexOf(b.slice(0, -1)) - ORDER.indexOf(a.slice(0, -1)));
+    order.indexOf(b.slice(0, -1)) - order.indexOf(a.slice(0, -1)));
 }
 
 function cardView(code) {
@@ -234,7 +235,7 @@ function render(v) {
   const legal = new Set(v.legal_cards);
   const hand = $("hand");
   hand.replaceChildren();
-  for (const code of sortHand(v.hand)) hand.append(cardButton(code, legal.has(code), () => act(code)));
+  for (const code of sortHand(v.hand, v.rank_order)) hand.append(cardButton(code, legal.has(code), () => act(code)));
   const declare = $("declare");
   declare.replaceChildren();
   for (const a of v.legal) {
@@ -260,7 +261,7 @@ document.addEventListener("keydown", (e) => {
   if (!current || e.target.tagName === "INPUT") return;
   const n = Number(e.key);
   if (n >= 1 && n <= 9) {
-    const cards = sortHand(current.hand).filter((c) => current.legal_cards.includes(c));
+    const cards = sortHand(current.hand, current.rank_order).filter((c) => current.legal_cards.includes(c));
     if (cards[n - 1]) act(cards[n - 1]);
   }
 });
