@@ -13,7 +13,7 @@ def coalition(g: Game, persp: int) -> tuple[bool, ...]:
     v = g.variant
     n = g.players
     if v.scoring == "contract":
-        d = g._declarer
+        d = g.declarer
         return tuple((s == d) == (persp == d) for s in range(n))
     if v.partnerships:
         return tuple(s % 2 == persp % 2 for s in range(n))
@@ -39,7 +39,7 @@ def value(g: Game, persp: int) -> int:
         mine = persp % 2 if g.variant.partnerships else persp
         margin = t[mine] - t[1 - mine]
         return (WIN if r.winner == mine else -WIN) + margin
-    playing = g._playing
+    playing = g.playing
     margin = t[persp] - max(t[s] for s in playing if s != persp)
     if r.porotos is not None:
         return (WIN if not r.porotos[persp] else -WIN) + margin

@@ -89,7 +89,7 @@ def test_manilla_not_blocked_by_the_40_nor_lost_nor_counted_as_singing() -> None
     assert g.to_act == 0
     assert "40" not in legal(g, 0)
     assert g.view(0).cantes[0] == 10
-    assert g._sang[0] is False                        # a manilla is not a cante
+    assert g.sang[0] is False                        # a manilla is not a cante
 
 
 def test_manilla_off_by_default() -> None:

@@ -59,6 +59,26 @@ def _layer(module: str) -> int | None:
     return None
 
 
+def test_no_import_circle() -> None:
+    graph = _graph()
+    state: dict[str, int] = {}
+    cycles: list[list[str]] = []
+
+    def visit(node: str, path: list[str]) -> None:
+        state[node] = 1
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                cycles.append([*path[path.index(nxt):], nxt])
+            elif nxt not in state:
+                visit(nxt, [*path, nxt])
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node, [node])
+    assert not cycles, cycles
+
+
 def test_imports_point_down_the_layers() -> None:
     wrong = []
     for module, targets in _graph().items():
@@ -68,3 +88,33 @@ def test_imports_point_down_the_layers() -> None:
             if here is not None and there is not None and there > here:
                 wrong.append(f"{module} -> {t}")
     assert not wrong, wrong
+
+
+def test_nobody_outside_game_py_reads_a_private_of_game() -> None:
+    """The hand's state is :class:`~tute.core.state.HandState`'s public fields; what
+    ``game.py`` keeps private (caches, helpers) stays there."""
+    game_py = SRC / "core" / "game.py"
+    private = set()
+    for node in ast.walk(ast.parse(game_py.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("_") \
+                and not node.name.startswith("__"):
+            private.add(node.name)
+        if isinstance(node, ast.Attribute) and node.attr.startswith("_") \
+                and not node.attr.startswith("__") and isinstance(node.value, ast.Name) \
+                and node.value.id == "self":
+            private.add(node.attr)
+    shared = SRC / "core" / "declarations.py"      # the rules over the state: shared
+    private -= {n.name for n in ast.walk(ast.parse(shared.read_text(encoding="utf-8")))
+                if isinstance(n, ast.FunctionDef)}
+    elsewhere = []
+    for path in SRC.rglob("*.py"):
+        if path == game_py:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        own = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+        own |= {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)
+                and isinstance(n.value, ast.Name) and n.value.id == "self"}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr in private - own:
+                elsewhere.append(f"{path.relative_to(SRC)}:{node.lineno} {node.attr}")
+    assert not elsewhere, elsewhere

@@ -50,7 +50,7 @@ def test_rebuilt_game_continues_like_the_real_one(text: str) -> None:
         loc = g.locations()
         hands = [list(g.hand(s)) for s in range(g.players)]
         stock = [c for _, c in sorted(
-            (g._stock.index(g._bit_of[c.index]), c) for c in loc["stock"])]
+            (g.stock.index(g.bit_of[c.index]), c) for c in loc["stock"])]
         h = from_view(g.view(me), hands, stock)
         _same(g, h)
         assert h.view(me) == g.view(me) or h.view(me).history == g.view(me).history

@@ -44,7 +44,7 @@ def test_three_player_tie_for_first_goes_to_the_most_recent_trick() -> None:
         if len(tied) < 2:
             continue
         found += 1
-        winners = g._trick_winners
+        winners = g.trick_winner_seats
         expected = next(w for w in reversed(winners) if w in tied)
         assert r.winner == expected
         if found >= 3:

@@ -66,11 +66,11 @@ def rollout(g: Game, seat: int, seed: int) -> int:
 def solvable(g: Game, cap: int | None = None) -> bool:
     """Small enough for the solver within a search bot's budget (and, given ``cap``, no
     hand holds more than ``cap`` cards)."""
-    if g._phase != STRICT or g._stock_pos < len(g._stock) or g._turn_up_live:
+    if g.phase_code != STRICT or g.stock_pos < len(g.stock) or g.turn_up_live:
         return False
     from tute.search import kernel as _kernel
-    cards = max(h.bit_count() for h in g._hands)
-    limit = {2: 8, 3: 5}.get(g._nplay, 5 if _kernel.AVAILABLE else 4)
+    cards = max(h.bit_count() for h in g.hands)
+    limit = {2: 8, 3: 5}.get(g.nplay, 5 if _kernel.AVAILABLE else 4)
     return cards <= (limit if cap is None else min(limit, cap))
 
 
@@ -120,7 +120,7 @@ class MonteCarloBot(Bot):
                 for a in plays:
                     totals[a] += sol.move_values[a]
                 n += 1
-                if g._nplay == 2:
+                if g.nplay == 2:
                     break                    # 2 players, no stock: every card is known
             else:
                 for a in plays:

@@ -35,7 +35,7 @@ from tute.core.actions import (
     Swap,
 )
 from tute.core.auction import Auction
-from tute.core.cards import SUITS, Card, Suit
+from tute.core.cards import SUITS, Card
 from tute.core.deal import Deal, deal_from_deck, deal_from_hands, deal_from_seed
 from tute.core.declarations import DeclarationRules
 from tute.core.errors import InvalidVariantError
@@ -48,8 +48,6 @@ from tute.core.tables import (
     POINTS,
     STOCK,
     STRENGTH_REY,
-    STRENGTH_SEVEN,
-    STRENGTH_TWO,
     STRICT,
     SUIT_MASK,
     SUIT_OF,
@@ -60,7 +58,6 @@ from tute.core.tables import (
 from tute.core.variants import Variant, parse_variant
 from tute.core.views import CanteShown, PlayerView, TableView
 
-PHASE_NAMES = ("auction", "stock", "strict", "over")      # by AUCTION, STOCK, STRICT, OVER
 _OBLIGATIONS = {"none": 0, "trump_on_trump": 1, "full": 2}
 _SWAP_TIMING = {"own_lead": 0, "after_won_trick": 1, "anytime": 2}
 _FORTY_FIRST = {"off": 0, "if_held": 1, "strict": 2}
@@ -87,111 +84,102 @@ class Game(DeclarationRules):
         self.deal = deal
         self.seed: int | str | bytes | None = None     # set when dealt from a seed
         n = v.players
-        self._n = n
+        self.n = n
         rk = ranking(v.ranking)
-        self._rk: Ranking = rk
-        self._bit_of = rk.bit_of_index
-        self._partners = v.partnerships
-        self._side = tuple(v.side_of(s) for s in range(n))
-        self._nsides = v.num_sides
+        self.rk: Ranking = rk
+        self.bit_of = rk.bit_of_index
+        self.partners = v.partnerships
+        self.side = tuple(v.side_of(s) for s in range(n))
+        self.nsides = v.num_sides
         sing_who = v.sing_who
-        self._unit = tuple(self._side[s] if sing_who == "winner_or_partner" else s
+        self.unit = tuple(self.side[s] if sing_who == "winner_or_partner" else s
                            for s in range(n))
-        self._partner_may_sing = self._partners and sing_who in (
+        self.partner_may_sing = self.partners and sing_who in (
             "winner_or_partner", "both_one_each")
-        self._declarer_sings = sing_who == "declarer"
-        self._manilla = v.manilla
-        self._oblig = _OBLIGATIONS[v.stock_obligations]
-        self._undertrump = v.must_undertrump
-        self._partner_exc = v.partner_exception and self._partners
-        self._swap_kind = {"none": 0, "seven": 1, "seven_and_two": 2}[v.swap]
-        self._swap_timing = _SWAP_TIMING[v.swap_timing]
-        self._forty_first = _FORTY_FIRST[v.forty_first]
-        self._stock_only = v.sing_while_stock_only and v.has_stock
-        self._use_or_lose = v.sing_use_or_lose
-        self._tute_anytime = v.tute_timing == "anytime" and v.tute_set != "off"
+        self.declarer_sings = sing_who == "declarer"
+        self.manilla = v.manilla
+        self.oblig = _OBLIGATIONS[v.stock_obligations]
+        self.undertrump = v.must_undertrump
+        self.partner_exc = v.partner_exception and self.partners
+        self.swap_kind = {"none": 0, "seven": 1, "seven_and_two": 2}[v.swap]
+        self.swap_timing = _SWAP_TIMING[v.swap_timing]
+        self.forty_first = _FORTY_FIRST[v.forty_first]
+        self.stock_only = v.sing_while_stock_only and v.has_stock
+        self.use_or_lose = v.sing_use_or_lose
+        self.tute_anytime = v.tute_timing == "anytime" and v.tute_set != "off"
         tk = KINGS
-        self._tute_sets: tuple[int, ...] = {
+        self.tute_sets: tuple[int, ...] = {
             "kings_or_knights": (tk, rk.knights), "kings": (tk,),
             "kings_and_knights": (tk | rk.knights,), "off": (),
         }[v.tute_set]
 
-        self._hands = [rk.mask_of(h) for h in deal.hands]
-        self._stock = [rk.bit_of_index[c.index] for c in deal.stock]
-        self._stock_pos = 0
-        self._turn_up = -1 if deal.turn_up is None else rk.bit_of_index[deal.turn_up.index]
-        self._turn_up_live = v.trump == "turn_up"
+        self.hands = [rk.mask_of(h) for h in deal.hands]
+        self.stock = [rk.bit_of_index[c.index] for c in deal.stock]
+        self.stock_pos = 0
+        self.turn_up_bit = -1 if deal.turn_up is None else rk.bit_of_index[deal.turn_up.index]
+        self.turn_up_live = v.trump == "turn_up"
         # with dealer_last the turned card stays with whoever got the last card (the
         # dealer, or the player before a Cabrero dealer who sits out)
-        self._turn_up_holder = -1
+        self.turn_up_owner = -1
         if v.trump == "dealer_last" and deal.turn_up is not None:
-            self._turn_up_holder = next(
+            self.turn_up_owner = next(
                 (s for s in range(n) if deal.turn_up in deal.hands[s]), -1)
         # seats dealt in, and the next of each (a Cabrero dealer may sit out)
         out = deal.dealer if v.dealer_sits_out else -1
-        self._playing = tuple(s for s in range(n) if s != out)
-        self._nplay = len(self._playing)
-        self._next = tuple(next(t for t in ((s + i) % n for i in range(1, n + 1))
+        self.playing = tuple(s for s in range(n) if s != out)
+        self.nplay = len(self.playing)
+        self.next_seat = tuple(next(t for t in ((s + i) % n for i in range(1, n + 1))
                                 if t != out) for s in range(n))
-        self._trump = -1
-        self._swap_bits = 0
-        if self._turn_up >= 0:
-            self._set_trump(SUIT_OF[self._turn_up])
-        self._known = [0] * n                  # cards of each seat shown to everybody
-        if self._turn_up_holder >= 0:
-            self._known[self._turn_up_holder] = 1 << self._turn_up
-        self._phase = STOCK if (self._stock or self._turn_up_live) else STRICT
-        self._to_act = self._next[deal.dealer]
-        self._leader = self._to_act
-        self._auction: Auction | None = None
-        self._declarer = -1
-        self._bid = 0
+        self.trump_suit = -1
+        self.swap_bits = 0
+        if self.turn_up_bit >= 0:
+            self.set_trump(SUIT_OF[self.turn_up_bit])
+        self.known = [0] * n                  # cards of each seat shown to everybody
+        if self.turn_up_owner >= 0:
+            self.known[self.turn_up_owner] = 1 << self.turn_up_bit
+        self.phase_code = STOCK if (self.stock or self.turn_up_live) else STRICT
+        self.acting = self.next_seat[deal.dealer]
+        self.leader = self.acting
+        self.auction: Auction | None = None
+        self.declarer = -1
+        self.bid = 0
         if v.trump == "declarer":
-            self._phase = AUCTION
-            order = [self._to_act]
-            while len(order) < self._nplay:
-                order.append(self._next[order[-1]])
-            self._auction = Auction(tuple(order), self._to_act, v.min_bid, v.bid_step)
-        self._trick_seats: list[int] = []
-        self._trick_bits: list[int] = []
-        self._led = -1
-        self._win_bit = -1
-        self._win_seat = -1
-        self._last_trick: list[tuple[int, int]] = []
-        self._won = [0] * n                    # cards taken, per seat
-        self._points = [0] * self._nsides      # card points taken (+ last trick)
-        self._tricks = [0] * self._nsides
-        self._trick_winners: list[int] = []
-        self._cantes = [0] * self._nsides
-        self._cantes_shown: list[CanteShown] = []
-        self._sung_suits = 0
-        self._manilla_suits = 0
-        self._window_manilla = [False] * n     # per unit, in the open window
-        self._sang = [False] * n               # per player: has sung (no_tute_after_sing)
-        self._sang_twenty = [False] * n        # per unit: a 20 sung (forty_first strict)
-        self._lost = [0] * n                   # per unit: suits lost (sing_use_or_lose)
-        self._window = -1                      # seat whose declaration window is open
-        self._window_sang = [False] * n        # per unit, in the open window
-        self._window_singable = [0] * n        # per unit, at some moment of the window
-        self._history: list[tuple[int, Action]] = []
-        self._draws: list[tuple[int, int]] = []     # (seat, bit) in order
-        self._tute_side = -1
-        self._result: HandResult | None = None
-        self._version = 0
+            self.phase_code = AUCTION
+            order = [self.acting]
+            while len(order) < self.nplay:
+                order.append(self.next_seat[order[-1]])
+            self.auction = Auction(tuple(order), self.acting, v.min_bid, v.bid_step)
+        self.trick_seats: list[int] = []
+        self.trick_bits: list[int] = []
+        self.led = -1
+        self.win_bit = -1
+        self.win_seat = -1
+        self.last_trick: list[tuple[int, int]] = []
+        self.won = [0] * n                    # cards taken, per seat
+        self.points = [0] * self.nsides      # card points taken (+ last trick)
+        self.tricks = [0] * self.nsides
+        self.trick_winner_seats: list[int] = []
+        self.cantes = [0] * self.nsides
+        self.cantes_shown: list[CanteShown] = []
+        self.sung_suits = 0
+        self.manilla_suits = 0
+        self.window_manilla = [False] * n     # per unit, in the open window
+        self.sang = [False] * n               # per player: has sung (no_tute_after_sing)
+        self.sang_twenty = [False] * n        # per unit: a 20 sung (forty_first strict)
+        self.lost = [0] * n                   # per unit: suits lost (sing_use_or_lose)
+        self.window = -1                      # seat whose declaration window is open
+        self.window_sang = [False] * n        # per unit, in the open window
+        self.window_singable = [0] * n        # per unit, at some moment of the window
+        self.actions: list[tuple[int, Action]] = []
+        self.drawn: list[tuple[int, int]] = []     # (seat, bit) in order
+        self.tute_side = -1
+        self.hand_result: HandResult | None = None
+        self.version = 0
         self._public_ver = -1                    # the views' shared part, by version
         self._public: TableView | None = None
         self._cache_ver = [-1] * n
         self._cache: list[tuple[Action, ...]] = [()] * n
         self._cache_mask = [0] * n
-
-    def _set_trump(self, suit: int) -> None:
-        self._trump = suit
-        # the 7 (and 2) of trumps: a seat holding neither cannot swap
-        self._swap_bits = 0
-        if self._swap_kind and self._turn_up_live:
-            self._swap_bits = 1 << (suit * 10 + STRENGTH_SEVEN)
-            if self._swap_kind == 2:
-                self._swap_bits |= 1 << (suit * 10 + STRENGTH_TWO)
 
     @classmethod
     def new(cls, variant: VariantLike, seed: int | str | bytes | None = None, dealer: int = 0,
@@ -222,179 +210,125 @@ class Game(DeclarationRules):
     def copy(self) -> Game:
         """An independent copy of this game."""
         g = Game.__new__(Game)
-        g.__dict__.update(self.__dict__)
-        for name in ("_hands", "_stock", "_known", "_trick_seats", "_trick_bits",
-                     "_last_trick", "_won", "_points", "_tricks", "_trick_winners",
-                     "_cantes", "_cantes_shown", "_sang", "_sang_twenty", "_lost",
-                     "_window_sang", "_window_singable", "_window_manilla", "_history",
-                     "_draws", "_cache_ver", "_cache", "_cache_mask"):
+        g.__dict__.update(self.__dict__)             # the deal, the seed, the caches
+        self.copy_state_to(g)                        # every field of the hand's state
+        for name in ("_cache_ver", "_cache", "_cache_mask"):
             setattr(g, name, list(getattr(self, name)))
-        if self._auction is not None:
-            g._auction = self._auction.copy()
+        if self.auction is not None:
+            g.auction = self.auction.copy()
         return g
 
     # ---------------------------------------------------------------- public state
     @property
     def players(self) -> int:
-        return self._n
-
-    @property
-    def to_act(self) -> int | None:
-        """The seat whose turn it is (None once the hand is over)."""
-        return None if self._phase == OVER else self._to_act
-
-    @property
-    def phase(self) -> str:
-        return PHASE_NAMES[self._phase]
-
-    @property
-    def is_over(self) -> bool:
-        return self._phase == OVER
-
-    @property
-    def trump(self) -> Suit | None:
-        return None if self._trump < 0 else SUITS[self._trump]
-
-    @property
-    def turn_up(self) -> Card | None:
-        return None if self._turn_up < 0 else self._rk.card_of_bit[self._turn_up]
-
-    @property
-    def stock_left(self) -> int:
-        """Face-down stock cards (the turn-up not counted)."""
-        return len(self._stock) - self._stock_pos
+        return self.n
 
     @property
     def trick(self) -> tuple[Card, ...]:
-        cob = self._rk.card_of_bit
-        return tuple(cob[b] for b in self._trick_bits)
+        cob = self.rk.card_of_bit
+        return tuple(cob[b] for b in self.trick_bits)
 
     @property
     def tricks_won(self) -> tuple[int, ...]:
-        return tuple(self._tricks)
+        return tuple(self.tricks)
 
     @property
     def history(self) -> tuple[tuple[int, Action], ...]:
-        return tuple(self._history)
+        return tuple(self.actions)
 
     @property
     def trick_winners(self) -> tuple[int, ...]:
         """The seat that won each trick so far, in order."""
-        return tuple(self._trick_winners)
+        return tuple(self.trick_winner_seats)
 
     @property
     def draws(self) -> tuple[tuple[int, Card], ...]:
         """Every draw from the stock as (seat, card), in order (the full state: a player
         sees only his own, in :meth:`view`)."""
-        cob = self._rk.card_of_bit
-        return tuple((s, cob[b]) for s, b in self._draws)
+        cob = self.rk.card_of_bit
+        return tuple((s, cob[b]) for s, b in self.drawn)
 
     @property
     def turn_up_holder(self) -> int | None:
         """The seat known to hold the turn-up (last draw, or the dealer with
         ``dealer_last``), else None."""
-        return None if self._turn_up_holder < 0 else self._turn_up_holder
+        return None if self.turn_up_owner < 0 else self.turn_up_owner
 
     @property
     def window_open(self) -> bool:
         """Whether a declaration window (RULES.md §6, Protocol) is open."""
-        return self._window >= 0
+        return self.window >= 0
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         """A seat's cards (the full state: not for players; use :meth:`view`)."""
-        return tuple(self._rk.cards_of(self._hands[self._seat(seat)]))
+        return tuple(self.rk.cards_of(self.hands[self._seat(seat)]))
 
     def side_of(self, seat: int) -> int:
-        return self._side[self._seat(seat)]
+        return self.side[self._seat(seat)]
 
     def result(self) -> HandResult | None:
         """The hand's result once it is over, else None."""
-        return self._result
+        return self.hand_result
 
     # ---------------------------------------------------------------- legal actions
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         """Everything ``seat`` may do now; ``()`` if nothing."""
-        if type(seat) is not int or not 0 <= seat < self._n:
+        if type(seat) is not int or not 0 <= seat < self.n:
             seat = self._seat(seat)
-        if self._cache_ver[seat] == self._version:
+        if self._cache_ver[seat] == self.version:
             return self._cache[seat]
-        if self._phase == OVER:
+        if self.phase_code == OVER:
             acts: tuple[Action, ...] = ()
             mask = 0
-        elif self._auction is not None:
-            acts = self._auction.legal(seat)
+        elif self.auction is not None:
+            acts = self.auction.legal(seat)
             mask = 0
-        elif seat == self._to_act:
+        elif seat == self.acting:
             mask = self._play_mask(seat)
-            acts = self._rk.plays_of(mask)
-            if (self._window >= 0 or self._tute_anytime
-                    or (self._turn_up_live and self._hands[seat] & self._swap_bits)):
+            acts = self.rk.plays_of(mask)
+            if (self.window >= 0 or self.tute_anytime
+                    or (self.turn_up_live and self.hands[seat] & self.swap_bits)):
                 acts += self._declarations(seat, True)
         else:
             mask = 0
-            acts = self._declarations(seat, False) if self._window >= 0 else ()
-        self._cache_ver[seat] = self._version
+            acts = self._declarations(seat, False) if self.window >= 0 else ()
+        self._cache_ver[seat] = self.version
         self._cache[seat] = acts
         self._cache_mask[seat] = mask
         return acts
 
     def seats_with_declarations(self) -> tuple[int, ...]:
         """Seats other than the one to act that may declare now (out of turn)."""
-        if self._window < 0:
+        if self.window < 0:
             return ()
-        return tuple(s for s in range(self._n)
-                     if s != self._to_act and self.legal_actions(s))
+        return tuple(s for s in range(self.n)
+                     if s != self.acting and self.legal_actions(s))
 
     def _play_mask(self, seat: int) -> int:
-        hand = self._hands[seat]
-        if not self._trick_bits:
+        hand = self.hands[seat]
+        if not self.trick_bits:
             return hand
-        led = self._led
-        trump = self._trump
-        if self._phase == STOCK and self._oblig != 2:
-            if self._oblig == 1 and led == trump:
+        led = self.led
+        trump = self.trump_suit
+        if self.phase_code == STOCK and self.oblig != 2:
+            if self.oblig == 1 and led == trump:
                 return (hand & SUIT_MASK[trump]) or hand
             return hand
         return strict_play_mask(
-            hand, led, trump, self._win_bit,
-            self._partner_exc and self._side[self._win_seat] == self._side[seat],
-            self._undertrump)
-
-    def _may_swap(self, seat: int) -> bool:
-        if not (self._turn_up_live and self._swap_kind) or seat != self._to_act:
-            return False
-        if self.stock_left < self.variant.swap_min_stock:
-            return False
-        timing = self._swap_timing
-        if timing != 2:
-            if self._trick_bits:
-                return False
-            if timing == 1 and not self._tricks[self._side[seat]]:
-                return False
-        return self._swap_card(seat) >= 0
-
-    def _swap_card(self, seat: int) -> int:
-        """The bit of the 7 (or 2) of trumps ``seat`` may exchange, or -1."""
-        up = self._turn_up % 10
-        base = self._trump * 10
-        hand = self._hands[seat]
-        if up > STRENGTH_SEVEN and hand >> (base + STRENGTH_SEVEN) & 1:
-            return base + STRENGTH_SEVEN
-        if (self._swap_kind == 2 and STRENGTH_TWO < up <= STRENGTH_SEVEN
-                and hand >> (base + STRENGTH_TWO) & 1):
-            return base + STRENGTH_TWO
-        return -1
+            hand, led, trump, self.win_bit,
+            self.partner_exc and self.side[self.win_seat] == self.side[seat],
+            self.undertrump)
 
     def _declarations(self, seat: int, on_turn: bool) -> tuple[Action, ...]:
         out: list[Action] = []
-        if self._window >= 0:
+        if self.window >= 0:
             m = self._singable_suits(seat)
             if m:
-                trump = self._trump
+                trump = self.trump_suit
                 for s in range(4):
                     if m >> s & 1:
                         out.append(FORTY if s == trump else TWENTIES[s])
-        if self._manilla is not None:
+        if self.manilla is not None:
             out.extend(MANILLAS[s] for s in range(4) if self._may_manilla(seat) >> s & 1)
         if self._may_tute(seat, on_turn):
             out.append(TUTE)
@@ -405,24 +339,24 @@ class Game(DeclarationRules):
     # ---------------------------------------------------------------- applying
     def apply(self, seat: int, action: Action) -> None:
         """Do ``action`` for ``seat``, or raise a TuteError and change nothing."""
-        if type(seat) is not int or not 0 <= seat < self._n:
+        if type(seat) is not int or not 0 <= seat < self.n:
             seat = self._seat(seat)
-        if self._cache_ver[seat] != self._version:
+        if self._cache_ver[seat] != self.version:
             self.legal_actions(seat)
         if type(action) is Play:
-            bit = self._bit_of[action.card.index]
+            bit = self.bit_of[action.card.index]
             if not (self._cache_mask[seat] >> bit) & 1:
                 raise _explain.explain(self, seat, action)
             self._play(seat, bit)
         else:
             if action not in self._cache[seat]:
                 raise _explain.explain(self, seat, action)
-            if self._auction is not None:
+            if self.auction is not None:
                 self._auction_step(seat, action)
             elif type(action) is SingTwenty:
                 self._sing(seat, action.suit.index)
             elif type(action) is SingForty:
-                self._sing(seat, self._trump)
+                self._sing(seat, self.trump_suit)
             elif type(action) is Swap:
                 self._swap(seat)
             elif type(action) is DeclareTute:
@@ -431,177 +365,177 @@ class Game(DeclarationRules):
                 self._declare_manilla(seat, action.suit.index)
             else:  # pragma: no cover - every legal action kind is handled above
                 raise _explain.explain(self, seat, action)
-        self._history.append((seat, action))
-        self._version += 1
+        self.actions.append((seat, action))
+        self.version += 1
 
     def _seat(self, seat: object) -> int:
-        if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < self._n:
+        if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < self.n:
             return seat
         from tute.core.errors import OutOfTurnError
-        raise OutOfTurnError("bad_seat", seat=seat, players=self._n)
+        raise OutOfTurnError("bad_seat", seat=seat, players=self.n)
 
     def _play(self, seat: int, bit: int) -> None:
-        self._hands[seat] ^= 1 << bit
-        self._known[seat] &= ~(1 << bit)
-        tb = self._trick_bits
+        self.hands[seat] ^= 1 << bit
+        self.known[seat] &= ~(1 << bit)
+        tb = self.trick_bits
         if not tb:
-            if self._window >= 0:
+            if self.window >= 0:
                 self._close_window()
-            self._led = SUIT_OF[bit]
-            self._win_bit = bit
-            self._win_seat = seat
+            self.led = SUIT_OF[bit]
+            self.win_bit = bit
+            self.win_seat = seat
         else:
-            win = self._win_bit
+            win = self.win_bit
             ws = SUIT_OF[win]
             s = SUIT_OF[bit]
-            if (s == ws and bit > win) or (s == self._trump and ws != s):
-                self._win_bit = bit
-                self._win_seat = seat
+            if (s == ws and bit > win) or (s == self.trump_suit and ws != s):
+                self.win_bit = bit
+                self.win_seat = seat
         tb.append(bit)
-        self._trick_seats.append(seat)
-        if len(tb) == self._nplay:
+        self.trick_seats.append(seat)
+        if len(tb) == self.nplay:
             self._finish_trick()
         else:
-            self._to_act = self._next[seat]
+            self.acting = self.next_seat[seat]
 
     def _finish_trick(self) -> None:
-        w = self._win_seat
-        side = self._side[w]
-        tb = self._trick_bits
+        w = self.win_seat
+        side = self.side[w]
+        tb = self.trick_bits
         pts = 0
         mask = 0
         for b in tb:
             pts += POINTS[b]
             mask |= 1 << b
-        self._points[side] += pts
-        self._tricks[side] += 1
-        self._won[w] |= mask
-        self._trick_winners.append(w)
-        self._last_trick = list(zip(self._trick_seats, tb, strict=False))
-        self._trick_bits = []
-        self._trick_seats = []
-        if self._phase == STOCK:
+        self.points[side] += pts
+        self.tricks[side] += 1
+        self.won[w] |= mask
+        self.trick_winner_seats.append(w)
+        self.last_trick = list(zip(self.trick_seats, tb, strict=False))
+        self.trick_bits = []
+        self.trick_seats = []
+        if self.phase_code == STOCK:
             self._draw(w)
-        if not self._hands[w]:
-            self._points[side] += self.variant.last_trick_bonus
+        if not self.hands[w]:
+            self.points[side] += self.variant.last_trick_bonus
             self._end_hand()
             return
-        self._to_act = self._leader = w
-        self._window = w
-        if self._use_or_lose:
-            self._refresh_window_singable()
+        self.acting = self.leader = w
+        self.window = w
+        if self.use_or_lose:
+            self.refresh_window_singable()
 
     def _draw(self, winner: int) -> None:
-        stock = self._stock
+        stock = self.stock
         s = winner
-        for _ in range(self._nplay):
-            if self._stock_pos < len(stock):
-                b = stock[self._stock_pos]
-                self._stock_pos += 1
-            elif self._turn_up_live:
-                b = self._turn_up
-                self._turn_up_live = False
-                self._turn_up_holder = s
-                self._known[s] |= 1 << b
+        for _ in range(self.nplay):
+            if self.stock_pos < len(stock):
+                b = stock[self.stock_pos]
+                self.stock_pos += 1
+            elif self.turn_up_live:
+                b = self.turn_up_bit
+                self.turn_up_live = False
+                self.turn_up_owner = s
+                self.known[s] |= 1 << b
             else:
                 break
-            self._hands[s] |= 1 << b
-            self._draws.append((s, b))
-            s = self._next[s]
-        if self._stock_pos >= len(stock) and not self._turn_up_live:
-            self._phase = STRICT
+            self.hands[s] |= 1 << b
+            self.drawn.append((s, b))
+            s = self.next_seat[s]
+        if self.stock_pos >= len(stock) and not self.turn_up_live:
+            self.phase_code = STRICT
 
     def _close_window(self) -> None:
-        if self._use_or_lose:
-            for u in range(self._n):
-                if not self._window_sang[u]:
-                    self._lost[u] |= self._window_singable[u]
-            self._window_singable = [0] * self._n
-        self._window = -1
-        self._window_sang = [False] * self._n
-        self._window_manilla = [False] * self._n
-
-    def _refresh_window_singable(self) -> None:
-        for s in range(self._n):
-            if self._may_declare_in_window(s):
-                self._window_singable[self._unit[s]] |= self._singable_suits(s)
+        if self.use_or_lose:
+            for u in range(self.n):
+                if not self.window_sang[u]:
+                    self.lost[u] |= self.window_singable[u]
+            self.window_singable = [0] * self.n
+        self.window = -1
+        self.window_sang = [False] * self.n
+        self.window_manilla = [False] * self.n
 
     def _sing(self, seat: int, suit: int) -> None:
-        unit = self._unit[seat]
-        trump = suit == self._trump
-        self._cantes[self._side[seat]] += 40 if trump else 20
-        self._sung_suits |= 1 << suit
-        self._window_sang[unit] = True
-        self._sang[seat] = True
+        unit = self.unit[seat]
+        trump = suit == self.trump_suit
+        self.cantes[self.side[seat]] += 40 if trump else 20
+        self.sung_suits |= 1 << suit
+        self.window_sang[unit] = True
+        self.sang[seat] = True
         if not trump:
-            self._sang_twenty[unit] = True
+            self.sang_twenty[unit] = True
         rey = suit * 10 + STRENGTH_REY
         pair = (1 << rey) | (1 << (rey - 1))
-        self._known[seat] |= pair
-        cob = self._rk.card_of_bit
-        self._cantes_shown.append(CanteShown(
+        self.known[seat] |= pair
+        cob = self.rk.card_of_bit
+        self.cantes_shown.append(CanteShown(
             seat, SUITS[suit], 40 if trump else 20, (cob[rey], cob[rey - 1])))
 
     def _swap(self, seat: int) -> None:
         give = self._swap_card(seat)
-        take = self._turn_up
-        self._hands[seat] = (self._hands[seat] ^ (1 << give)) | (1 << take)
-        self._known[seat] |= 1 << take
-        self._turn_up = give
-        self._turn_up_holder = -1
-        if self._use_or_lose and self._window >= 0:
-            self._refresh_window_singable()     # the hand changed: a marriage may be new
+        take = self.turn_up_bit
+        self.hands[seat] = (self.hands[seat] ^ (1 << give)) | (1 << take)
+        self.known[seat] |= 1 << take
+        self.turn_up_bit = give
+        self.turn_up_owner = -1
+        if self.use_or_lose and self.window >= 0:
+            self.refresh_window_singable()     # the hand changed: a marriage may be new
 
     def _declare_manilla(self, seat: int, suit: int) -> None:
-        assert self._manilla is not None
-        self._cantes[self._side[seat]] += self._manilla
-        self._manilla_suits |= 1 << suit
-        self._window_manilla[self._unit[seat]] = True
-        self._known[seat] |= 0b11 << (suit * 10 + 8)
+        assert self.manilla is not None
+        self.cantes[self.side[seat]] += self.manilla
+        self.manilla_suits |= 1 << suit
+        self.window_manilla[self.unit[seat]] = True
+        self.known[seat] |= 0b11 << (suit * 10 + 8)
 
     def _auction_step(self, seat: int, action: Action) -> None:
-        auction = self._auction
+        auction = self.auction
         assert auction is not None
         if isinstance(action, NameTrump):
-            self._declarer = auction.declarer
-            self._bid = auction.high
-            self._auction = None
-            self._set_trump(action.suit.index)
-            self._phase = STOCK if self._stock else STRICT
-            self._to_act = self._leader = self._next[self.dealer]
+            self.declarer = auction.declarer
+            self.bid = auction.high
+            self.auction = None
+            self.set_trump(action.suit.index)
+            self.phase_code = STOCK if self.stock else STRICT
+            self.acting = self.leader = self.next_seat[self.dealer]
             return
         auction.apply(seat, action)
         if auction.void:
             self._end_hand()
         else:
-            self._to_act = auction.to_act
+            self.acting = auction.to_act
 
     def _declare_tute(self, seat: int) -> None:
-        self._tute_side = self._side[seat]
-        self._known[seat] |= self._hands[seat] & (KINGS | self._rk.knights)
+        self.tute_side = self.side[seat]
+        self.known[seat] |= self.hands[seat] & (KINGS | self.rk.knights)
         self._end_hand()
 
     def _end_hand(self) -> None:
-        self._phase = OVER
-        self._window = -1
-        self._result = self._compute_result()
+        self.phase_code = OVER
+        self.window = -1
+        self.hand_result = self._compute_result()
 
     def _compute_result(self) -> HandResult:
-        side = self._side
-        auction = self._auction
+        side = self.side
+        auction = self.auction
         return score_hand(self.variant, HandFigures(
-            points=tuple(self._points), cantes=tuple(self._cantes),
-            tricks=tuple(self._tricks),
-            trick_winners=tuple(side[w] for w in self._trick_winners),
-            tute=self._tute_side if self._tute_side >= 0 else None,
-            sang=tuple(self._sang), playing=self._playing,
-            declarer=self._declarer, bid=self._bid,
+            points=tuple(self.points), cantes=tuple(self.cantes),
+            tricks=tuple(self.tricks),
+            trick_winners=tuple(side[w] for w in self.trick_winner_seats),
+            tute=self.tute_side if self.tute_side >= 0 else None,
+            sang=tuple(self.sang), playing=self.playing,
+            declarer=self.declarer, bid=self.bid,
             void=auction is not None and auction.void))
 
     # ---------------------------------------------------------------- views
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may know now -- and nothing else."""
-        return _snapshot.view(self, self._seat(seat))
+        seat = self._seat(seat)
+        table = self._public
+        if table is None or self._public_ver != self.version:   # alike for every seat
+            table = self._public = _snapshot.table_view(self)
+            self._public_ver = self.version
+        return _snapshot.view(self, seat, self.legal_actions(seat), table)
 
     def _side_won(self, side: int) -> int:
         return _snapshot.side_won(self, side)
@@ -618,14 +552,14 @@ class Game(DeclarationRules):
     def state_fields(self) -> dict[str, object]:
         """The fields of a scenario's ``state`` step, in scenario notation."""
         return {
-            "trump": None if self._trump < 0 else SUITS[self._trump].value,
+            "trump": None if self.trump_suit < 0 else SUITS[self.trump_suit].value,
             "to_act": self.to_act,
             "stock_left": self.stock_left,
             "phase": self.phase,
-            "tricks_won": list(self._tricks),
+            "tricks_won": list(self.tricks),
             "trick": [c.code for c in self.trick],
         }
 
     def __repr__(self) -> str:
         return (f"<Game {self.variant} dealer={self.dealer} phase={self.phase} "
-                f"to_act={self.to_act} tricks={self._tricks}>")
+                f"to_act={self.to_act} tricks={self.tricks}>")

@@ -16,7 +16,9 @@ from collections.abc import Sequence
 from tute.core.actions import Bid, Manilla, NameTrump, Pass, Play, SingForty, SingTwenty
 from tute.core.cards import Card
 from tute.core.deal import Deal
-from tute.core.game import PHASE_NAMES, Game
+from tute.core.game import Game
+from tute.core.snapshot import side_won
+from tute.core.state import PHASE_NAMES
 from tute.core.tables import SUIT_OF, mask_points
 from tute.core.views import PlayerView
 
@@ -29,30 +31,30 @@ def from_view(view: PlayerView, hands: Sequence[Sequence[Card]],
     v = view.variant
     deal = Deal(tuple(tuple(h) for h in hands), view.turn_up, tuple(stock), view.dealer)
     g = Game(v, deal)
-    rk = g._rk
+    rk = g.rk
     bit = rk.bit_of_index
-    g._turn_up_live = view.turn_up_in_stock
-    g._turn_up_holder = -1 if view.turn_up_holder is None else view.turn_up_holder
-    g._known = [rk.mask_of(list(k)) for k in view.known_cards]
-    g._history = list(view.history)
+    g.turn_up_live = view.turn_up_in_stock
+    g.turn_up_owner = -1 if view.turn_up_holder is None else view.turn_up_holder
+    g.known = [rk.mask_of(list(k)) for k in view.known_cards]
+    g.actions = list(view.history)
     history = view.history
     # the auction, replayed; or its outcome
-    auction = g._auction
+    auction = g.auction
     if auction is not None:
         for seat, a in history:
             if isinstance(a, (Bid, Pass)):
                 auction.apply(seat, a)
             elif isinstance(a, NameTrump):
-                g._declarer, g._bid, g._auction = auction.declarer, auction.high, None
+                g.declarer, g.bid, g.auction = auction.declarer, auction.high, None
                 break
     if view.trump is not None:
-        g._set_trump(view.trump.index)
-    g._phase = PHASE_NAMES.index(view.phase)
-    g._to_act = view.to_act if view.to_act is not None else g._to_act
-    g._leader = view.leader
+        g.set_trump(view.trump.index)
+    g.phase_code = PHASE_NAMES.index(view.phase)
+    g.acting = view.to_act if view.to_act is not None else g.acting
+    g.leader = view.leader
     # the tricks so far, from the public plays
     plays = [(s, bit[a.card.index]) for s, a in history if isinstance(a, Play)]
-    k = g._nplay
+    k = g.nplay
     complete = len(plays) // k
     winners: list[int] = []
     for t in range(complete):
@@ -60,47 +62,47 @@ def from_view(view: PlayerView, hands: Sequence[Sequence[Card]],
         w = plays[(t + 1) * k][0] if (t + 1) * k < len(plays) else view.leader
         winners.append(w)
         for _, b in trick:
-            g._won[w] |= 1 << b
-    g._trick_winners = winners
+            g.won[w] |= 1 << b
+    g.trick_winner_seats = winners
     current = plays[complete * k:]
-    g._trick_seats = [s for s, _ in current]
-    g._trick_bits = [b for _, b in current]
+    g.trick_seats = [s for s, _ in current]
+    g.trick_bits = [b for _, b in current]
     if current:
-        g._led = SUIT_OF[current[0][1]]
-        g._win_seat, g._win_bit = current[0]
+        g.led = SUIT_OF[current[0][1]]
+        g.win_seat, g.win_bit = current[0]
         for s, b in current[1:]:
-            win = g._win_bit
+            win = g.win_bit
             ws, cs = SUIT_OF[win], SUIT_OF[b]
-            if (cs == ws and b > win) or (cs == g._trump and ws != cs):
-                g._win_bit, g._win_seat = b, s
-    g._last_trick = [(s, bit[c.index]) for s, c in view.last_trick]
-    g._points = [0] * g._nsides
-    for side in range(g._nsides):
-        g._points[side] = mask_points(g._side_won(side))
-    g._tricks = list(view.tricks_won)
-    g._cantes = list(view.cantes)
-    g._cantes_shown = list(view.cantes_shown)
+            if (cs == ws and b > win) or (cs == g.trump_suit and ws != cs):
+                g.win_bit, g.win_seat = b, s
+    g.last_trick = [(s, bit[c.index]) for s, c in view.last_trick]
+    g.points = [0] * g.nsides
+    for side in range(g.nsides):
+        g.points[side] = mask_points(side_won(g, side))
+    g.tricks = list(view.tricks_won)
+    g.cantes = list(view.cantes)
+    g.cantes_shown = list(view.cantes_shown)
     for c in view.cantes_shown:
-        g._sung_suits |= 1 << c.suit.index
+        g.sung_suits |= 1 << c.suit.index
     since_trick = 0
     for i, (_s, a) in enumerate(history):
         if isinstance(a, Play):
             since_trick = i + 1
     for i, (s, a) in enumerate(history):
-        unit = g._unit[s]
+        unit = g.unit[s]
         if isinstance(a, (SingTwenty, SingForty)):
-            g._sang[s] = True
+            g.sang[s] = True
             if isinstance(a, SingTwenty):
-                g._sang_twenty[unit] = True
+                g.sang_twenty[unit] = True
             if i >= since_trick and not current:
-                g._window_sang[unit] = True
+                g.window_sang[unit] = True
         elif isinstance(a, Manilla):
-            g._manilla_suits |= 1 << a.suit.index
+            g.manilla_suits |= 1 << a.suit.index
             if i >= since_trick and not current:
-                g._window_manilla[unit] = True
+                g.window_manilla[unit] = True
     if not current and winners and view.phase not in ("over", "auction"):
-        g._window = winners[-1]
-        if g._use_or_lose:
-            g._refresh_window_singable()
-    g._version += 1
+        g.window = winners[-1]
+        if g.use_or_lose:
+            g.refresh_window_singable()
+    g.version += 1
     return g

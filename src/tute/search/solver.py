@@ -69,9 +69,9 @@ class _TrickUndo:
 
     def __init__(self, s: _Search, points: int) -> None:
         self.bits, self.seats, self.led = s.trick_bits, s.trick_seats, s.led
-        self.win_bit, self.win_seat, self.to_act = s.win_bit, s.win_seat, s.to_act
-        self.window, self.window_done = s._window, s.window_done
-        self.window_sang, self.window_manilla = s._window_sang, s._window_manilla
+        self.win_bit, self.win_seat, self.to_act = s.win_bit, s.win_seat, s.acting
+        self.window, self.window_done = s.window, s.window_done
+        self.window_sang, self.window_manilla = s.window_sang, s.window_manilla
         self.points = points
 
 
@@ -82,119 +82,119 @@ class _DeclUndo:
                  "window_sang")
 
     def __init__(self, s: _Search) -> None:
-        self.sung, self.manilla_suits = s._sung_suits, s._manilla_suits
-        self.cantes, self.sang = list(s.cantes), list(s._sang)
-        self.sang_twenty = list(s._sang_twenty)
-        self.window_sang, self.window_manilla = list(s._window_sang), list(s._window_manilla)
+        self.sung, self.manilla_suits = s.sung_suits, s.manilla_suits
+        self.cantes, self.sang = list(s.cantes), list(s.sang)
+        self.sang_twenty = list(s.sang_twenty)
+        self.window_sang, self.window_manilla = list(s.window_sang), list(s.window_manilla)
 
 
 class _Search(DeclarationRules):
     def __init__(self, g: Game, perspective: int) -> None:
-        if g._phase != STRICT or g._stock_pos < len(g._stock) or g._turn_up_live:
+        if g.phase_code != STRICT or g.stock_pos < len(g.stock) or g.turn_up_live:
             raise SolverError("solver_needs_no_stock")
         v = g.variant
         self.g = g
-        self._n = g._n
-        self.next = g._next
-        self.side = g._side
-        self.nsides = g._nsides
-        self._unit = g._unit
-        self._trump = g._trump
-        self._hands = list(g._hands)
-        self.to_act = g._to_act
-        self.trick_bits = list(g._trick_bits)
-        self.trick_seats = list(g._trick_seats)
-        self.led, self.win_bit, self.win_seat = g._led, g._win_bit, g._win_seat
-        self.nplay = g._nplay
-        self.points = list(g._points)
-        self.cantes = list(g._cantes)
-        self.tricks = list(g._tricks)
-        self.trick_winners = list(g._trick_winners)
-        self.undertrump = g._undertrump
-        self.partner_exc = g._partner_exc
+        self.n = g.n
+        self.next = g.next_seat
+        self.side = g.side
+        self.nsides = g.nsides
+        self.unit = g.unit
+        self.trump_suit = g.trump_suit
+        self.hands = list(g.hands)
+        self.acting = g.acting
+        self.trick_bits = list(g.trick_bits)
+        self.trick_seats = list(g.trick_seats)
+        self.led, self.win_bit, self.win_seat = g.led, g.win_bit, g.win_seat
+        self.nplay = g.nplay
+        self.points = list(g.points)
+        self.cantes = list(g.cantes)
+        self.tricks = list(g.tricks)
+        self.trick_winners = list(g.trick_winner_seats)
+        self.undertrump = g.undertrump
+        self.partner_exc = g.partner_exc
         self.last_bonus = v.last_trick_bonus
         # declarations
-        self._stock_only = g._stock_only
-        self._phase = STRICT
-        self._window = g._window
+        self.stock_only = g.stock_only
+        self.phase_code = STRICT
+        self.window = g.window
         self.window_done = False
-        self._sung_suits = g._sung_suits
-        self._sang = list(g._sang)
-        self._sang_twenty = list(g._sang_twenty)
-        self._lost = list(g._lost)
-        self._window_sang = list(g._window_sang)
-        self._window_manilla = list(g._window_manilla)
-        self._manilla_suits = g._manilla_suits
-        self._manilla = v.manilla
-        self._forty_first = g._forty_first
-        self._tute_sets = g._tute_sets
-        self._tute_anytime = g._tute_anytime
-        self._declarer_sings = g._declarer_sings
-        self._declarer = g._declarer
-        self._partner_may_sing = g._partner_may_sing
+        self.sung_suits = g.sung_suits
+        self.sang = list(g.sang)
+        self.sang_twenty = list(g.sang_twenty)
+        self.lost = list(g.lost)
+        self.window_sang = list(g.window_sang)
+        self.window_manilla = list(g.window_manilla)
+        self.manilla_suits = g.manilla_suits
+        self.manilla = v.manilla
+        self.forty_first = g.forty_first
+        self.tute_sets = g.tute_sets
+        self.tute_anytime = g.tute_anytime
+        self.declarer_sings = g.declarer_sings
+        self.declarer = g.declarer
+        self.partner_may_sing = g.partner_may_sing
         # objective
         self.variant = v
         self.scoring = v.scoring
         self.persp = perspective
         if v.scoring == "contract":
-            d = g._declarer
-            self.coalition = tuple(s == d for s in range(self._n)) if perspective == d \
-                else tuple(s != d for s in range(self._n))
+            d = g.declarer
+            self.coalition = tuple(s == d for s in range(self.n)) if perspective == d \
+                else tuple(s != d for s in range(self.n))
         elif v.partnerships:
             ps = self.side[perspective]
-            self.coalition = tuple(self.side[s] == ps for s in range(self._n))
+            self.coalition = tuple(self.side[s] == ps for s in range(self.n))
         else:
-            self.coalition = tuple(s == perspective for s in range(self._n))
+            self.coalition = tuple(s == perspective for s in range(self.n))
         self.tt: dict[tuple[object, ...], tuple[int, int, int]] = {}
         self.max_nodes = 1 << 62
         self.use_kernel = True
         self.hkey = 0                       # every hand in one int, updated as cards go
-        for s in range(self._n):
-            self.hkey |= self._hands[s] << (s * 40)
+        for s in range(self.n):
+            self.hkey |= self.hands[s] << (s * 40)
         self.live = 0                       # cards in hands or on the table
-        for s in range(self._n):
-            self.live |= self._hands[s]
+        for s in range(self.n):
+            self.live |= self.hands[s]
         for b in self.trick_bits:
             self.live |= 1 << b
         self.two_sides = self.nsides == 2 and self.scoring == "highest"
         # can anything still be declared?  (once nothing is drawn, holdings only shrink)
-        held = list(self._hands)
-        cantes = not self._stock_only and any(
-            suits_with_marriage(h) & ~self._sung_suits for h in held)
-        manillas = self._manilla is not None and any(
+        held = list(self.hands)
+        cantes = not self.stock_only and any(
+            suits_with_marriage(h) & ~self.sung_suits for h in held)
+        manillas = self.manilla is not None and any(
             h & (0b11 << (s * 10 + 8)) == 0b11 << (s * 10 + 8)
-            for h in held for s in range(4) if not self._manilla_suits >> s & 1)
-        tutes = any(h & t == t for h in held for t in self._tute_sets)
+            for h in held for s in range(4) if not self.manilla_suits >> s & 1)
+        tutes = any(h & t == t for h in held for t in self.tute_sets)
         self.declarations = cantes or manillas or tutes
         self.cantes_possible, self.others_possible = cantes, manillas or tutes
         if not self.declarations:
-            self._window = -1
+            self.window = -1
         self.nodes = 0
 
     # ---------------------------------------------------------------- declarations
     def _tute_side(self) -> int:
         """A seat that may declare tute now (it will): that seat, else -1."""
-        if not self._tute_sets:
+        if not self.tute_sets:
             return -1
-        for seat in range(self._n):
-            if self._may_tute(seat, seat == self.to_act):
+        for seat in range(self.n):
+            if self._may_tute(seat, seat == self.acting):
                 return seat
         return -1
 
     def _bundles(self) -> list[list[tuple[int, int, str]]]:
         """Declaration choices of the window side: (seat, suit, kind) lists."""
         per_unit: dict[int, list[tuple[int, int, str]]] = {}
-        for s in range(self._n):
+        for s in range(self.n):
             m = self._singable_suits(s)
             for suit in range(4):
                 if m >> suit & 1:
-                    per_unit.setdefault(self._unit[s], []).append((s, suit, "cante"))
+                    per_unit.setdefault(self.unit[s], []).append((s, suit, "cante"))
         man_unit: dict[int, list[tuple[int, int, str]]] = {}
-        for s in range(self._n):
-            m = self._may_manilla(s) if self._manilla is not None else 0
+        for s in range(self.n):
+            m = self._may_manilla(s) if self.manilla is not None else 0
             for suit in range(4):
                 if m >> suit & 1:
-                    man_unit.setdefault(self._unit[s], []).append((s, suit, "manilla"))
+                    man_unit.setdefault(self.unit[s], []).append((s, suit, "manilla"))
         bundles: list[list[tuple[int, int, str]]] = [[]]
         for options in [*per_unit.values(), *man_unit.values()]:
             bundles = [[*b, o] for b in bundles for o in options]
@@ -203,31 +203,31 @@ class _Search(DeclarationRules):
     def _apply_bundle(self, bundle: list[tuple[int, int, str]]) -> _DeclUndo:
         saved = _DeclUndo(self)
         for seat, suit, kind in bundle:
-            unit = self._unit[seat]
+            unit = self.unit[seat]
             if kind == "cante":
-                forty = suit == self._trump
+                forty = suit == self.trump_suit
                 self.cantes[self.side[seat]] += 40 if forty else 20
-                self._sung_suits |= 1 << suit
-                self._window_sang[unit] = True
-                self._sang[seat] = True
+                self.sung_suits |= 1 << suit
+                self.window_sang[unit] = True
+                self.sang[seat] = True
                 if not forty:
-                    self._sang_twenty[unit] = True
+                    self.sang_twenty[unit] = True
             else:
-                assert self._manilla is not None
-                self.cantes[self.side[seat]] += self._manilla
-                self._manilla_suits |= 1 << suit
-                self._window_manilla[unit] = True
+                assert self.manilla is not None
+                self.cantes[self.side[seat]] += self.manilla
+                self.manilla_suits |= 1 << suit
+                self.window_manilla[unit] = True
         return saved
 
     def _undo_bundle(self, u: _DeclUndo) -> None:
-        self._sung_suits, self._manilla_suits = u.sung, u.manilla_suits
-        self.cantes, self._sang, self._sang_twenty = u.cantes, u.sang, u.sang_twenty
-        self._window_sang, self._window_manilla = u.window_sang, u.window_manilla
+        self.sung_suits, self.manilla_suits = u.sung, u.manilla_suits
+        self.cantes, self.sang, self.sang_twenty = u.cantes, u.sang, u.sang_twenty
+        self.window_sang, self.window_manilla = u.window_sang, u.window_manilla
 
     # ---------------------------------------------------------------- values
     def _terminal(self) -> int:
         totals = [p + c for p, c in zip(self.points, self.cantes, strict=True)]
-        n = self._n
+        n = self.n
         if self.two_sides:
             mine = self.side[self.persp]
             diff = totals[mine] - totals[1 - mine]
@@ -239,8 +239,8 @@ class _Search(DeclarationRules):
         f = HandFigures(points=tuple(self.points), cantes=tuple(self.cantes),
                         tricks=tuple(self.tricks),
                         trick_winners=tuple(self.side[w] for w in self.trick_winners),
-                        tute=None, sang=tuple(self._sang), playing=self.g._playing,
-                        declarer=self._declarer, bid=self.g._bid)
+                        tute=None, sang=tuple(self.sang), playing=self.g.playing,
+                        declarer=self.declarer, bid=self.g.bid)
         r = score_hand(self.variant, f)
         me = self.persp
         if r.contract is not None:
@@ -250,7 +250,7 @@ class _Search(DeclarationRules):
             if not self.coalition[d]:
                 won, margin = not won, -margin
             return (WIN if won else -WIN) + margin
-        others = max(totals[s] for s in range(n) if s != me and s in self.g._playing)
+        others = max(totals[s] for s in range(n) if s != me and s in self.g.playing)
         margin = totals[me] - others
         if r.porotos is not None:
             return (WIN if not r.porotos[me] else -WIN) + margin
@@ -258,15 +258,15 @@ class _Search(DeclarationRules):
 
     # ---------------------------------------------------------------- moves
     def _legal_mask(self, seat: int) -> int:
-        hand = self._hands[seat]
+        hand = self.hands[seat]
         if not self.trick_bits:
             return hand
         partner_free = self.partner_exc and self.side[self.win_seat] == self.side[seat]
-        return strict_play_mask(hand, self.led, self._trump, self.win_bit, partner_free,
+        return strict_play_mask(hand, self.led, self.trump_suit, self.win_bit, partner_free,
                                 self.undertrump)
 
     def _card_moves(self, seat: int) -> list[int]:
-        hand = self._hands[seat]
+        hand = self.hands[seat]
         tb = self.trick_bits
         mask = self._legal_mask(seat)
         # merge equivalent blank cards: same suit, no card of another seat or on the
@@ -288,7 +288,7 @@ class _Search(DeclarationRules):
         # order: winners cheapest first when following; high cards first when leading
         if len(moves) < 2:
             return moves
-        trump = self._trump
+        trump = self.trump_suit
         if tb:
             win = self.win_bit
             ws = SUIT_OF[win]
@@ -309,7 +309,7 @@ class _Search(DeclarationRules):
 
     def _play(self, seat: int, bit: int) -> _TrickUndo | None:
         """Play a card; returns what is needed to undo a finished trick (else None)."""
-        self._hands[seat] ^= 1 << bit
+        self.hands[seat] ^= 1 << bit
         self.hkey ^= 1 << (seat * 40 + bit)
         tb = self.trick_bits
         if not tb:
@@ -320,13 +320,13 @@ class _Search(DeclarationRules):
             win = self.win_bit
             ws = SUIT_OF[win]
             s = SUIT_OF[bit]
-            if (s == ws and bit > win) or (s == self._trump and ws != s):
+            if (s == ws and bit > win) or (s == self.trump_suit and ws != s):
                 self.win_bit = bit
                 self.win_seat = seat
         tb.append(bit)
         self.trick_seats.append(seat)
         if len(tb) < self.nplay:
-            self.to_act = self.next[seat]
+            self.acting = self.next[seat]
             return None
         # the trick is complete
         w = self.win_seat
@@ -340,13 +340,13 @@ class _Search(DeclarationRules):
             self.live ^= 1 << b
         self.trick_bits = []
         self.trick_seats = []
-        self.to_act = w
+        self.acting = w
         if self.declarations:
-            self._window = w
+            self.window = w
             self.window_done = False
-            self._window_sang = [False] * self._n
-            self._window_manilla = [False] * self._n
-        if not self._hands[w]:
+            self.window_sang = [False] * self.n
+            self.window_manilla = [False] * self.n
+        if not self.hands[w]:
             self.points[side] += self.last_bonus
         return saved
 
@@ -354,21 +354,21 @@ class _Search(DeclarationRules):
                 prev: tuple[int, int, int, int]) -> None:
         if saved is not None:
             self.trick_bits, self.trick_seats = saved.bits, saved.seats
-            self._window, self.window_done = saved.window, saved.window_done
-            self._window_sang, self._window_manilla = saved.window_sang, saved.window_manilla
+            self.window, self.window_done = saved.window, saved.window_done
+            self.window_sang, self.window_manilla = saved.window_sang, saved.window_manilla
             w = self.trick_winners.pop()
             side = self.side[w]
             for b in saved.bits:
                 self.live ^= 1 << b
-            if not self._hands[w]:
+            if not self.hands[w]:
                 self.points[side] -= self.last_bonus
             self.points[side] -= saved.points
             self.tricks[side] -= 1
         self.trick_bits.pop()
         self.trick_seats.pop()
-        self._hands[seat] ^= 1 << bit
+        self.hands[seat] ^= 1 << bit
         self.hkey ^= 1 << (seat * 40 + bit)
-        self.led, self.win_bit, self.win_seat, self.to_act = prev
+        self.led, self.win_bit, self.win_seat, self.acting = prev
 
     # ---------------------------------------------------------------- search
     def _key(self) -> tuple[object, ...]:
@@ -379,31 +379,31 @@ class _Search(DeclarationRules):
             # only the difference matters, and a tie is settled by the (future) last trick
             score: object = pts[0] + cts[0] - pts[1] - cts[1]
             if not self.declarations:
-                return (self.hkey, self.to_act, trick, score)
-            return (self.hkey, self.to_act, trick, score, self._sung_suits, self._manilla_suits,
-                    tuple(self._sang_twenty), tuple(self._sang), tuple(self._lost))
+                return (self.hkey, self.acting, trick, score)
+            return (self.hkey, self.acting, trick, score, self.sung_suits, self.manilla_suits,
+                    tuple(self.sang_twenty), tuple(self.sang), tuple(self.lost))
         score = tuple(p + c for p, c in zip(pts, cts, strict=True))
         order: list[int] = []     # ties among 3+ go to the most recent winner among them
         for w in reversed(self.trick_winners):
             if self.side[w] not in order:
                 order.append(self.side[w])
-        return (self.hkey, self.to_act, trick, score, tuple(order), tuple(self.tricks),
-                self._sung_suits, self._manilla_suits, tuple(self._sang_twenty), tuple(self._sang))
+        return (self.hkey, self.acting, trick, score, tuple(order), tuple(self.tricks),
+                self.sung_suits, self.manilla_suits, tuple(self.sang_twenty), tuple(self.sang))
 
     def search(self, alpha: int, beta: int) -> int:
         self.nodes += 1
         if self.nodes > self.max_nodes:
             raise SolverLimit("solver_node_limit", nodes=self.max_nodes)
-        seat = self.to_act
-        if not self._hands[seat] and not self.trick_bits:
+        seat = self.acting
+        if not self.hands[seat] and not self.trick_bits:
             return self._terminal()
         # a tute ends the hand (declaring it is never worse for its side)
-        if self.declarations and ((self._window >= 0 and not self.window_done)
-                                  or self._tute_anytime):
+        if self.declarations and ((self.window >= 0 and not self.window_done)
+                                  or self.tute_anytime):
             t = self._tute_side()
             if t >= 0:
                 return TUTE_VALUE if self.coalition[t] else -TUTE_VALUE
-        if self._window >= 0 and not self.window_done and not self.trick_bits:
+        if self.window >= 0 and not self.window_done and not self.trick_bits:
             return self._declare_then_lead(alpha, beta)
         key = self._key()
         entry = self.tt.get(key)
@@ -424,7 +424,7 @@ class _Search(DeclarationRules):
         a0, b0 = alpha, beta
         best = -TUTE_VALUE - 1 if maximize else TUTE_VALUE + 1
         best_move = moves[0]
-        prev = (self.led, self.win_bit, self.win_seat, self.to_act)
+        prev = (self.led, self.win_bit, self.win_seat, self.acting)
         for bit in moves:
             saved = self._play(seat, bit)
             value = self.search(alpha, beta)
@@ -451,7 +451,7 @@ class _Search(DeclarationRules):
 
     def _declare_then_lead(self, alpha: int, beta: int) -> int:
         bundles = self._bundles()
-        maximize = self.coalition[self._window]
+        maximize = self.coalition[self.window]
         best = -TUTE_VALUE - 1 if maximize else TUTE_VALUE + 1
         for bundle in bundles:
             saved = self._apply_bundle(bundle)
@@ -474,40 +474,40 @@ class _Search(DeclarationRules):
         """The compiled kernel knows no manilla nor tute, and cantes only as the trick
         winner's (or his side's) single open choice."""
         from tute.search import kernel as _kernel
-        if not (self.use_kernel and _kernel.AVAILABLE and self.two_sides and self._n <= 4):
+        if not (self.use_kernel and _kernel.AVAILABLE and self.two_sides and self.n <= 4):
             return False
         if self.others_possible:
             return False
         if self.cantes_possible:
             if self.g.variant.sing_who not in ("winner", "winner_or_partner"):
                 return False
-            if self._window >= 0 and not self.trick_bits and self._bundles() != [[]]:
+            if self.window >= 0 and not self.trick_bits and self._bundles() != [[]]:
                 return False                # the root decides a cante: the pure solver
         return True
 
     def with_kernel(self) -> Solution | None:
         """The compiled kernel's values of every legal card (see tute.search.kernel)."""
         from tute.search import kernel as _kernel
-        seat = self.to_act
+        seat = self.acting
         mine = self.side[self.persp]
         totals = [p + c for p, c in zip(self.points, self.cantes, strict=True)]
         m = self._legal_mask(seat)
         bits = [b for b in range(40) if m >> b & 1]
         last_side = self.side[self.trick_winners[-1]] if self.trick_winners else 0
-        twenty_units = sum(1 << u for u in range(self._n) if self._sang_twenty[u])
-        lost = sum((self._lost[u] & 0xF) << (4 * u) for u in range(self._n))
+        twenty_units = sum(1 << u for u in range(self.n) if self.sang_twenty[u])
+        lost = sum((self.lost[u] & 0xF) << (4 * u) for u in range(self.n))
         found = _kernel.solve_arrays(
-            list(self._hands), self.side, self.coalition, self.next, seat,
+            list(self.hands), self.side, self.coalition, self.next, seat,
             list(zip(self.trick_seats, self.trick_bits, strict=True)),
-            totals[mine] - totals[1 - mine], self._trump, self.nplay, self.undertrump,
+            totals[mine] - totals[1 - mine], self.trump_suit, self.nplay, self.undertrump,
             self.partner_exc, mine, self.last_bonus, last_side, bits,
-            unit=self._unit, cantes=self.cantes_possible,
-            partner_sings=self._partner_may_sing, forty_first=self._forty_first,
-            sung=self._sung_suits, twenty_units=twenty_units, lost=lost)
+            unit=self.unit, cantes=self.cantes_possible,
+            partner_sings=self.partner_may_sing, forty_first=self.forty_first,
+            sung=self.sung_suits, twenty_units=twenty_units, lost=lost)
         if found is None:
             return None
         values, nodes = found
-        rk = self.g._rk
+        rk = self.g.rk
         by_action: dict[Action, int] = {rk.play_of_bit[b]: v for b, v in values.items()}
         pick = max if self.coalition[seat] else min
         best_value = pick(by_action.values())
@@ -520,18 +520,18 @@ class _Search(DeclarationRules):
             fast = self.with_kernel()
             if fast is not None:
                 return fast
-        seat = self.to_act
+        seat = self.acting
         t = self._tute_side()
-        if t >= 0 and t == seat and (self._window >= 0 or self._tute_anytime):
+        if t >= 0 and t == seat and (self.window >= 0 or self.tute_anytime):
             value = TUTE_VALUE if self.coalition[seat] else -TUTE_VALUE
             return Solution(value, (TUTE,), {TUTE: value}, 1)
-        if self._window >= 0 and not self.trick_bits and self._bundles() != [[]]:
+        if self.window >= 0 and not self.trick_bits and self._bundles() != [[]]:
             return self.root()              # declarations first: the full root evaluation
         self.window_done = True
         value = self.search(-TUTE_VALUE - 1, TUTE_VALUE + 1)
         entry = self.tt.get(self._key())
         assert entry is not None
-        best = self.g._rk.play_of_bit[entry[2]]
+        best = self.g.rk.play_of_bit[entry[2]]
         return Solution(value, (best,), {best: value}, self.nodes)
 
     def root(self) -> Solution:
@@ -539,15 +539,15 @@ class _Search(DeclarationRules):
             fast = self.with_kernel()
             if fast is not None:
                 return fast
-        seat = self.to_act
+        seat = self.acting
         values: dict[Action, int] = {}
-        rk = self.g._rk
+        rk = self.g.rk
         t = self._tute_side()
-        if t >= 0 and t == seat and (self._window >= 0 or self._tute_anytime):
+        if t >= 0 and t == seat and (self.window >= 0 or self.tute_anytime):
             values[TUTE] = TUTE_VALUE if self.coalition[seat] else -TUTE_VALUE
             return Solution(values[TUTE], (TUTE,), values, 1)
-        lost_before = list(self._lost)
-        if self._window >= 0 and not self.trick_bits and seat == self._window:
+        lost_before = list(self.lost)
+        if self.window >= 0 and not self.trick_bits and seat == self.window:
             pick_best = max if self.coalition[seat] else min
             for bundle in self._bundles():
                 mine = [(s, suit, kind) for s, suit, kind in bundle if s == seat]
@@ -560,16 +560,16 @@ class _Search(DeclarationRules):
                 self._undo_bundle(saved)
                 _s, suit, kind = mine[0]
                 act: Action = (MANILLAS[suit] if kind == "manilla" else
-                               FORTY if suit == self._trump else TWENTIES[suit])
+                               FORTY if suit == self.trump_suit else TWENTIES[suit])
                 values[act] = pick_best(values.get(act, value), value)
             # leading closes the window: with sing_use_or_lose what could be sung is lost
-            if self.g._use_or_lose:
-                for s in range(self._n):
-                    u = self._unit[s]
-                    if not self._window_sang[u]:
-                        self._lost[u] |= self._singable_suits(s)
+            if self.g.use_or_lose:
+                for s in range(self.n):
+                    u = self.unit[s]
+                    if not self.window_sang[u]:
+                        self.lost[u] |= self._singable_suits(s)
             self.window_done = True
-        prev = (self.led, self.win_bit, self.win_seat, self.to_act)
+        prev = (self.led, self.win_bit, self.win_seat, self.acting)
         m = self._legal_mask(seat)
         while m:
             low = m & -m
@@ -578,7 +578,7 @@ class _Search(DeclarationRules):
             undo = self._play(seat, bit)
             values[rk.play_of_bit[bit]] = self.search(-TUTE_VALUE - 1, TUTE_VALUE + 1)
             self._unplay(seat, bit, undo, prev)
-        self._lost = lost_before
+        self.lost = lost_before
         pick = max if self.coalition[seat] else min
         best_value = pick(values.values())
         best = tuple(a for a, x in values.items() if x == best_value)
@@ -593,9 +593,9 @@ def solve(game: Game, perspective: int | None = None, all_moves: bool = True,
     move).  With ``all_moves``, ``move_values`` holds the exact value of every legal first
     action of the seat to move (cards, and the declarations open to it); without, one
     search finds the value and a best action (faster)."""
-    if game._phase == OVER:
+    if game.phase_code == OVER:
         raise SolverError("solver_hand_over")
-    seat = game._to_act
+    seat = game.acting
     s = _Search(game, seat if perspective is None else perspective)
     if max_nodes is not None:
         s.max_nodes = max_nodes

@@ -35,7 +35,7 @@ def play_random_hand(variant: Variant, seed: int, rng: random.Random) -> Game:
     choice = rng.choice
     rand = rng.random
     while not g.is_over:
-        seat = g._to_act
+        seat = g.acting
         if g.window_open:
             for other in g.seats_with_declarations():
                 if rand() < 0.5:
@@ -76,10 +76,10 @@ def _positions(variant: Variant, count: int, seed: int) -> list[tuple[Game, int]
         for _ in range(stop):
             if g.is_over:
                 break
-            seat = g._to_act
+            seat = g.acting
             g.apply(seat, rng.choice(g.legal_actions(seat)))
         if not g.is_over:
-            out.append((g, g._to_act))
+            out.append((g, g.acting))
     return out
 
 
@@ -90,7 +90,7 @@ def _time_legal(variant: Variant, seed: int) -> float:
     start = time.perf_counter()
     for _ in range(reps):
         for g, seat in positions:
-            g._version += 1          # defeat the per-version cache: time the computation
+            g.version += 1          # defeat the per-version cache: time the computation
             g.legal_actions(seat)
     return (time.perf_counter() - start) / (reps * len(positions)) * 1e6
 
@@ -176,7 +176,7 @@ def _strict_position(text: str, seed: int, cards: int) -> Game | None:
     rng = random.Random(seed)
     g = Game.new(text, seed=seed)
     while not g.is_over:
-        seat = g._to_act
+        seat = g.acting
         if g.phase == "strict" and len(g.hand(seat)) == cards and not g.trick:
             return g
         g.apply(seat, rng.choice(g.legal_actions(seat)))
@@ -232,7 +232,7 @@ def decision_figures(level: str, variants: Sequence[str], decisions: int, seed: 
         k += 1
         others: list[Player] = [make_bot("heuristic", seed=k + s) for s in range(g.players)]
         while not g.is_over and len(times) < decisions:
-            seat = g._to_act
+            seat = g.acting
             view = g.view(seat)
             if seat == 0 and len(view.legal) > 1:
                 start = time.perf_counter()

@@ -28,7 +28,7 @@ def play_demo(variant_text: str, seed: int, lang: str, out: TextIO) -> int:
     trick_no = 1
     while not game.is_over:
         acting = [s for s in game.seats_with_declarations() if rng.random() < 0.5]
-        acting.append(game._to_act)
+        acting.append(game.acting)
         for seat in acting:
             action = rng.choice(game.legal_actions(seat))
             tricks_before = sum(game.tricks_won)
@@ -36,7 +36,7 @@ def play_demo(variant_text: str, seed: int, lang: str, out: TextIO) -> int:
             if isinstance(action, Play):
                 trick.append(f"{seat}:{action.card.code}")
                 if sum(game.tricks_won) != tricks_before:
-                    winner = game._trick_winners[-1]
+                    winner = game.trick_winner_seats[-1]
                     say("demo_trick", n=trick_no, cards="  ".join(trick), seat=winner)
                     trick, trick_no = [], trick_no + 1
             elif isinstance(action, (SingTwenty, SingForty)):
