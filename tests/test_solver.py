@@ -96,3 +96,32 @@ def test_compiled_kernel_matches_the_pure_solver() -> None:
                 assert fast.move_values == pure.move_values, (text, seed)
                 checked += 1
     assert checked > 600
+
+
+def test_one_rule_for_who_wins_a_trick() -> None:
+    """The core's ``beats`` against its meaning, card by card, and the compiled kernel's
+    transcription against the core on every card, winner and trump."""
+    import pytest
+
+    from tute.bots.knowledge import beats as card_beats
+    from tute.core.cards import ALL_CARDS, SUITS
+    from tute.core.tables import beats, ranking, strength
+    from tute.search import kernel
+
+    for name in ("tute", "guinote"):
+        bit_of = ranking(name).bit_of_index
+        for card in ALL_CARDS:
+            for win in ALL_CARDS:
+                for trump in (None, *SUITS):
+                    expected = (card.suit == win.suit and strength(card.rank, name)
+                                > strength(win.rank, name)) or (
+                        card.suit == trump and win.suit != trump)
+                    t = -1 if trump is None else trump.index
+                    assert beats(bit_of[card.index], bit_of[win.index], t) == expected
+                    assert card_beats(card, win, trump, name) == expected
+    if not kernel.AVAILABLE:
+        pytest.skip("numba is not installed: the kernel is not used here")
+    for b in range(40):
+        for w in range(40):
+            for t in range(-1, 4):
+                assert bool(kernel.beats_transcribed(b, w, t)) == beats(b, w, t)

@@ -51,10 +51,10 @@ def trick_winner(view: PlayerView) -> tuple[int, Card] | None:
 
 
 def beats(card: Card, winner: Card, trump: Suit | None, ranking: str = "tute") -> bool:
-    """Does ``card`` beat the currently winning ``winner``?"""
-    if card.suit == winner.suit:
-        return strength(card, ranking) > strength(winner, ranking)
-    return card.suit == trump
+    """Does ``card`` beat the currently winning ``winner``?  (The core's rule.)"""
+    bit_of = tables.ranking(ranking).bit_of_index
+    return tables.beats(bit_of[card.index], bit_of[winner.index],
+                        -1 if trump is None else trump.index)
 
 
 def is_master(card: Card, view: PlayerView, hidden: set[Card] | None = None) -> bool:

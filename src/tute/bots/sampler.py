@@ -22,7 +22,7 @@ from tute.core.actions import Play
 from tute.core.cards import Card
 from tute.core.game import Game
 from tute.core.position import from_view
-from tute.core.tables import ranking, strict_play_mask
+from tute.core.tables import ranking, strict_play_mask, trick_winner
 from tute.core.views import PlayerView
 
 
@@ -54,11 +54,7 @@ def exclusions(view: PlayerView) -> dict[int, set[Card]]:
             continue
         trick = plays[t * nplay:i]
         led = bit[trick[0][1].index] // 10
-        win_seat, win = trick[0][0], bit[trick[0][1].index]
-        for ws_, c in trick[1:]:
-            b = bit[c.index]
-            if (b // 10 == win // 10 and b > win) or (b // 10 == trump and win // 10 != trump):
-                win, win_seat = b, ws_
+        win_seat, win = trick_winner([(seat, bit[c.index]) for seat, c in trick], trump)
         partner_free = (v.partner_exception and v.partnerships
                         and win_seat % 2 == s % 2)
         drew_since = any(draw_pool - nplay * k > 0 for k in range(t, tricks_total))

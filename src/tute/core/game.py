@@ -52,6 +52,7 @@ from tute.core.tables import (
     SUIT_MASK,
     SUIT_OF,
     Ranking,
+    beats,
     ranking,
     strict_play_mask,
 )
@@ -385,10 +386,7 @@ class Game(DeclarationRules):
             self.win_bit = bit
             self.win_seat = seat
         else:
-            win = self.win_bit
-            ws = SUIT_OF[win]
-            s = SUIT_OF[bit]
-            if (s == ws and bit > win) or (s == self.trump_suit and ws != s):
+            if beats(bit, self.win_bit, self.trump_suit):
                 self.win_bit = bit
                 self.win_seat = seat
         tb.append(bit)

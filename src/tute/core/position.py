@@ -19,7 +19,7 @@ from tute.core.deal import Deal
 from tute.core.game import Game
 from tute.core.snapshot import side_won
 from tute.core.state import PHASE_NAMES
-from tute.core.tables import SUIT_OF, mask_points
+from tute.core.tables import SUIT_OF, mask_points, trick_winner
 from tute.core.views import PlayerView
 
 
@@ -69,12 +69,7 @@ def from_view(view: PlayerView, hands: Sequence[Sequence[Card]],
     g.trick_bits = [b for _, b in current]
     if current:
         g.led = SUIT_OF[current[0][1]]
-        g.win_seat, g.win_bit = current[0]
-        for s, b in current[1:]:
-            win = g.win_bit
-            ws, cs = SUIT_OF[win], SUIT_OF[b]
-            if (cs == ws and b > win) or (cs == g.trump_suit and ws != cs):
-                g.win_bit, g.win_seat = b, s
+        g.win_seat, g.win_bit = trick_winner(current, g.trump_suit)
     g.last_trick = [(s, bit[c.index]) for s, c in view.last_trick]
     g.points = [0] * g.nsides
     for side in range(g.nsides):

@@ -10,6 +10,7 @@ sits at strengths 5 and 6 differs.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Final
@@ -46,6 +47,27 @@ ACES_AND_THREES: Final = sum(
     (1 << (s * 10 + STRENGTH_AS)) | (1 << (s * 10 + STRENGTH_TRES)) for s in range(4))
 POINTS_OF_SUIT_MASK: Final = tuple(
     sum(POINTS_BY_STRENGTH[p] for p in range(10) if m >> p & 1) for m in range(1024))
+
+
+def beats(bit: int, win: int, trump: int) -> bool:
+    """Does the card ``bit`` beat ``win``, the trick's winning card so far (``trump``:
+    the trump suit, -1 none)?  A higher card of the winner's suit, or a trump on a
+    card that is not one.  The one home of who wins a trick: the game, the solver,
+    :func:`tute.core.position.from_view` and the bots ask it (the compiled kernel keeps
+    a transcription, checked against it by a test)."""
+    ws = win // 10
+    s = bit // 10
+    return (s == ws and bit > win) or (s == trump and ws != trump)
+
+
+def trick_winner(plays: Sequence[tuple[int, int]], trump: int) -> tuple[int, int]:
+    """``(seat, bit)`` of the card winning ``plays`` (``(seat, bit)`` in order, one at
+    least)."""
+    seat, win = plays[0]
+    for s, b in plays[1:]:
+        if beats(b, win, trump):
+            seat, win = s, b
+    return seat, win
 
 
 def strength(rank: Rank, ranking_name: str = "tute") -> int:

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from tute.core.tables import beats, trick_winner
+
 try:  # pragma: no cover - depends on the installation
     import numpy as np
     from numba import njit
@@ -33,6 +35,14 @@ if AVAILABLE:  # pragma: no branch
     ZT2 = _rng.integers(1, 2**62, size=(4, 40), dtype=np.int64)
     POINTS = np.array([(0, 0, 0, 0, 0, 2, 3, 4, 10, 11)[b % 10] for b in range(40)],
                       dtype=np.int64)
+
+    @njit(cache=True)
+    def beats_transcribed(b: int, win: int, trump: int) -> bool:
+        """The kernel's transcription of :func:`tute.core.tables.beats` (numba cannot
+        call it); tests/test_solver.py checks the two agree on every card and trump."""
+        ws = win // 10
+        s = b // 10
+        return (s == ws and b > win) or (s == trump and ws != trump)
 
     @njit(cache=True)
     def _legal(hand: int, tlen: int, led: int, trump: int, win: int, partner_free: bool,
@@ -177,11 +187,8 @@ if AVAILABLE:  # pragma: no branch
         for i in range(n):
             b = moves[i]
             if tlen > 0:
-                win = st[3]
-                ws = win // 10
-                s = b // 10
-                if (s == ws and b > win) or (s == trump and ws != trump):
-                    keys[i] = (b % 10) + (10 if s == trump else 0)
+                if beats_transcribed(b, st[3], trump):
+                    keys[i] = (b % 10) + (10 if b // 10 == trump else 0)
                 else:
                     keys[i] = 100 + POINTS[b]
             else:
@@ -217,10 +224,7 @@ if AVAILABLE:  # pragma: no branch
                 st[3] = b
                 st[4] = seat
             else:
-                win = st[3]
-                ws = win // 10
-                s = b // 10
-                if (s == ws and b > win) or (s == trump and ws != trump):
+                if beats_transcribed(b, st[3], trump):
                     st[3] = b
                     st[4] = seat
             tb[tlen] = b
@@ -327,11 +331,7 @@ def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool,
         h1 ^= int(ZT1[s, b])
         h2 ^= int(ZT2[s, b])
     led = trick[0][1] // 10 if trick else 0
-    win_bit, win_seat = (trick[0][1], trick[0][0]) if trick else (0, 0)
-    for s, b in trick[1:]:
-        ws, cs = win_bit // 10, b // 10
-        if (cs == ws and b > win_bit) or (cs == trump and ws != trump):
-            win_bit, win_seat = b, s
+    win_seat, win_bit = trick_winner(trick, trump) if trick else (0, 0)
     cards = sum(x.bit_count() for x in hands)
     st = np.array([to_act, len(trick), led, win_bit, win_seat, diff, h1, h2, 0, last_side,
                    cards, sung, twenty_units, 0], dtype=np.int64)
@@ -356,9 +356,7 @@ def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool,
         if tlen == 0:
             s2[2], s2[3], s2[4] = b // 10, b, to_act
         else:
-            win = int(s2[3])
-            ws, cs = win // 10, b // 10
-            if (cs == ws and b > win) or (cs == trump and ws != trump):
+            if beats(b, int(s2[3]), trump):
                 s2[3], s2[4] = b, to_act
         tb2[tlen], ts2[tlen] = b, to_act
         if tlen + 1 == nplay:

@@ -32,6 +32,7 @@ from tute.core.tables import (
     POINTS,
     STRICT,
     SUIT_OF,
+    beats,
     strict_play_mask,
     suits_with_marriage,
 )
@@ -295,8 +296,7 @@ class _Search(DeclarationRules):
             winners = []
             others = []
             for b in moves:
-                s = SUIT_OF[b]
-                if (s == ws and b > win) or (s == trump and ws != trump):
+                if beats(b, win, trump):
                     winners.append(b)
                 else:
                     others.append(b)
@@ -317,10 +317,7 @@ class _Search(DeclarationRules):
             self.win_bit = bit
             self.win_seat = seat
         else:
-            win = self.win_bit
-            ws = SUIT_OF[win]
-            s = SUIT_OF[bit]
-            if (s == ws and bit > win) or (s == self.trump_suit and ws != s):
+            if beats(bit, self.win_bit, self.trump_suit):
                 self.win_bit = bit
                 self.win_seat = seat
         tb.append(bit)
