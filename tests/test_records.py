@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import subprocess
@@ -197,3 +198,56 @@ def test_comments_and_blank_lines_are_ignored() -> None:
     text = "; a comment\n\n" + SEED002.read_text(encoding="utf-8").replace(
         "\n1. ", "\n; first trick\n1. ")
     assert format_record(parse_record(text)) == SEED002.read_text(encoding="utf-8")
+
+
+def test_annotations_round_trip_through_text_and_json() -> None:
+    import json as json_
+
+    from tute.core.records import format_record, parse_record, record_of_games
+    from tute.core.records import record_to_json_text as to_json
+
+    g = Game.new("habanero", seed=3)
+    rng = random.Random(3)
+    while not g.is_over:
+        s = g.to_act
+        assert s is not None
+        g.apply(s, rng.choice(g.legal_actions(s)))
+    record = record_of_games([g], ("Ana", "Ada"))
+    hand = record.hands[0].annotated(0, "abre con {llaves}, comas y \\ barras")
+    hand = hand.annotated(5, "la mejor")
+    noted = dataclasses.replace(record, hands=(hand,))
+    text = format_record(noted)
+    assert "{abre con {llaves\\}, comas y \\\\ barras}" in text
+    again = parse_record(text)
+    assert again == noted and again.hands[0].note(5) == "la mejor"
+    assert format_record(again) == text
+    data = json_.loads(to_json(again))
+    assert data["hands"][0]["actions"][0]["note"].startswith("abre con")
+    assert "note" not in data["hands"][0]["actions"][1]
+
+
+def test_a_partial_replay_stops_at_the_first_bad_line() -> None:
+    from tute.core.records import format_record, read_partial, record_of_games
+
+    g = Game.new("habanero", seed=4)
+    rng = random.Random(4)
+    while not g.is_over:
+        s = g.to_act
+        assert s is not None
+        g.apply(s, rng.choice(g.legal_actions(s)))
+    text = format_record(record_of_games([g]))
+    lines = text.splitlines()
+    moves = [i for i, line in enumerate(lines) if line[:1].isdigit()]
+    bad = moves[4]                                 # the 5th line of moves: a card twice
+    first_card = lines[moves[0]].split(", ")[-1].split(" ")[1]
+    lines[bad] = lines[bad].split(". ")[0] + f". 0 {first_card}, 1 {first_card}"
+    partial = read_partial("\n".join(lines) + "\n")
+    assert partial.error is not None and partial.error.line == bad + 1
+    assert partial.replay is not None
+    played = partial.replay.games[0]
+    assert not played.is_over and 6 <= len(played.history) < len(g.history)
+    assert played.history == g.history[:len(played.history)]
+    good = read_partial(text)
+    assert good.error is None and good.replay is not None and good.replay.games[0].is_over
+    broken = read_partial("[Variant \"nope\"]\n")
+    assert broken.record is None and broken.error is not None

@@ -178,6 +178,40 @@ def _cmd_admin(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_export(args: argparse.Namespace) -> int:
+    """A table's last match, from the server's store, as a record."""
+    import datetime
+
+    from pathlib import Path
+
+    from tute.core.records import format_record
+    from tute.server.events import table_record
+    from tute.server.store import Store
+
+    store = Store(args.db, migrate_schema=False)
+    try:
+        stored = store.load(args.table)
+        if stored is None:
+            print(f"tute: no table {args.table} in {args.db}", file=sys.stderr)
+            return 2
+        names = tuple(s.name for s in sorted(stored.seats, key=lambda s: s.seat))
+        date = datetime.date.fromtimestamp(stored.created).isoformat()
+        try:
+            record = table_record(stored.events, stored.variant, stored.robot_level, names,
+                                  date)
+        except ValueError as e:
+            print(f"tute: table {args.table}: {e}", file=sys.stderr)
+            return 2
+    finally:
+        store.close()
+    text = format_record(record)
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="tute", description="Spanish Tute: rules, games, tools.")
     sub = p.add_subparsers(dest="command", required=True)
@@ -257,6 +291,11 @@ def build_parser() -> argparse.ArgumentParser:
     mg = ad_sub.add_parser("migrate", help="upgrade the database to the newest schema")
     mg.add_argument("--db", default="sqlite:///tute.db", help="database URL")
     mg.set_defaults(func=_cmd_admin)
+    ex = ad_sub.add_parser("export", help="a table's last match as a record (tute replay)")
+    ex.add_argument("table", help="the table's id")
+    ex.add_argument("--db", default="sqlite:///tute.db", help="database URL")
+    ex.add_argument("--out", help="write the record here (default: print it)")
+    ex.set_defaults(func=_cmd_export)
 
     r = sub.add_parser("replay", help="step through a game record trick by trick")
     r.add_argument("file", help="a record (see docs/records.md)")

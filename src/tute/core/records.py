@@ -27,6 +27,7 @@ action against the rules and reports the first bad one with its line and the rul
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from dataclasses import dataclass, field
@@ -58,6 +59,19 @@ class HandRecord:
     seed: int | str | None = None
     deck: tuple[Card, ...] | None = None
     actions: tuple[tuple[int, Action], ...] = ()
+    notes: tuple[str, ...] = ()          # per action, its annotation ("" none; may be short)
+
+    def note(self, i: int) -> str:
+        """The annotation of action ``i`` ("" when it has none)."""
+        return self.notes[i] if i < len(self.notes) else ""
+
+    def annotated(self, i: int, text: str) -> HandRecord:
+        """A copy with action ``i`` annotated (text without line breaks)."""
+        if not 0 <= i < len(self.actions):
+            raise IndexError(i)
+        notes = list(self.notes) + [""] * (len(self.actions) - len(self.notes))
+        notes[i] = " ".join(text.split())
+        return dataclasses.replace(self, notes=tuple(notes))
 
     def new_game(self, variant: Variant) -> Game:
         if self.deck is not None:
@@ -106,10 +120,26 @@ def replay(record: GameRecord, lines: dict[tuple[int, int], int] | None = None) 
     """Replay every hand; raise RecordError at the first action the rules refuse.
 
     ``lines`` maps (hand, action) -- action -1 for the hand itself -- to a line number."""
+    done, error = replay_partial(record, lines)
+    if error is not None:
+        raise error
+    assert done is not None
+    return done
+
+
+def replay_partial(record: GameRecord, lines: dict[tuple[int, int], int] | None = None
+                   ) -> tuple[Replay | None, RecordError | None]:
+    """Replay as far as the rules allow: the games up to the first bad action (the last
+    one stopped just before it) and that action's error, or the whole replay and None.
+    ``None`` for the replay when not even the first hand could be dealt."""
     where = lines or {}
     games: list[Game] = []
     maps: list[tuple[int, ...]] = []
     match: Match | None = None
+
+    def so_far() -> Replay | None:
+        return None if match is None else Replay(tuple(games), match, tuple(maps))
+
     for h, hand in enumerate(record.hands):
         try:
             if match is None:
@@ -119,21 +149,48 @@ def replay(record: GameRecord, lines: dict[tuple[int, int], int] | None = None) 
                 g = hand.new_game(match.hand_variant())
                 match.deal_next(g)
         except TuteError as e:
-            raise RecordError(where.get((h, -1), 0), f"hand {h + 1}: {e}") from None
+            return so_far(), RecordError(where.get((h, -1), 0), f"hand {h + 1}: {e}")
+        maps.append(match.seat_map)
+        games.append(g)
         for i, (seat, action) in enumerate(hand.actions):
             try:
                 g.apply(seat, action)
             except TuteError as e:
-                raise RecordError(where.get((h, i), 0), f"seat {seat} {action}: {e}") from None
-        maps.append(match.seat_map)
+                return so_far(), RecordError(where.get((h, i), 0),
+                                             f"seat {seat} {action}: {e}")
         if g.is_over:
             match.record_hand()
         elif h != len(record.hands) - 1:
-            raise RecordError(where.get((h, -1), 0), f"hand {h + 1} is not finished")
-        games.append(g)
+            return so_far(), RecordError(where.get((h, -1), 0),
+                                         f"hand {h + 1} is not finished")
     if match is None:
-        raise RecordError(0, "the record has no hand")
-    return Replay(tuple(games), match, tuple(maps))
+        return None, RecordError(0, "the record has no hand")
+    return so_far(), None
+
+
+@dataclass(frozen=True, slots=True)
+class PartialRecord:
+    """What :func:`read_partial` made of a text: the record (None: unreadable), its
+    replay as far as it goes, and the first error (None: the record is good)."""
+
+    record: GameRecord | None
+    replay: Replay | None
+    error: RecordError | None
+
+
+def read_partial(text: str) -> PartialRecord:
+    """Read a record and replay it up to its first bad line, without raising."""
+    try:
+        record, lines = _read(text)
+    except RecordError as e:
+        return PartialRecord(None, None, e)
+    done, error = replay_partial(record, lines)
+    if error is None and done is not None:
+        try:
+            _check_derived(text, record, done)
+        except RecordError as e:
+            error = e
+    return PartialRecord(record, done, error)
 
 
 # -------------------------------------------------------------------------- text
@@ -213,9 +270,11 @@ def format_record(record: GameRecord) -> str:
 def _move_lines(variant: Variant, hand: HandRecord) -> list[str]:
     g = hand.new_game(variant)
     lines: dict[int, list[str]] = {}
-    for seat, action in hand.actions:
+    for i, (seat, action) in enumerate(hand.actions):
         trick = 0 if g.phase == "auction" else sum(g.tricks_won) + 1
-        lines.setdefault(trick, []).append(f"{seat} {action}")
+        note = hand.note(i)
+        text = f"{seat} {action}" + (f" {{{_escape_note(note)}}}" if note else "")
+        lines.setdefault(trick, []).append(text)
         g.apply(seat, action)
     return [f"{n}. " + ", ".join(items) for n, items in sorted(lines.items())]
 
@@ -226,6 +285,42 @@ _MOVES = re.compile(r"^(\d+)\.\s*(.*)$")
 
 def _unquote(text: str) -> str:
     return re.sub(r"\\(.)", r"\1", text)
+
+
+def _escape_note(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("}", "\\}")
+
+
+def _items(line: str, n: int) -> list[tuple[str, str]]:
+    """A moves line's items, ``(seat and action, note)``: split at the commas that are
+    not inside a ``{note}``."""
+    out: list[tuple[str, str]] = []
+    item: list[str] = []
+    note: list[str] | None = None
+    text = ""
+    i = 0
+    while i < len(line):
+        ch = line[i]
+        if note is not None:
+            if ch == "\\" and i + 1 < len(line):
+                note.append(line[i + 1])
+                i += 1
+            elif ch == "}":
+                text, note = "".join(note), None
+            else:
+                note.append(ch)
+        elif ch == "{":
+            note = []
+        elif ch == ",":
+            out.append(("".join(item).strip(), text))
+            item, text = [], ""
+        else:
+            item.append(ch)
+        i += 1
+    if note is not None:
+        raise RecordError(n, "a note opened with { is not closed with }")
+    out.append(("".join(item).strip(), text))
+    return [(a, t) for a, t in out if a or t]
 
 
 def parse_record(text: str) -> GameRecord:
@@ -251,7 +346,7 @@ def _read(text: str) -> tuple[GameRecord, dict[tuple[int, int], int]]:
         if m:
             name, value = m.group(1), _unquote(m.group(2))
             if name == "Hand":
-                hands.append({"tags": {}, "actions": [], "line": n})
+                hands.append({"tags": {}, "actions": [], "notes": [], "line": n})
                 where[(len(hands) - 1, -1)] = n
                 continue
             target = hands[-1]["tags"] if hands else top
@@ -269,10 +364,11 @@ def _read(text: str) -> tuple[GameRecord, dict[tuple[int, int], int]]:
         if not hands:
             raise RecordError(n, "actions must follow a [Hand] tag")
         actions = hands[-1]["actions"]
-        assert isinstance(actions, list)
-        for item in (x.strip() for x in mm.group(2).split(",")):
+        hand_notes = hands[-1]["notes"]
+        assert isinstance(actions, list) and isinstance(hand_notes, list)
+        for item, note in _items(mm.group(2), n):
             if not item:
-                continue
+                raise RecordError(n, "a note must follow an action")
             seat_text, _, action_text = item.partition(" ")
             if not seat_text.isdigit():
                 raise RecordError(n, f"'{item}' must be a seat then an action")
@@ -282,6 +378,7 @@ def _read(text: str) -> tuple[GameRecord, dict[tuple[int, int], int]]:
                 raise RecordError(n, str(e)) from None
             where[(len(hands) - 1, len(actions))] = n
             actions.append((int(seat_text), action))
+            hand_notes.append(note)
     try:
         variant = parse_variant(top.get("Variant", ""))
     except TuteError as e:
@@ -310,9 +407,10 @@ def _read(text: str) -> tuple[GameRecord, dict[tuple[int, int], int]]:
             seed = int(s) if re.fullmatch(r"-?\d+", s) else s
         else:
             raise RecordError(line_no, "a hand needs its Seed or its Deck")
-        acts = hand["actions"]
-        assert isinstance(acts, list)
-        out.append(HandRecord(int(dealer_text), seed, deck, tuple(acts)))
+        acts, notes_ = hand["actions"], hand["notes"]
+        assert isinstance(acts, list) and isinstance(notes_, list)
+        kept = tuple(notes_) if any(notes_) else ()
+        out.append(HandRecord(int(dealer_text), seed, deck, tuple(acts), kept))
     record = GameRecord(variant, names, tuple(out), top.get("Date", ""),
                         top.get("Event", "tute"), tuple(notes))
     return record, where
@@ -357,7 +455,9 @@ def record_to_json(record: GameRecord) -> dict[str, object]:
             entry["deck"] = [c.code for c in hand.deck]
         else:
             entry["seed"] = hand.seed
-        entry["actions"] = [{"seat": s, "action": str(a)} for s, a in hand.actions]
+        entry["actions"] = [{"seat": s, "action": str(a), **({"note": hand.note(i)}
+                                                             if hand.note(i) else {})}
+                            for i, (s, a) in enumerate(hand.actions)]
         entry["result"] = result_text(r)
         if r is not None and not r.void:
             entry["card_points"] = list(r.card_points)

@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tute.core.actions import parse_action
+from tute.core.game import Game
 from tute.core.match import Match
+from tute.core.records import GameRecord, record_of_games
 from tute.core.variants import Variant, parse_variant
 from tute.server.store import Event
 from tute.server.wire import result_json
@@ -99,3 +101,30 @@ def _apply(state: Replayed, e: Event) -> None:
         if state.match is None:
             raise ValueError(f"event {e.seq}: a hand's end before the match started")
         hand_end(state.match, e.seq)
+
+
+def match_games(stored: list[Event], variant: str, robot_level: str
+                ) -> tuple[Variant, list[Game], int]:
+    """The hands of a table's last match, as games (the last one as far as it went),
+    replayed from its events; and the event number of that match's start."""
+    state = Replayed(Options(parse_variant(variant), robot_level, 0.0))
+    games: list[Game] = []
+    started, match_variant = 0, state.options.variant
+    for e in stored:
+        if e.kind == "start":
+            games, started, match_variant = [], e.seq, state.options.variant
+        elif e.kind in ("next_hand", "match_over") and state.match is not None:
+            games.append(state.match.game)
+        _apply(state, e)
+    if state.match is None:
+        raise ValueError("no match was started at this table")
+    if not state.match.is_over and state.match.game not in games:
+        games.append(state.match.game)
+    return match_variant, games, started
+
+
+def table_record(stored: list[Event], variant: str, robot_level: str,
+                 names: tuple[str, ...], date: str = "") -> GameRecord:
+    """A table's last match as a ``.tute`` record (``tute replay`` reads it)."""
+    _, games, _ = match_games(stored, variant, robot_level)
+    return record_of_games(games, names, date=date, event="tute serve")
