@@ -210,3 +210,27 @@ def test_the_hand_is_sorted_in_the_variants_own_order(server: Server, variant: s
     assert len(cards) >= 6
     key = [(c.suit.index, -strength(c.rank, ranking)) for c in cards]
     assert key == sorted(key), codes
+
+
+@pytest.mark.parametrize("lang", ["pt", "it", "en"])
+def test_the_page_speaks_the_catalogs_language(server: Server, lang: str) -> None:
+    """The page's words come from the server's catalog for the language (the files Python
+    reads): no Spanish left on a Portuguese, Italian or English lobby."""
+    from playwright.sync_api import sync_playwright
+
+    from tute.i18n import load_catalog
+
+    web = load_catalog(lang)["web"]
+    spanish = load_catalog("es")["web"]
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        page = browser.new_page()
+        page.goto(f"http://127.0.0.1:{server.port}/")
+        page.select_option("#lang", lang)
+        page.wait_for_function(f"document.documentElement.lang === '{lang}'")
+        for key in ("web_create", "web_friends", "web_tables"):
+            assert web[key] in page.inner_text("#lobby"), key
+            if spanish[key] != web[key]:
+                assert spanish[key] not in page.inner_text("#lobby"), key
+        browser.close()

@@ -79,9 +79,12 @@ def _play_a_hand(variant: str, seed: int, tmp_path: Path) -> str:
 @pytest.mark.parametrize(("variant", "seed"), [("habanero", 0), ("parejas", 17)])
 def test_a_whole_hand_through_a_pty(variant: str, seed: int, tmp_path: Path) -> None:
     text = _play_a_hand(variant, seed, tmp_path)
-    assert re.search(r"Tú canta las (veinte|cuarenta)", text)
+    # the player is told in the second person: "cantas", "la baza es tuya"
+    assert re.search(r"\bcantas las (veinte|cuarenta)", text)
+    assert "Tú canta" not in text and "para Tú" not in text and "Tú cantó" not in text
+    assert not re.search(r"\b1 bazas\b|\b1 puntos\b", text)
     assert re.search(r"cartas \d+ .*\+ cantes \d+ = \d+", text)
-    assert "gana la mano" in text
+    assert re.search(r"\b(gana|ganas|ganáis) la mano\b", text)
     saved = re.search(r"Partida guardada en: (\S+)", text)
     assert saved
     record = parse_record(Path(saved.group(1)).read_text(encoding="utf-8"))

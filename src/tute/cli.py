@@ -181,7 +181,6 @@ def _cmd_admin(args: argparse.Namespace) -> int:
 def _cmd_export(args: argparse.Namespace) -> int:
     """A table's last match, from the server's store, as a record."""
     import datetime
-
     from pathlib import Path
 
     from tute.core.records import format_record

@@ -37,6 +37,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from tute.core.errors import TuteError
+from tute.i18n import LANGS, load_catalog
 from tute.server.edge import Edge, client_address, lang_of
 from tute.server.hub import Viewer
 from tute.server.limits import Limits, Window
@@ -83,6 +84,14 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
 
     async def index(request: Request) -> FileResponse:
         return FileResponse(STATIC / "index.html")
+
+    async def catalog(request: Request) -> JSONResponse:
+        lang = request.path_params["lang"]
+        if lang not in LANGS:
+            return JSONResponse({"error": "no such language: es, pt, it, en",
+                                 "key": "no_such_language"}, status_code=404)
+        return JSONResponse(load_catalog(lang),
+                            headers={"cache-control": "public, max-age=300"})
 
     async def list_tables(request: Request) -> JSONResponse:
         return JSONResponse({"tables": lobby.listing()})
@@ -215,6 +224,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
 
     app = Starlette(routes=[
         Route("/", index),
+        Route("/i18n/{lang}.json", catalog, methods=["GET"]),
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/session", session, methods=["GET"]),
         Route("/api/tables", new_table, methods=["POST"]),

@@ -18,14 +18,38 @@ from tute.core.cards import Card
 from tute.core.game import Game
 from tute.core.result import HandResult
 from tute.core.variants import Variant
+from tute.i18n import MESSAGES
 from tute.term.style import Style
 
 
+def said(style: Style, key: str, seat: int | None, you: int | None, **params: object
+         ) -> str:
+    """A message about ``seat``: in the second person when that seat is ``you`` (the
+    catalogs keep those forms as ``KEY_you``: "cantas las cuarenta", not "Tú canta")."""
+    if you is not None and seat == you and f"{key}_you" in MESSAGES:
+        params.pop("who", None)
+        return style.t(f"{key}_you", **params)
+    return style.t(key, **params)
+
+
+def said_of_side(style: Style, key: str, v: Variant, winner: int, you: int | None,
+                 **params: object) -> str:
+    """A message about a side: "ganas" when it is ``you`` alone, "ganáis" for your pair."""
+    if you is not None and you >= 0 and winner == v.side_of(you):
+        form = f"{key}_us" if v.partnerships else f"{key}_you"
+        if form in MESSAGES:
+            return style.t(form, **params)
+    return style.t(key, **params)
+
+
 def describe(style: Style, g: Game, names: tuple[str, ...], seat: int, action: Action,
-             turn_up_before: Card | None) -> str:
-    """One action in words, said after it was applied to ``g``."""
+             turn_up_before: Card | None, you: int | None = None) -> str:
+    """One action in words, said after it was applied to ``g`` (``you``: the seat that
+    reads it, told in the second person)."""
     who = names[seat]
-    t = style.t
+
+    def t(key: str, **params: object) -> str:
+        return said(style, key, seat, you, **params)
     if isinstance(action, Play):
         return f"{who} {style.card(action.card)}"
     if isinstance(action, (SingTwenty, SingForty)):
@@ -59,8 +83,9 @@ def side_names(v: Variant, names: tuple[str, ...]) -> list[str]:
     return list(names)
 
 
-def count_lines(style: Style, g: Game, names: tuple[str, ...], r: HandResult) -> list[str]:
-    """The count at the end of a hand."""
+def count_lines(style: Style, g: Game, names: tuple[str, ...], r: HandResult,
+                you: int | None = None) -> list[str]:
+    """The count at the end of a hand (``you``: the reader's seat in this hand)."""
     t = style.t
     sides = side_names(g.variant, names)
     if r.void:
@@ -73,16 +98,18 @@ def count_lines(style: Style, g: Game, names: tuple[str, ...], r: HandResult) ->
         lines.append(t("term_count_side", side=name, cards=r.card_points[side], last=last,
                        cantes=r.cantes[side], total=r.totals[side]))
     if r.tute is not None:
-        lines.append(t("term_tute_wins", side=sides[r.tute]))
+        lines.append(said_of_side(style, "term_tute_wins", g.variant, r.tute, you,
+                                  side=sides[r.tute]))
     if r.contract is not None:
         c = r.contract
         key = "term_contract_made" if c.made else "term_contract_failed"
-        lines.append(t(key, who=names[c.declarer], bid=c.bid))
+        lines.append(said(style, key, c.declarer, you, who=names[c.declarer], bid=c.bid))
     elif r.porotos is not None:
         losers = [names[s] for s, p in enumerate(r.porotos) if p]
         lines.append(t("term_porotos", who=", ".join(losers) if losers else "-"))
     elif r.winner is not None:
-        lines.append(t("term_hand_winner", side=sides[r.winner]) +
+        lines.append(said_of_side(style, "term_hand_winner", g.variant, r.winner, you,
+                                  side=sides[r.winner]) +
                      (" " + t("term_double") if r.games == 2 else ""))
     return lines
 

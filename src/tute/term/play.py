@@ -38,7 +38,14 @@ from tute.core.match import Match
 from tute.core.records import format_record, record_of_games
 from tute.core.variants import Variant
 from tute.core.views import PlayerView
-from tute.term.narrate import count_lines, describe, side_names, trump_line
+from tute.term.narrate import (
+    count_lines,
+    describe,
+    said,
+    said_of_side,
+    side_names,
+    trump_line,
+)
 from tute.term.rules_text import rules_summary
 from tute.term.style import Style, sort_hand
 
@@ -173,10 +180,12 @@ class TerminalPlayer:
             high = view.bid
             out.write(t("play_auction", high=high if high is not None else "-") + "\n")
         if view.declarer is not None and view.phase != "auction" and view.bid is not None:
-            out.write(t("play_contract", who=names[view.declarer], bid=view.bid) + "\n")
+            out.write(said(st, "play_contract", view.declarer, view.seat,
+                           who=names[view.declarer], bid=view.bid) + "\n")
         for c in view.cantes_shown:
-            out.write("  " + t("play_cante_shown", who=names[c.seat], points=c.points,
-                                 suit=st.suit_name(c.suit), cards=st.cards(c.cards)) + "\n")
+            out.write("  " + said(st, "play_cante_shown", c.seat, view.seat, who=names[c.seat],
+                                  points=c.points, suit=st.suit_name(c.suit),
+                                  cards=st.cards(c.cards)) + "\n")
         if view.trick:
             table = "  ".join(f"{names[s]}: {st.card(c)}" for s, c in view.trick)
             out.write(t("play_table", cards=table) + "\n")
@@ -215,15 +224,17 @@ class _Teller:
     """Tells every action as it happens, and who takes each trick."""
 
     def __init__(self, style: Style, names: tuple[str, ...], turn_up: Card | None,
-                 out: TextIO) -> None:
+                 out: TextIO, you: int | None = None) -> None:
         self.style, self.names, self.turn_up, self.out = style, names, turn_up, out
+        self.you = you
 
     def __call__(self, game: Game, who: int, action: Action) -> None:
-        line = describe(self.style, game, self.names, who, action, self.turn_up)
+        line = describe(self.style, game, self.names, who, action, self.turn_up, self.you)
         self.turn_up = game.turn_up
         tricks = game.trick_winners
         if isinstance(action, Play) and not game.trick and tricks:
-            line += "  " + self.style.t("play_trick_won", who=self.names[tricks[-1]])
+            line += "  " + said(self.style, "play_trick_won", tricks[-1], self.you,
+                                who=self.names[tricks[-1]])
         self.out.write("  " + line + "\n")
 
 
@@ -296,11 +307,12 @@ def run_play(variant: Variant, seat: int, levels: list[str], names: list[str] | 
             out.write(trump_line(style, g) + "\n")
             games.append(g)
 
-            tell = _Teller(style, hand_names, g.turn_up, out)
+            you = human.seat if human.seat >= 0 else None
+            tell = _Teller(style, hand_names, g.turn_up, out, you)
             play_hand(g, players, on_action=tell)
             r = g.result()
             assert r is not None
-            for line in count_lines(style, g, hand_names, r):
+            for line in count_lines(style, g, hand_names, r, you):
                 out.write(style.bold(line) + "\n")
             match.record_hand()
             played += 1
@@ -311,7 +323,11 @@ def run_play(variant: Variant, seat: int, levels: list[str], names: list[str] | 
                 if w is not None:
                     label = side_names(g.variant, seat_names)[w] if variant.match != "elimination" \
                         else seat_names[w]
-                    out.write(style.bold(t("play_match_winner", side=label)) + "\n")
+                    line = (said(style, "play_match_winner", w, seat, side=label)
+                            if variant.match == "elimination" else
+                            said_of_side(style, "play_match_winner", variant, w, seat,
+                                         side=label))
+                    out.write(style.bold(line) + "\n")
                 return 0
             if hands_limit is not None and played >= hands_limit:
                 return 0

@@ -1,45 +1,28 @@
 import { cardSVG } from "/static/cards.js";
 
-const TEXT = {
-  es: { name: "Tu nombre", game: "Juego", robots: "Robots", create: "Jugar contra robots",
-        friends: "Mesa para amigos", addRobots: "Añadir robots", start: "Empezar",
-        waitHost: "Esperando a que empiece el anfitrión", free: "libre",
-        tables: "Mesas", turn: "Te toca", waits: "Juega {name}", trump: "Triunfo",
-        tricks: "bazas", points: "puntos", cards: "cartas", sing: "Cantar", swap: "Cambiar",
-        pass: "Paso", bid: "Pujar", won: "Gana la mano {name}", count: "{name}: cartas {cards} + cantes {cantes} = {total}",
-        match: "Partida", stock: "monte", over: "Fin de la partida", join: "Sentarse" },
-  pt: { name: "O seu nome", game: "Jogo", robots: "Robôs", create: "Jogar contra robôs",
-        friends: "Mesa para amigos", addRobots: "Adicionar robôs", start: "Começar",
-        waitHost: "À espera que o anfitrião comece", free: "livre",
-        tables: "Mesas", turn: "É a sua vez", waits: "Joga {name}", trump: "Trunfo",
-        tricks: "vazas", points: "pontos", cards: "cartas", sing: "Cantar", swap: "Trocar",
-        pass: "Passo", bid: "Licitar", won: "{name} ganha a mão", count: "{name}: cartas {cards} + cantes {cantes} = {total}",
-        match: "Partida", stock: "monte", over: "Fim da partida", join: "Sentar" },
-  it: { name: "Il tuo nome", game: "Gioco", robots: "Robot", create: "Gioca contro i robot",
-        friends: "Tavolo per amici", addRobots: "Aggiungi robot", start: "Inizia",
-        waitHost: "In attesa che l'ospite inizi", free: "libero",
-        tables: "Tavoli", turn: "Tocca a te", waits: "Gioca {name}", trump: "Briscola",
-        tricks: "prese", points: "punti", cards: "carte", sing: "Cantare", swap: "Scambiare",
-        pass: "Passo", bid: "Offrire", won: "{name} vince la mano", count: "{name}: carte {cards} + canti {cantes} = {total}",
-        match: "Partita", stock: "tallone", over: "Fine della partita", join: "Siediti" },
-  en: { name: "Your name", game: "Game", robots: "Robots", create: "Play against robots",
-        friends: "Table for friends", addRobots: "Add robots", start: "Start",
-        waitHost: "Waiting for the host to start", free: "free",
-        tables: "Tables", turn: "Your turn", waits: "{name} to play", trump: "Trump",
-        tricks: "tricks", points: "points", cards: "cards", sing: "Sing", swap: "Swap",
-        pass: "Pass", bid: "Bid", won: "{name} wins the hand", count: "{name}: cards {cards} + cantes {cantes} = {total}",
-        match: "Match", stock: "stock", over: "Match over", join: "Sit" },
-};
+// the catalogs are the server's (the same files Python reads): /i18n/es.json ...
+const TEXT = {};
+async function loadText(code) {
+  if (!TEXT[code]) {
+    const res = await fetch(`/i18n/${code}.json`, { credentials: "same-origin" });
+    TEXT[code] = (await res.json()).web;
+  }
+}
 const SUITS = { o: "oros", c: "copas", e: "espadas", b: "bastos" };
+const LANGS = ["es", "pt", "it", "en"];
 let lang = localStorage.getItem("tute.lang") || "es";
-if (!TEXT[lang]) lang = "es";
+if (!LANGS.includes(lang)) lang = "es";
 let session = null;   // {tableId, seat}: the seat's key is an HttpOnly cookie, never here
 let socket = null;
 let lastSeq = 0;
 let current = null;
 
 const $ = (id) => document.getElementById(id);
-const t = (key, params = {}) => (TEXT[lang][key] || key).replace(/\{(\w+)\}/g, (_, k) => params[k]);
+// ICU's plural as the catalogs use it: {n, plural, one {# baza} other {# bazas}}
+const plural = (text, params) => text.replace(/\{(\w+), plural, one \{([^{}]*)\} other \{([^{}]*)\}\}/g,
+  (_, k, one, other) => (params[k] === 1 ? one : other).replace(/#/g, String(params[k])));
+const t = (key, params = {}) => plural((TEXT[lang] || {})[`web_${key}`] || key, params)
+  .replace(/\{(\w+)\}/g, (_, k) => params[k]);
 
 function translate() {
   document.documentElement.lang = lang;
@@ -265,14 +248,21 @@ document.addEventListener("keydown", (e) => {
     if (cards[n - 1]) act(cards[n - 1]);
   }
 });
-$("lang").onchange = () => { lang = $("lang").value; localStorage.setItem("tute.lang", lang); translate(); if (current) render(current); };
+$("lang").onchange = async () => {
+  const next = LANGS.includes($("lang").value) ? $("lang").value : "es";
+  await loadText(next);                 // the words first, then the language switches
+  lang = next;
+  localStorage.setItem("tute.lang", lang);
+  translate();
+  if (current) render(current);
+};
 $("new-table").onsubmit = createAndPlay;
 $("friends").onclick = createForFriends;
 $("add-robots").onclick = () => api(`/api/tables/${session.tableId}/robots`, {}).catch((e) => { $("message").textContent = e.message; });
 $("start").onclick = () => api(`/api/tables/${session.tableId}/start`, {}).catch((e) => { $("message").textContent = e.message; });
-translate();
-
 async function resume() {
+  await loadText(lang);
+  translate();
   try {   // where this browser sits (its cookie), unless that table is over
     const { tables } = await api("/api/session");
     const live = tables.find((x) => x.status === "open" || x.status === "playing");
