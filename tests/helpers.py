@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 from tute import Game, Variant, parse_action, parse_card
@@ -53,3 +54,32 @@ def legal(g: Game, seat: int) -> set[str]:
 
 def codes(cards: Sequence[object]) -> list[str]:
     return [str(c) for c in cards]
+
+
+def random_play(g: Game, rng: random.Random, steps: int | None = None,
+                declare: float = 0.0) -> Game:
+    """The tests' one random playout: legal actions chosen by ``rng`` until the hand ends
+    (or ``steps`` actions were applied); before each turn, each open out-of-turn
+    declaration is taken with probability ``declare``.  Returns ``g``."""
+    done = 0
+    while not g.is_over and (steps is None or done < steps):
+        if declare:
+            for s in g.seats_with_declarations():
+                if rng.random() < declare and not g.is_over:
+                    g.apply(s, rng.choice(g.legal_actions(s)))
+                    done += 1
+            if g.is_over:
+                break
+        seat = g.to_act
+        if seat is None:
+            break
+        g.apply(seat, rng.choice(g.legal_actions(seat)))
+        done += 1
+    return g
+
+
+def random_position(variant: str | Variant, seed: int, steps: int,
+                    declare: float = 0.0) -> Game:
+    """A game ``steps`` random actions in (fewer if the hand ends first)."""
+    rng = random.Random(seed)
+    return random_play(Game.new(variant, seed=rng.randrange(1 << 30)), rng, steps, declare)

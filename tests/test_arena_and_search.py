@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import random_play
 from tute import Game, parse_variant
 from tute.arena.duplicate import PairSpec, bootstrap_ci, play_deal, ratings, run_pair, seatings
 from tute.bots import make_bot
@@ -122,11 +123,7 @@ def test_the_arenas_matches_are_scored_by_match() -> None:
         results = []
         winners: list[int | None] = []
         while len(winners) < 3:
-            g = m.game
-            while not g.is_over:
-                s = g.to_act
-                assert s is not None
-                g.apply(s, rng.choice(g.legal_actions(s)))
+            random_play(m.game, rng)
             r = m.next_hand()
             assert result_from_json(result_to_json(r)) == r
             results.append(r)

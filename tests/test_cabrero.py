@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from helpers import legal
+from helpers import legal, random_play
 from tute import Game, Match, parse_card, parse_variant
 from tute.core.cards import deck
 from tute.core.scoring import HandFigures, score_hand
@@ -107,10 +107,7 @@ def test_elimination_match_until_one_player_is_left() -> None:
         while not m.is_over:
             g = m.game
             assert g.players == len(m.score().players_in)
-            while not g.is_over:
-                seat = g.to_act
-                assert seat is not None
-                g.apply(seat, rng.choice(g.legal_actions(seat)))
+            random_play(g, rng)
             m.next_hand()
             hands += 1
             assert hands < 200

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers import random_play
 from tute import Game, Match, parse_card
 from tute.core.records import (
     RecordError,
@@ -28,14 +29,7 @@ SEED002 = EXAMPLES / "seed002.tute"
 
 
 def _play(g: Game, rng: random.Random) -> None:
-    while not g.is_over:
-        for s in g.seats_with_declarations():
-            if rng.random() < 0.5:
-                g.apply(s, rng.choice(g.legal_actions(s)))
-        seat = g.to_act
-        if seat is None:
-            break
-        g.apply(seat, rng.choice(g.legal_actions(seat)))
+    random_play(g, rng, declare=0.5)
 
 
 # --- the seed 002 golden record -------------------------------------------------------
@@ -145,10 +139,7 @@ def test_format_parse_round_trip(text: str, seed: int, hands: int, explicit: boo
 def test_unfinished_hand_round_trips() -> None:
     g = Game.new("parejas", seed=3)
     rng = random.Random(3)
-    for _ in range(7):
-        seat = g.to_act
-        assert seat is not None
-        g.apply(seat, rng.choice(g.legal_actions(seat)))
+    random_play(g, rng, steps=7)
     text = format_record(record_of_games([g]))
     assert '[Result "*"]' in text and format_record(parse_record(text)) == text
 
@@ -206,12 +197,7 @@ def test_annotations_round_trip_through_text_and_json() -> None:
     from tute.core.records import format_record, parse_record, record_of_games
     from tute.core.records import record_to_json_text as to_json
 
-    g = Game.new("habanero", seed=3)
-    rng = random.Random(3)
-    while not g.is_over:
-        s = g.to_act
-        assert s is not None
-        g.apply(s, rng.choice(g.legal_actions(s)))
+    g = random_play(Game.new("habanero", seed=3), random.Random(3))
     record = record_of_games([g], ("Ana", "Ada"))
     hand = record.hands[0].annotated(0, "abre con {llaves}, comas y \\ barras")
     hand = hand.annotated(5, "la mejor")
@@ -229,12 +215,7 @@ def test_annotations_round_trip_through_text_and_json() -> None:
 def test_a_partial_replay_stops_at_the_first_bad_line() -> None:
     from tute.core.records import format_record, read_partial, record_of_games
 
-    g = Game.new("habanero", seed=4)
-    rng = random.Random(4)
-    while not g.is_over:
-        s = g.to_act
-        assert s is not None
-        g.apply(s, rng.choice(g.legal_actions(s)))
+    g = random_play(Game.new("habanero", seed=4), random.Random(4))
     text = format_record(record_of_games([g]))
     lines = text.splitlines()
     moves = [i for i, line in enumerate(lines) if line[:1].isdigit()]

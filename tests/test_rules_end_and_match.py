@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from helpers import deal, run
+from helpers import deal, random_play, run
 from tute import Game, Match, WrongPhaseError
 
 
@@ -104,11 +104,7 @@ def test_a_match_copy_is_independent_and_plays_the_same() -> None:
     rng = random.Random(3)
     twin: Match | None = None
     while not m.is_over:
-        g = m.game
-        while not g.is_over:
-            s = g.to_act
-            assert s is not None
-            g.apply(s, rng.choice(g.legal_actions(s)))
+        random_play(m.game, rng)
         if twin is None:
             twin = m.copy()
             before = m.score()
