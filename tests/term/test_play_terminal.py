@@ -34,7 +34,7 @@ def _play_a_hand(variant: str, seed: int, tmp_path: Path) -> str:
                                            "--hands", "1", "--bots", "heuristic"],
                           encoding="utf-8", timeout=60, dimensions=(40, 80),
                           env={"TERM": "xterm", "PATH": "/usr/bin:/bin",
-                               "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "src")})
+                               "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")})
     transcript: list[str] = []
     tried_before_a_win = False
     refused_by_rule = False

@@ -13,10 +13,10 @@ import pytest
 
 from tute.tools.conformance import run_file, run_scenario
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).parent.parent
 PUBLIC = sorted((HERE / "conformance" / "public").glob("*.json"))
 OWN = sorted((HERE / "conformance" / "own").glob("*.json"))
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "conformance"
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "conformance"
 
 
 @pytest.mark.parametrize("path", PUBLIC + OWN, ids=lambda p: p.name)

@@ -24,7 +24,7 @@ from tute.core.records import (
     replay,
 )
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 SEED002 = EXAMPLES / "seed002.tute"
 
 
