@@ -234,3 +234,27 @@ def test_the_page_speaks_the_catalogs_language(server: Server, lang: str) -> Non
             if spanish[key] != web[key]:
                 assert spanish[key] not in page.inner_text("#lobby"), key
         browser.close()
+
+
+def test_the_lobby_offers_the_engines_games_and_levels(server: Server) -> None:
+    """The games and robot levels come from the server (the engine's presets and the
+    bots' registry), named in the page's language, the strongest level chosen."""
+    from playwright.sync_api import sync_playwright
+
+    from tute.bots import BEST, LEVELS
+    from tute.server.lobby import offered_variants
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        page = browser.new_page()
+        page.goto(f"http://127.0.0.1:{server.port}/")
+        page.wait_for_selector("#robot-level option", state="attached")
+        values = page.eval_on_selector_all("#variant option", "os => os.map(o => o.value)")
+        levels = page.eval_on_selector_all("#robot-level option", "os => os.map(o => o.value)")
+        labels = page.inner_text("#robot-level")
+        chosen = page.eval_on_selector("#robot-level", "s => s.value")
+        browser.close()
+    assert values == [str(v) for v in offered_variants()]
+    assert sorted(levels) == sorted(LEVELS) and chosen == BEST
+    assert "Experto" in labels and "expert" not in labels

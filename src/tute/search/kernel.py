@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tute.core.tables import POINTS as CARD_POINTS
 from tute.core.tables import beats, trick_winner
 
 try:  # pragma: no cover - depends on the installation
@@ -33,8 +34,7 @@ if AVAILABLE:  # pragma: no branch
     Z2 = _rng.integers(1, 2**62, size=(4, 40), dtype=np.int64)
     ZT1 = _rng.integers(1, 2**62, size=(4, 40), dtype=np.int64)
     ZT2 = _rng.integers(1, 2**62, size=(4, 40), dtype=np.int64)
-    POINTS = np.array([(0, 0, 0, 0, 0, 2, 3, 4, 10, 11)[b % 10] for b in range(40)],
-                      dtype=np.int64)
+    POINTS = np.array(CARD_POINTS, dtype=np.int64)     # the core's, as an array
 
     @njit(cache=True)
     def beats_transcribed(b: int, win: int, trump: int) -> bool:

@@ -36,12 +36,13 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from tute.bots import BEST, LEVELS
 from tute.core.errors import TuteError
 from tute.i18n import LANGS, load_catalog
 from tute.server.edge import Edge, client_address, lang_of
 from tute.server.hub import Viewer
 from tute.server.limits import Limits, Window
-from tute.server.lobby import Lobby
+from tute.server.lobby import Lobby, offered_variants
 from tute.server.protocol import (
     Act,
     CreateTable,
@@ -92,6 +93,14 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
                                  "key": "no_such_language"}, status_code=404)
         return JSONResponse(load_catalog(lang),
                             headers={"cache-control": "public, max-age=300"})
+
+    async def meta(request: Request) -> JSONResponse:
+        """What the page offers, from the engine (no rule table in the page): the games,
+        the robot levels (the strongest first chosen)."""
+        return JSONResponse({
+            "variants": [{"text": str(v), "preset": v.preset, "players": v.players}
+                         for v in offered_variants()],
+            "levels": list(LEVELS), "best": BEST})
 
     async def list_tables(request: Request) -> JSONResponse:
         return JSONResponse({"tables": lobby.listing()})
@@ -225,6 +234,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
     app = Starlette(routes=[
         Route("/", index),
         Route("/i18n/{lang}.json", catalog, methods=["GET"]),
+        Route("/api/meta", meta, methods=["GET"]),
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/session", session, methods=["GET"]),
         Route("/api/tables", new_table, methods=["POST"]),

@@ -12,6 +12,7 @@ import logging
 import time
 from typing import Any
 
+from tute.core.variants import PRESETS, Variant, preset_variant
 from tute.server.events import Options
 from tute.server.limits import Limits, RateLimit
 from tute.server.names import validate_name
@@ -24,6 +25,11 @@ log = logging.getLogger("tute.server")
 
 OVER_KEEP = 600.0         # seconds a finished table waits for another match
 OPEN_KEEP = 1800.0        # seconds an unstarted table waits with nobody connected
+
+
+def offered_variants() -> list[Variant]:
+    """The games a table may be made for: every preset at every player count it has."""
+    return [preset_variant(name, n) for name, p in PRESETS.items() for n in p.players]
 
 
 class Lobby:

@@ -254,15 +254,40 @@ $("lang").onchange = async () => {
   lang = next;
   localStorage.setItem("tute.lang", lang);
   translate();
+  fillChoices();
   if (current) render(current);
 };
 $("new-table").onsubmit = createAndPlay;
 $("friends").onclick = createForFriends;
 $("add-robots").onclick = () => api(`/api/tables/${session.tableId}/robots`, {}).catch((e) => { $("message").textContent = e.message; });
 $("start").onclick = () => api(`/api/tables/${session.tableId}/start`, {}).catch((e) => { $("message").textContent = e.message; });
+// the games and robot levels the server offers, named in the page's language
+let meta = null;
+function fillChoices() {
+  if (!meta) return;
+  const variant = $("variant"), level = $("robot-level");
+  const chosen = [variant.value, level.value];
+  variant.replaceChildren(...meta.variants.map((v) => {
+    const o = document.createElement("option");
+    o.value = v.text;
+    o.textContent = `${t(`preset_${v.preset}`)} (${t("players", { n: v.players })})`;
+    return o;
+  }));
+  level.replaceChildren(...meta.levels.slice().reverse().map((name) => {
+    const o = document.createElement("option");
+    o.value = name;
+    o.textContent = t(`level_${name}`);
+    return o;
+  }));
+  variant.value = chosen[0] || meta.variants[0].text;
+  level.value = chosen[1] || meta.best;
+}
+
 async function resume() {
   await loadText(lang);
+  meta = await api("/api/meta");
   translate();
+  fillChoices();
   try {   // where this browser sits (its cookie), unless that table is over
     const { tables } = await api("/api/session");
     const live = tables.find((x) => x.status === "open" || x.status === "playing");
