@@ -94,14 +94,89 @@ def test_a_whole_hand_through_a_pty(variant: str, seed: int, tmp_path: Path) -> 
 def test_play_without_a_terminal_and_leaving(tmp_path: Path) -> None:
     import subprocess
     r = subprocess.run([sys.executable, "-m", "tute.cli", "play", "--seed", "1", "--records",
-                        str(tmp_path), "--lang", "en", "--bots", "pimc"], input="?\n1\nq\n",
+                        str(tmp_path), "--lang", "en", "--bots", "pimc"], input="?\n1\nq\ny\n",
                        text=True,
                        capture_output=True, timeout=60)
     assert r.returncode == 0
     assert "\x1b[" not in r.stdout
     assert "Cantes (20, 40 in trumps)" in r.stdout and "Goodbye." in r.stdout
     prompt = "Your move (number, card, cante; ? rules, q quit): "
-    for line in r.stdout.replace(prompt, "\n").splitlines():
+    assert "Leave the match? (y/n) " in r.stdout           # q asked before leaving
+    for line in r.stdout.replace(prompt, "\n").replace("(y/n) ", "\n").splitlines():
         if not line.startswith("Record saved:"):         # a path as long as the folder's
             assert len(line) <= 80, line
     assert list(tmp_path.glob("*.tute"))
+
+
+def _player(answers: list[str]) -> tuple[object, list[str]]:
+    import io
+
+    from tute.term.play import TerminalPlayer
+    from tute.term.style import Style
+
+    asked: list[str] = []
+
+    def read(prompt: str) -> str:
+        asked.append(prompt)
+        return answers.pop(0)
+    return TerminalPlayer(0, ("Tú", "Ada"), Style(False, "es"), io.StringIO(), read), asked
+
+
+def test_40_and_20_are_cantes_when_offered_and_cambiar_is_the_swap() -> None:
+    from helpers import deal, run
+    from tute.core.actions import Play, SingForty, Swap
+
+    # habanero, trumps oros (the turn-up 3o): seat 0 holds Ro Co (the 40), Rc Cc (a 20)
+    # and the 7o (the swap); it wins the first trick and leads again
+    g = deal("habanero", {0: "Ro Co Rc Cc 7o Ae Ab 2b", 1: "2c 4c 5c 6c 4e 5e 6e 7e"},
+             turn_up="3o")
+    run(g, "1:4e 0:Ae")
+    view = g.view(0)
+    assert {type(a) for a in view.legal} >= {SingForty, Swap}   # the 40 first: habanero
+    player, _ = _player([])
+    hand = list(view.hand)
+    assert isinstance(player._parse("40", view, hand), SingForty)     # type: ignore[attr-defined]
+    assert isinstance(player._parse("cambiar", view, hand), Swap)     # type: ignore[attr-defined]
+    assert isinstance(player._parse("3", view, hand), Play)           # type: ignore[attr-defined]
+    out = player.out                                                  # type: ignore[attr-defined]
+    player._show(view)                                                # type: ignore[attr-defined]
+    shown = out.getvalue()
+    assert "cambiar" in shown and "cantar swap" not in shown and "swap" not in shown
+
+
+def test_q_asks_before_leaving() -> None:
+    from tute.term.play import Quit
+
+    player, asked = _player(["q", "n", "Ao"])
+    assert player._ask("> ") == ""                   # type: ignore[attr-defined]
+    assert "Dejar la partida" in asked[-1]
+    assert player._ask("> ") == "Ao"                 # type: ignore[attr-defined]
+    player, _ = _player(["q", "s"])
+    with pytest.raises(Quit):
+        player._ask("> ")                            # type: ignore[attr-defined]
+
+
+def test_q_through_a_pty_asks_and_then_leaves() -> None:
+    child = pexpect.spawn(sys.executable, ["-m", "tute.cli", "play", "--seed", "3",
+                                           "--bots", "heuristic", "--records", "/tmp"],
+                          encoding="utf-8", timeout=60, dimensions=(40, 80),
+                          env={"TERM": "xterm", "PATH": "/usr/bin:/bin",
+                               "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")})
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect(r"¿Dejar la partida\? \(s/n\) ")
+    child.sendline("n")
+    child.expect(PROMPT)                              # still playing
+    child.sendline("q")
+    child.expect(r"¿Dejar la partida\? \(s/n\) ")
+    child.sendline("s")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_the_player_is_told_the_card_drawn_and_who_is_winning_the_trick(tmp_path: Path
+                                                                         ) -> None:
+    text = _play_a_hand("habanero", 0, tmp_path)
+    assert re.search(r"robas (el|la) ", text)
+    assert re.search(r"\(la llevas? (tú )?(\w+ )?con ", text)

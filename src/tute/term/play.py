@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from tute.bots import BEST, Bot, make_bot
+from tute.bots.knowledge import trick_winner
 from tute.core.actions import (
     Action,
     Bid,
@@ -121,12 +122,25 @@ class TerminalPlayer:
             raise Quit from None
         text = text.strip()
         if text.lower() in ("q", "quit", "salir", "sair", "esci"):
-            raise Quit
+            try:                                   # a slip of the finger is not a quit
+                sure = self.read(self.style.t("play_quit_confirm")).strip().lower()
+            except EOFError:
+                raise Quit from None
+            if sure[:1] in ("s", "y"):
+                raise Quit
+            return ""
         return text
 
     def _parse(self, text: str, view: PlayerView, hand: list[Card]) -> Action | None:
         t = self.style.t
         low = text.lower()
+        # "40" and "20" are the cantes when one is offered, not card numbers 40 and 20
+        sings = [a for a in view.legal if isinstance(a, (SingTwenty, SingForty))]
+        if low == "40" and any(isinstance(a, SingForty) for a in sings):
+            return next(a for a in sings if isinstance(a, SingForty))
+        twenties = [a for a in sings if isinstance(a, SingTwenty)]
+        if low == "20" and len(twenties) == 1:
+            return twenties[0]
         if low.isdigit() and view.phase != "auction":
             n = int(low)
             if 1 <= n <= len(hand):
@@ -135,8 +149,8 @@ class TerminalPlayer:
             return None
         if view.phase == "auction" and re.fullmatch(r"\d{2,3}", low):
             return Bid(int(low))
-        aliases = {"cambiar": "swap", "cambio": "swap", "troca": "swap", "scambio": "swap",
-                   "paso": "pass", "passo": "pass"}
+        aliases = {"cambiar": "swap", "cambio": "swap", "trocar": "swap", "troca": "swap",
+                   "scambiare": "swap", "scambio": "swap", "paso": "pass", "passo": "pass"}
         text = aliases.get(low, text)
         if low in ("cantar", "cantare", "sing"):
             sings = [a for a in view.legal if isinstance(a, (SingTwenty, SingForty))]
@@ -188,6 +202,10 @@ class TerminalPlayer:
                                   cards=st.cards(c.cards)) + "\n")
         if view.trick:
             table = "  ".join(f"{names[s]}: {st.card(c)}" for s, c in view.trick)
+            winning = trick_winner(view)
+            if winning is not None:
+                table += "  (" + said(st, "play_winning", winning[0], view.seat,
+                                      who=names[winning[0]], card=st.card_name(winning[1])) + ")"
             out.write(t("play_table", cards=table) + "\n")
         counts = "  ".join(f"{names[s]} {n}" for s, n in enumerate(view.hand_counts)
                            if s != view.seat and view.sitting_out != s)
@@ -213,10 +231,12 @@ class TerminalPlayer:
         else:
             cards = " ".join(str(i) for i, c in enumerate(hand, start=1) if c in legal_cards)
             extra = [str(a) for a in others
-                     if isinstance(a, (SingTwenty, SingForty, DeclareTute, Swap, Manilla))]
+                     if isinstance(a, (SingTwenty, SingForty, DeclareTute, Manilla))]
             text = t("play_cards_ok", numbers=cards)
             if extra:
                 text += " · " + t("play_declarations", options=" ".join(extra))
+            if any(isinstance(a, Swap) for a in others):       # the swap is no cante
+                text += " · " + t("play_swap_word")
             out.write(t("play_options", options=text) + "\n")
 
 
@@ -227,6 +247,7 @@ class _Teller:
                  out: TextIO, you: int | None = None) -> None:
         self.style, self.names, self.turn_up, self.out = style, names, turn_up, out
         self.you = you
+        self.drawn = 0                             # the reader's cards drawn, told so far
 
     def __call__(self, game: Game, who: int, action: Action) -> None:
         line = describe(self.style, game, self.names, who, action, self.turn_up, self.you)
@@ -235,6 +256,11 @@ class _Teller:
         if isinstance(action, Play) and not game.trick and tricks:
             line += "  " + said(self.style, "play_trick_won", tricks[-1], self.you,
                                 who=self.names[tricks[-1]])
+            drawn = game.view(self.you).own_draws if self.you is not None else ()
+            if len(drawn) > self.drawn:            # only the reader's own card is told
+                self.drawn = len(drawn)
+                line += "  " + self.style.t("play_you_draw",
+                                            card=self.style.card_name(drawn[-1]))
         self.out.write("  " + line + "\n")
 
 
