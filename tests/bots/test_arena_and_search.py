@@ -136,3 +136,26 @@ def test_the_arenas_matches_are_scored_by_match() -> None:
     rows = [play_deal(spec, d) for d in range(6)]
     a, b = matches_won(spec, rows)
     assert a + b >= 2                       # 12 hands over two seatings: some matches
+
+
+def test_the_arenas_bar_shows_at_once_and_then_the_time_left(tmp_path: Path) -> None:
+    import io
+
+    from tute.arena.duplicate import PairSpec, run_pair
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    out = Terminal()
+    run_pair(PairSpec("heuristic", "random", "habanero", 3, None, None), 4, tmp_path, 1, out)
+    frames = out.getvalue().split("\r")
+    assert "0/4 deals" in frames[1]                 # before the first deal is played
+    assert "4/4 deals" in frames[-1]
+    import time
+
+    from tute.arena.duplicate import _bar
+    later = Terminal()                              # one deal of four done in 10 s
+    _bar(later, 1, 4, PairSpec("a", "b", "habanero", 1, None, None),
+         time.perf_counter() - 10, 0, force=True)
+    assert "~30s left" in later.getvalue()

@@ -194,7 +194,10 @@ def run_pair(spec: PairSpec, deals: int, folder: Path, jobs: int, progress: Text
         with path.open("a", encoding="utf-8") as out:
             out.write(json.dumps(row) + "\n")
         if progress is not None:
-            _bar(progress, len([d for d in done if d < deals]), deals, spec, start)
+            _bar(progress, len([d for d in done if d < deals]), deals, spec, start, before)
+    before = len([d for d in done if d < deals])
+    if progress is not None:                    # the bar at once, before the first deal
+        _bar(progress, before, deals, spec, start, before, force=True)
     if jobs > 1 and len(todo) > 1:
         ctx = multiprocessing.get_context("fork")
         with ctx.Pool(jobs) as pool:
@@ -261,10 +264,13 @@ def ratings(pairs: list[dict[str, object]], bots: list[str]) -> dict[str, float]
 _last_bar = [0.0]
 
 
-def _bar(out: TextIO, done: int, total: int, spec: PairSpec, start: float) -> None:
+def _bar(out: TextIO, done: int, total: int, spec: PairSpec, start: float,
+         first: int = 0, force: bool = False) -> None:
+    """The progress bar, with the time left at the pace of this run (``first``: deals
+    already done by an earlier run, not counted in the pace)."""
     now = time.perf_counter()
     tty = out.isatty()
-    if done < total and now - _last_bar[0] < (0.2 if tty else 30.0):
+    if not force and done < total and now - _last_bar[0] < (0.2 if tty else 30.0):
         return
     _last_bar[0] = now
     width = 30
@@ -272,9 +278,11 @@ def _bar(out: TextIO, done: int, total: int, spec: PairSpec, start: float) -> No
     elapsed = time.perf_counter() - start
     start_of_line = "\r" if tty else ""
     end = "" if tty else "\n"
+    pace = elapsed / (done - first) if done > first else None
+    left = "" if pace is None or done >= total else f", ~{pace * (total - done):.0f}s left"
     out.write(f"{start_of_line}{spec.bot_a} vs {spec.bot_b} "
               f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} deals "
-              f"{elapsed:5.0f}s{end}")
+              f"{elapsed:5.0f}s{left}{end}")
     out.flush()
 
 
