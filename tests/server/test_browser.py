@@ -18,6 +18,18 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None,
                                        "installs it where it can)")
 
 
+def _click(element: object) -> bool:
+    """Click a card or button the page may re-render meanwhile (a trick closing, a new
+    view): a detached element is simply not clicked."""
+    from playwright.sync_api import Error
+
+    try:
+        element.click(timeout=2000)  # type: ignore[attr-defined]
+    except Error:
+        return False
+    return True
+
+
 @pytest.fixture()
 def server(tmp_path: Path) -> Iterator[Server]:
     s = Server(f"sqlite:///{tmp_path / 'b.db'}")
@@ -45,13 +57,13 @@ def test_a_whole_hand_by_clicking(server: Server) -> None:
             sing = page.query_selector("#declare button[data-action^='20'], "
                                        "#declare button[data-action='40']")
             if sing is not None:
-                sing.click()
+                _click(sing)
                 sang = True
                 page.wait_for_timeout(150)
                 continue
             legal = page.query_selector("#hand button.card.legal")
             if legal is not None:
-                legal.click()
+                _click(legal)
                 clicks += 1
             page.wait_for_timeout(120)
         count = page.inner_text("#count")
@@ -88,7 +100,7 @@ def test_two_friends_at_one_table(server: Server) -> None:
             for pg in (ana, bea):
                 card = pg.query_selector("#hand button.card.legal")
                 if card is not None:
-                    card.click()
+                    _click(card)
             ana.wait_for_timeout(100)
         for pg in (ana, bea):
             count = pg.inner_text("#count")
@@ -102,7 +114,7 @@ def _play_until_count(page: Page, rounds: int = 600) -> None:
             return
         card = page.query_selector("#hand button.card.legal")
         if card is not None:
-            card.click()
+            _click(card)
         page.wait_for_timeout(100)
 
 
@@ -124,6 +136,7 @@ def test_reload_mid_hand_and_server_restart(tmp_path: Path) -> None:
         for _ in range(3):                                   # a few tricks
             page.click("#hand button.card.legal")
             page.wait_for_timeout(300)
+        page.wait_for_timeout(1600)         # a closed trick stays ~1.3 s: the page catches up
         before = page.inner_text("#status")
         page.reload()                                        # disconnect and come back
         page.wait_for_selector("#hand button.card")
@@ -168,7 +181,7 @@ def test_markup_in_names_never_runs_and_the_seat_key_is_out_of_reach(server: Ser
         for _ in range(30):                                     # a few moves, names shown
             card = page.query_selector("#hand button.card.legal")
             if card is not None:
-                card.click()
+                _click(card)
             page.wait_for_timeout(100)
         page.reload()
         page.wait_for_selector("#hand button.card")
@@ -258,3 +271,86 @@ def test_the_lobby_offers_the_engines_games_and_levels(server: Server) -> None:
     assert values == [str(v) for v in offered_variants()]
     assert sorted(levels) == sorted(LEVELS) and chosen == BEST
     assert "Experto" in labels and "expert" not in labels
+
+
+_WATCH_TRICKS = """() => {
+  window.__closed = [];
+  const trick = document.querySelector('#trick');
+  new MutationObserver(() => {
+    if (trick.dataset.closed === '1') {
+      const cards = [...trick.querySelectorAll('.played [data-card]')].map(e => e.dataset.card);
+      const key = cards.join(' ');
+      if (window.__closed[window.__closed.length - 1] !== key) window.__closed.push(key);
+    }
+  }).observe(trick, {attributes: true, childList: true, subtree: true});
+}"""
+
+
+def test_every_trick_is_seen_whole_then_another_match(server: Server, tmp_path: Path) -> None:
+    """A whole parejas hand against robots: every trick stays on the cloth with all four
+    cards (and who takes it) before it is cleared; the last trick on request; at the
+    match's end "another match" deals again and "back to the tables" returns to the lobby."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.goto(f"http://127.0.0.1:{server.port}/")
+        page.fill("#name", "Ana")
+        page.select_option("#variant", "parejas")
+        page.select_option("#robot-level", "heuristic")
+        page.click("#create")
+        page.wait_for_selector("#hand button.card")
+        page.evaluate(_WATCH_TRICKS)
+        for _ in range(900):
+            if not page.is_hidden("#after"):
+                break
+            legal = page.query_selector("#hand button.card.legal")
+            if legal is not None and not page.query_selector("#trick[data-closed]"):
+                _click(legal)
+            page.wait_for_timeout(100)
+        closed = page.evaluate("window.__closed")
+        page.screenshot(path=str(tmp_path / "match-over.png"))
+        assert len(closed) == 10, closed                      # every trick of the hand
+        assert all(len(k.split()) == 4 for k in closed), closed
+        page.click("#last-trick")
+        shown = page.query_selector_all("#trick[data-closed] .played [data-card]")
+        assert " ".join(e.get_attribute("data-card") or "" for e in shown) == closed[-1]
+        assert "Baza para" in page.inner_text("#trick") or "La baza es tuya" in \
+            page.inner_text("#trick")
+        page.click("#again")                                  # another match
+        page.wait_for_selector("#after", state="hidden")
+        page.wait_for_selector("#hand button.card")
+        assert page.inner_text("#count").strip() == ""
+        page.click("#hand button.card.legal")                 # and it plays
+        page.wait_for_timeout(300)
+        browser.close()
+
+
+def test_the_page_says_when_the_connection_is_lost_and_comes_back(tmp_path: Path) -> None:
+    from playwright.sync_api import sync_playwright
+
+    db = f"sqlite:///{tmp_path / 'off.db'}"
+    first = Server(db)
+    port = first.port
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        page = browser.new_page()
+        page.goto(f"http://127.0.0.1:{port}/")
+        page.fill("#name", "Ana")
+        page.select_option("#variant", "habanero")
+        page.click("#create")
+        page.wait_for_selector("#hand button.card.legal")
+        assert page.is_hidden("#offline")
+        first.stop()
+        page.wait_for_selector("#offline", state="visible", timeout=10_000)
+        assert page.query_selector("#hand button.card.legal") is None   # no clicks into void
+        second = Server(db, port=port)
+        try:
+            page.wait_for_selector("#offline", state="hidden", timeout=20_000)
+            page.wait_for_selector("#hand button.card.legal", timeout=10_000)
+        finally:
+            second.stop()
+        browser.close()

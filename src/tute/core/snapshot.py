@@ -45,6 +45,7 @@ def table_view(g: HandState) -> TableView:
         history=tuple(g.actions), result=g.hand_result,
         declarer=current_declarer(g), bid=current_bid(g),
         sitting_out=None if g.nplay == g.n else g.dealer,
+        last_trick_winner=g.trick_winner_seats[-1] if g.trick_winner_seats else None,
     )
 
 

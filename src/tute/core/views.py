@@ -55,6 +55,7 @@ class TableView:
     declarer: int | None             # Subastado, once the auction is won
     bid: int | None                  # the highest bid so far / the contract
     sitting_out: int | None          # a Cabrero dealer who deals to the others only
+    last_trick_winner: int | None = None         # the seat that took the previous trick
 
 
 @dataclass(frozen=True, slots=True)

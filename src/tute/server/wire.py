@@ -51,6 +51,7 @@ def table_json(t: TableView, names: list[str], match: Match | None = None
         "stock_left": t.stock_left, "leader": t.leader,
         "trick": [[s, c.code] for s, c in t.trick],
         "last_trick": [[s, c.code] for s, c in t.last_trick],
+        "last_trick_winner": t.last_trick_winner,
         "tricks_won": list(t.tricks_won), "points_taken": list(t.points_taken),
         "cantes": list(t.cantes),
         "cantes_shown": [{"seat": c.seat, "suit": c.suit.value, "points": c.points,

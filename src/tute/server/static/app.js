@@ -8,7 +8,13 @@ async function loadText(code) {
     TEXT[code] = (await res.json()).web;
   }
 }
-const SUITS = { o: "oros", c: "copas", e: "espadas", b: "bastos" };
+const suitName = (letter) => t(`suit_${letter}`);
+const cardWords = (code) => {
+  const rank = code.slice(0, -1);
+  const said = "ASCR".includes(rank) ? t(`rank_${rank}`) : t("rank_n", { n: rank });
+  return t("card", { rank: said, suit: suitName(code.slice(-1)) });
+};
+let tableInfo = null;
 const LANGS = ["es", "pt", "it", "en"];
 let lang = localStorage.getItem("tute.lang") || "es";
 if (!LANGS.includes(lang)) lang = "es";
@@ -118,8 +124,39 @@ function connect() {
   $("table").hidden = false;
   const proto = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(session.tableId)}?last=${lastSeq}&lang=${lang}`);
-  socket.onmessage = (m) => {
-    const msg = JSON.parse(m.data);
+  socket.onmessage = (m) => { inbox.push(JSON.parse(m.data)); pump(); };
+  socket.onclose = () => {
+    if (!session) return;
+    setOffline(true);
+    setTimeout(() => { if (session) connect(); }, 1500);
+  };
+}
+
+// messages are shown in order; a trick that closes stays on the cloth a moment first
+const inbox = [];
+let holding = false;
+function pump() {
+  while (!holding && inbox.length) handle(inbox.shift());
+}
+function holdFor(ms) {
+  holding = true;
+  setTimeout(() => {
+    holding = false;
+    if (current) render(current);          // the cloth cleared: the table as it is now
+    pump();
+  }, ms);
+}
+
+let offline = false;
+function setOffline(value) {
+  offline = value;
+  $("offline").hidden = !value;
+  if (current) render(current);
+}
+
+function handle(msg) {
+  {
+    if (msg.type === "pong") return;
     if (msg.type === "error") {
       $("message").textContent = msg.message;
       if (!current) { session = null; socket.onclose = null; }
@@ -129,11 +166,74 @@ function connect() {
     if (msg.table) {
       if (msg.table.status === "open") renderWaiting(msg.table); else $("waiting").hidden = true;
     }
+    if (msg.event && msg.event.kind === "state") setOffline(false);
+    if (msg.table) tableInfo = msg.table;
+    const before = current;
+    if (msg.event && msg.event.kind === "action" && msg.view) announce(msg.event, msg.view, before);
     if (msg.event && msg.event.result) showCount(msg.event.result);
-    if (msg.view) { current = msg.view; render(current); }
+    if (msg.view) {
+      current = msg.view;
+      render(current);
+      const closed = msg.event && msg.event.kind === "action" && before && before.trick.length
+        && !current.trick.length && current.last_trick.length;
+      if (closed) { showTrick(current.last_trick, current.last_trick_winner, current); holdFor(1300); }
+    }
+    $("after").hidden = !(current && current.match && current.match.over);
+    $("again").hidden = !(tableInfo && current && tableInfo.host === current.seat);
     startClock(msg.clock || null);
-  };
-  socket.onclose = () => { setTimeout(() => { if (session) connect(); }, 1500); };
+  }
+}
+
+function winnerText(seat, v) {
+  return seat === v.seat ? t("trick_to_you") : t("trick_to", { name: v.names[seat] });
+}
+
+// a whole trick on the cloth, each card before who played it, and who takes it
+function showTrick(cards, winner, v) {
+  const trick = $("trick");
+  trick.replaceChildren();
+  delete trick.dataset.closed;
+  trick.dataset.closed = "1";
+  for (const [s, code] of cards) {
+    const d = document.createElement("div");
+    d.className = "played" + (s === winner ? " won" : "");
+    d.append(cardView(code), document.createElement("br"), v.names[s]);
+    trick.append(d);
+  }
+  if (winner !== null && winner !== undefined) {
+    const caption = document.createElement("p");
+    caption.className = "trick-winner";
+    caption.textContent = winnerText(winner, v);
+    trick.append(caption);
+  }
+}
+
+// cantes, tute, swaps, bids and trump choices said in words, with the cards shown
+let announceTimer = null;
+function announce(event, v, before) {
+  const a = event.action;
+  const name = v.names[event.seat] || "";
+  let text = null;
+  if (a === "40") text = t("announce_forty", { name });
+  else if (/^20[oceb]$/.test(a)) text = t("announce_twenty", { name, suit: suitName(a[2]) });
+  else if (a === "tute") text = t("announce_tute", { name });
+  else if (a === "swap" && before && before.turn_up) {
+    text = t("announce_swap", { name, card: cardWords(before.turn_up) });
+  }
+  else if (a.startsWith("bid ")) text = t("announce_bid", { name, points: a.slice(4) });
+  else if (a === "pass") text = t("announce_pass", { name });
+  else if (a.startsWith("trump ")) text = t("announce_trump", { name, suit: suitName(a.slice(6)) });
+  else if (a.startsWith("manilla ")) text = t("announce_manilla", { name, suit: suitName(a.slice(8)) });
+  if (text === null) return;
+  const box = $("announce");
+  box.replaceChildren(text);
+  box.dataset.announce = a;
+  const shown = v.cantes_shown[v.cantes_shown.length - 1];
+  if ((a === "40" || a.startsWith("20")) && shown) {
+    for (const code of shown.cards) box.append(cardView(code));
+  }
+  clearTimeout(announceTimer);
+  announceTimer = setTimeout(() => { box.replaceChildren(); delete box.dataset.announce; }, 3500);
 }
 
 let clockTimer = null;
@@ -204,10 +304,11 @@ function render(v) {
   $("others").textContent = v.names.map((n, s) => s === v.seat ? null : `${n}: ${v.hand_counts[s]} ${t("cards")}`).filter(Boolean).join(" · ") +
     (v.turn_up_in_stock ? ` · ${t("stock")}: ${v.stock_left}` : "");
   const trumpBox = $("trump");
-  trumpBox.textContent = v.trump ? `${t("trump")}: ${SUITS[v.trump]}` : "";
-  if (v.turn_up) trumpBox.append(cardView(v.turn_up));
+  trumpBox.textContent = v.trump ? `${t("trump")}: ${suitName(v.trump)}` : "";
+  if (v.turn_up && v.turn_up_in_stock) trumpBox.append(cardView(v.turn_up));   // gone once taken
   const trick = $("trick");
   trick.replaceChildren();
+  delete trick.dataset.closed;
   for (const [s, code] of v.trick) {
     const d = document.createElement("div");
     d.className = "played";
@@ -218,18 +319,48 @@ function render(v) {
   const legal = new Set(v.legal_cards);
   const hand = $("hand");
   hand.replaceChildren();
-  for (const code of sortHand(v.hand, v.rank_order)) hand.append(cardButton(code, legal.has(code), () => act(code)));
+  for (const code of sortHand(v.hand, v.rank_order)) {
+    hand.append(cardButton(code, legal.has(code) && !offline, () => act(code)));
+  }
   const declare = $("declare");
   declare.replaceChildren();
   for (const a of v.legal) {
     if (legal.has(a)) continue;
     if (a.startsWith("bid ") && a !== v.legal.find((x) => x.startsWith("bid "))) continue;
     const b = document.createElement("button");
-    b.textContent = a === "swap" ? t("swap") : a === "pass" ? t("pass") : a;
+    b.textContent = actionLabel(a);
     b.dataset.action = a;
+    b.disabled = offline;
     b.onclick = () => act(a);
     declare.append(b);
   }
+}
+
+function actionLabel(a) {
+  if (a === "swap") return t("swap");
+  if (a === "pass") return t("pass");
+  if (a === "40") return t("sing_forty");
+  if (a === "tute") return t("sing_tute");
+  if (/^20[oceb]$/.test(a)) return t("sing_twenty", { suit: suitName(a[2]) });
+  if (a.startsWith("trump ")) return t("name_trump", { suit: suitName(a.slice(6)) });
+  if (a.startsWith("manilla ")) return t("manilla", { suit: suitName(a.slice(8)) });
+  if (a.startsWith("bid ")) return `${t("bid")} ${a.slice(4)}`;
+  return a;
+}
+
+function showLastTrick() {
+  if (current && current.last_trick.length) showTrick(current.last_trick, current.last_trick_winner, current);
+}
+
+function backToTables() {
+  session = null;
+  current = null;
+  if (socket) { socket.onclose = null; socket.close(); }
+  $("table").hidden = true;
+  $("after").hidden = true;
+  $("lobby").hidden = false;
+  $("count").textContent = "";
+  refreshTables();
 }
 
 function showCount(r) {
@@ -258,6 +389,9 @@ $("lang").onchange = async () => {
   if (current) render(current);
 };
 $("new-table").onsubmit = createAndPlay;
+$("again").onclick = () => { $("count").textContent = ""; socket.send(JSON.stringify({ type: "start" })); };
+$("back").onclick = backToTables;
+$("last-trick").onclick = showLastTrick;
 $("friends").onclick = createForFriends;
 $("add-robots").onclick = () => api(`/api/tables/${session.tableId}/robots`, {}).catch((e) => { $("message").textContent = e.message; });
 $("start").onclick = () => api(`/api/tables/${session.tableId}/start`, {}).catch((e) => { $("message").textContent = e.message; });
