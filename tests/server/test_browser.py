@@ -354,3 +354,32 @@ def test_the_page_says_when_the_connection_is_lost_and_comes_back(tmp_path: Path
         finally:
             second.stop()
         browser.close()
+
+
+def test_counts_in_the_page_agree_in_number(server: Server) -> None:
+    """"1 baza", "2 bazas": the page uses the catalogs' plural forms."""
+    import re
+
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        page = browser.new_page()
+        page.goto(f"http://127.0.0.1:{server.port}/")
+        page.fill("#name", "Ana")
+        page.select_option("#variant", "habanero")
+        page.click("#create")
+        page.wait_for_selector("#hand button.card")
+        texts = []
+        for _ in range(120):
+            texts.append(page.inner_text("#status") + " " + page.inner_text("#others"))
+            legal = page.query_selector("#hand button.card.legal")
+            if legal is not None:
+                _click(legal)
+            page.wait_for_timeout(100)
+            if any(re.search(r"\b1 baza\b", x) for x in texts):
+                break
+        browser.close()
+    seen = " ".join(texts)
+    assert re.search(r"\b1 baza\b", seen) and not re.search(r"\b1 (bazas|puntos|cartas)\b", seen)

@@ -289,7 +289,7 @@ function sideName(v, s) {
 function render(v) {
   const sides = v.tricks_won.length;
   const score = [...Array(sides).keys()].map((s) =>
-    `${sideName(v, s)}: ${v.tricks_won[s]} ${t("tricks")}, ${v.points_taken[s] + v.cantes[s]} ${t("points")}`).join(" · ");
+    `${sideName(v, s)}: ${t("tricks_n", { n: v.tricks_won[s] })}, ${t("points_n", { n: v.points_taken[s] + v.cantes[s] })}`).join(" · ");
   const matchLine = v.match ? ` · ${t("match")}: ${(v.match.points.some((x) => x) ? v.match.points : v.match.hands_won).join("-")}` : "";
   const status = $("status");
   status.replaceChildren(`${score}${matchLine}`, document.createElement("br"));
@@ -301,7 +301,7 @@ function render(v) {
   } else if (v.to_act !== null) {
     status.append(t("waits", { name: v.names[v.to_act] }));
   }
-  $("others").textContent = v.names.map((n, s) => s === v.seat ? null : `${n}: ${v.hand_counts[s]} ${t("cards")}`).filter(Boolean).join(" · ") +
+  $("others").textContent = v.names.map((n, s) => s === v.seat ? null : `${n}: ${t("cards_n", { n: v.hand_counts[s] })}`).filter(Boolean).join(" · ") +
     (v.turn_up_in_stock ? ` · ${t("stock")}: ${v.stock_left}` : "");
   const trumpBox = $("trump");
   trumpBox.textContent = v.trump ? `${t("trump")}: ${suitName(v.trump)}` : "";
