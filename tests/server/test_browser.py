@@ -383,3 +383,20 @@ def test_counts_in_the_page_agree_in_number(server: Server) -> None:
         browser.close()
     seen = " ".join(texts)
     assert re.search(r"\b1 baza\b", seen) and not re.search(r"\b1 (bazas|puntos|cartas)\b", seen)
+
+
+def test_the_lobby_refreshes_itself(server: Server) -> None:
+    """A table opened by someone else appears in the lobby without a reload."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        page = browser.new_page()
+        page.goto(f"http://127.0.0.1:{server.port}/")
+        page.wait_for_selector("#variant option", state="attached")
+        assert page.query_selector_all("#tables li") == []
+        server.client().new_table("parejas", robots=False, name="Luis")
+        page.wait_for_selector("#tables li button[data-seat='1']", timeout=8000)
+        assert "Luis" in page.inner_text("#tables")
+        browser.close()

@@ -50,6 +50,9 @@ function freeSeats(tb) {
   return [...Array(tb.players).keys()].filter((s) => !tb.seats.some((x) => x.seat === s));
 }
 
+// the lobby refreshes itself while it is shown (open and running tables only)
+setInterval(() => { if (!$("lobby").hidden && !document.hidden) refreshTables().catch(() => {}); }, 3000);
+
 async function refreshTables() {
   const { tables } = await api("/api/tables");
   const list = $("tables");
