@@ -88,7 +88,7 @@ async function createForFriends() {
   const name = $("name").value.trim();
   if (!name) { $("name").focus(); return; }
   try {
-    const { id, seat } = await api("/api/tables", { variant: $("variant").value, robot_level: $("robot-level").value, name, seat: 0 });
+    const { id, seat } = await api("/api/tables", { ...tableOptions(), name, seat: 0 });
     session = { tableId: id, seat };
     lastSeq = 0;
     connect();
@@ -113,7 +113,7 @@ async function createAndPlay(ev) {
   const name = $("name").value.trim();
   if (!name) return;
   try {
-    const { id, seat } = await api("/api/tables", { variant: $("variant").value, robot_level: $("robot-level").value, name, seat: 0 });
+    const { id, seat } = await api("/api/tables", { ...tableOptions(), name, seat: 0 });
     await api(`/api/tables/${id}/robots`, {});
     session = { tableId: id, seat };
     lastSeq = 0;
@@ -392,12 +392,32 @@ $("lang").onchange = async () => {
   if (current) render(current);
 };
 $("new-table").onsubmit = createAndPlay;
+$("variant").onchange = showOptions;
 $("again").onclick = () => { $("count").textContent = ""; socket.send(JSON.stringify({ type: "start" })); };
 $("back").onclick = backToTables;
 $("last-trick").onclick = showLastTrick;
 $("friends").onclick = createForFriends;
 $("add-robots").onclick = () => api(`/api/tables/${session.tableId}/robots`, {}).catch((e) => { $("message").textContent = e.message; });
 $("start").onclick = () => api(`/api/tables/${session.tableId}/start`, {}).catch((e) => { $("message").textContent = e.message; });
+// seed 001's table options (its game is Tute online): rounds, allow tute, trump on
+// trump while the stock lasts; the time per move for every game
+function chosenVariant() {
+  return meta ? meta.variants.find((v) => v.text === $("variant").value) : null;
+}
+function showOptions() {
+  const v = chosenVariant();
+  $("online-options").hidden = !(v && v.preset === "online");
+}
+function tableOptions() {
+  const v = chosenVariant();
+  const common = { robot_level: $("robot-level").value, move_seconds: Number($("move-seconds").value) };
+  if (v && v.preset === "online") {
+    return { ...common, preset: "online", players: v.players, rounds: Number($("rounds").value),
+             allow_tute: $("allow-tute").checked, trump_on_trump: $("trump-on-trump").checked };
+  }
+  return { ...common, variant: $("variant").value };
+}
+
 // the games and robot levels the server offers, named in the page's language
 let meta = null;
 function fillChoices() {
@@ -418,6 +438,7 @@ function fillChoices() {
   }));
   variant.value = chosen[0] || meta.variants[0].text;
   level.value = chosen[1] || meta.best;
+  showOptions();
 }
 
 async function resume() {
