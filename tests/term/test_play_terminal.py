@@ -156,9 +156,9 @@ def test_q_asks_before_leaving() -> None:
         player._ask("> ")                            # type: ignore[attr-defined]
 
 
-def test_q_through_a_pty_asks_and_then_leaves() -> None:
+def test_q_through_a_pty_asks_and_then_leaves(tmp_path: Path) -> None:
     child = pexpect.spawn(sys.executable, ["-m", "tute.cli", "play", "--seed", "3",
-                                           "--bots", "heuristic", "--records", "/tmp"],
+                                           "--bots", "heuristic", "--records", str(tmp_path)],
                           encoding="utf-8", timeout=60, dimensions=(40, 80),
                           env={"TERM": "xterm", "PATH": "/usr/bin:/bin",
                                "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")})
