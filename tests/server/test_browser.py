@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page
@@ -16,6 +17,12 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(CHROMIUM is None,
                                 reason="Debian's chromium is not installed (scripts/test "
                                        "installs it where it can)")
+
+
+def _chromium(p: Any) -> Any:
+    """The system Chromium, headless, as every browser test uses it."""
+    return p.chromium.launch(executable_path=CHROMIUM, args=[
+        "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
 
 
 def _click(element: object) -> bool:
@@ -54,8 +61,7 @@ def test_a_whole_hand_by_clicking(server: Server) -> None:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        browser = _chromium(p)
         page = browser.new_page(viewport={"width": 390, "height": 844})    # a phone
         page.goto(f"http://127.0.0.1:{server.port}/")
         page.fill("#name", "Ana")
@@ -91,8 +97,7 @@ def test_two_friends_at_one_table(server: Server) -> None:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        browser = _chromium(p)
         ana = browser.new_context().new_page()
         bea = browser.new_context().new_page()
         ana.goto(f"http://127.0.0.1:{server.port}/")
@@ -138,8 +143,7 @@ def test_reload_mid_hand_and_server_restart(tmp_path: Path) -> None:
     first = Server(db)
     port = first.port
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        browser = _chromium(p)
         page = browser.new_page()
         page.goto(f"http://127.0.0.1:{port}/")
         page.fill("#name", "Ana")
@@ -175,8 +179,7 @@ def test_markup_in_names_never_runs_and_the_seat_key_is_out_of_reach(server: Ser
     from tute.server.store import SeatRow
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        browser = _chromium(p)
         page = browser.new_page()
         violations: list[str] = []
         page.on("console", lambda m: violations.append(m.text)
@@ -222,8 +225,7 @@ def test_the_hand_is_sorted_in_the_variants_own_order(server: Server, variant: s
 
     ranking = "guinote" if variant == "guinote" else "tute"
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        browser = _chromium(p)
         page = browser.new_page()
         page.goto(f"http://127.0.0.1:{server.port}/")
         page.fill("#name", "Ana")
@@ -249,8 +251,7 @@ def test_the_page_speaks_the_catalogs_language(server: Server, lang: str) -> Non
     web = load_catalog(lang)["web"]
     spanish = load_catalog("es")["web"]
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        browser = _chromium(p)
         page = browser.new_page()
         page.goto(f"http://127.0.0.1:{server.port}/")
         page.select_option("#lang", lang)
@@ -271,8 +272,7 @@ def test_the_lobby_offers_the_engines_games_and_levels(server: Server) -> None:
     from tute.server.lobby import offered_variants
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        browser = _chromium(p)
         page = browser.new_page()
         page.goto(f"http://127.0.0.1:{server.port}/")
         page.wait_for_selector("#robot-level option", state="attached")
@@ -306,8 +306,7 @@ def test_every_trick_is_seen_whole_then_another_match(server: Server, tmp_path: 
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        browser = _chromium(p)
         page = browser.new_page(viewport={"width": 390, "height": 844})
         page.goto(f"http://127.0.0.1:{server.port}/")
         page.fill("#name", "Ana")
@@ -348,8 +347,7 @@ def test_the_page_says_when_the_connection_is_lost_and_comes_back(tmp_path: Path
     first = Server(db)
     port = first.port
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        browser = _chromium(p)
         page = browser.new_page()
         page.goto(f"http://127.0.0.1:{port}/")
         page.fill("#name", "Ana")
@@ -376,8 +374,7 @@ def test_counts_in_the_page_agree_in_number(server: Server) -> None:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        browser = _chromium(p)
         page = browser.new_page()
         page.goto(f"http://127.0.0.1:{server.port}/")
         page.fill("#name", "Ana")
@@ -403,8 +400,7 @@ def test_the_lobby_refreshes_itself(server: Server) -> None:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        browser = _chromium(p)
         page = browser.new_page()
         page.goto(f"http://127.0.0.1:{server.port}/")
         page.wait_for_selector("#variant option", state="attached")
@@ -421,8 +417,7 @@ def test_seed_001s_table_options_make_the_table(server: Server) -> None:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        browser = _chromium(p)
         page = browser.new_page()
         page.goto(f"http://127.0.0.1:{server.port}/")
         page.fill("#name", "Ana")

@@ -23,7 +23,7 @@ import asyncio
 import contextlib
 import gc
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -141,30 +141,28 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
         return answer(request, {"id": table.id, "seat": data.seat,
                                 "table": table.summary()}, secret)
 
-    async def host_request(request: Request, kind: type[Any]) -> JSONResponse:
+    async def host_request(request: Request, kind: type[Any],
+                           do: Callable[[TableRuntime, str, Any], Awaitable[None]]
+                           ) -> JSONResponse:
+        """A request only the host may make: the body as ``kind``, then ``do``."""
         lang = lang_of(request.scope)
         try:
             data = decode_body(kind, await body(request))
             table = lobby.get(request.path_params["table_id"])
-            player = player_of(request)
-            if isinstance(data, TableOptions):
-                await table.set_options(player or "", data.to_options(table.options))
-            elif request.url.path.endswith("/robots"):
-                await table.fill_robots(player or "")
-            else:
-                await table.start(player or "")
+            await do(table, player_of(request) or "", data)
         except TuteError as e:
             return _error(e, lang)
         return JSONResponse({"table": table.summary()})
 
     async def robots(request: Request) -> JSONResponse:
-        return await host_request(request, Empty)
+        return await host_request(request, Empty, lambda t, p, _: t.fill_robots(p))
 
     async def start(request: Request) -> JSONResponse:
-        return await host_request(request, Empty)
+        return await host_request(request, Empty, lambda t, p, _: t.start(p))
 
     async def options(request: Request) -> JSONResponse:
-        return await host_request(request, TableOptions)
+        return await host_request(request, TableOptions,
+                                  lambda t, p, d: t.set_options(p, d.to_options(t.options)))
 
     async def play(ws: WebSocket) -> None:
         lang = lang_of(ws.scope)

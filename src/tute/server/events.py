@@ -103,16 +103,14 @@ def _apply(state: Replayed, e: Event) -> None:
         hand_end(state.match, e.seq)
 
 
-def match_games(stored: list[Event], variant: str, robot_level: str
-                ) -> tuple[Variant, list[Game], int]:
+def match_games(stored: list[Event], variant: str, robot_level: str) -> list[Game]:
     """The hands of a table's last match, as games (the last one as far as it went),
-    replayed from its events; and the event number of that match's start."""
+    replayed from its events."""
     state = Replayed(Options(parse_variant(variant), robot_level, 0.0))
     games: list[Game] = []
-    started, match_variant = 0, state.options.variant
     for e in stored:
         if e.kind == "start":
-            games, started, match_variant = [], e.seq, state.options.variant
+            games = []
         elif e.kind in ("next_hand", "match_over") and state.match is not None:
             games.append(state.match.game)
         _apply(state, e)
@@ -120,11 +118,11 @@ def match_games(stored: list[Event], variant: str, robot_level: str
         raise ValueError("no match was started at this table")
     if not state.match.is_over and state.match.game not in games:
         games.append(state.match.game)
-    return match_variant, games, started
+    return games
 
 
 def table_record(stored: list[Event], variant: str, robot_level: str,
                  names: tuple[str, ...], date: str = "") -> GameRecord:
     """A table's last match as a ``.tute`` record (``tute replay`` reads it)."""
-    _, games, _ = match_games(stored, variant, robot_level)
-    return record_of_games(games, names, date=date, event="tute serve")
+    return record_of_games(match_games(stored, variant, robot_level), names, date=date,
+                           event="tute serve")

@@ -23,7 +23,7 @@ import multiprocessing
 import os
 from collections import OrderedDict, deque
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from tute.bots import make_bot
 from tute.core.actions import Action, parse_action
@@ -55,7 +55,6 @@ class _Job:
     view: PlayerView
     declaring: bool
     answer: asyncio.Future[str | None]
-    fell_back: bool = field(default=False)
 
 
 class Thinkers:

@@ -19,7 +19,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -139,7 +138,6 @@ class Store:
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="tute-store")
         self._readers = ThreadPoolExecutor(2, thread_name_prefix="tute-read")
         self._raw: PoolProxiedConnection | None = None
-        self._writer_thread: threading.Thread | None = None
         self.fault: Callable[[], None] | None = None   # tests: raise inside the next writes
 
     # ------------------------------------------------------------------ writing

@@ -23,7 +23,7 @@ from typing import Any
 
 from tute.bots import LEVELS
 from tute.core.actions import parse_action
-from tute.core.errors import IllegalActionError, OutOfTurnError, TuteError, WrongPhaseError
+from tute.core.errors import OutOfTurnError, TuteError, WrongPhaseError
 from tute.core.game import Game
 from tute.core.match import Match
 from tute.core.variants import Variant
@@ -31,7 +31,7 @@ from tute.server.autoplay import Autoplay
 from tute.server.events import Options, Replayed, hand_end, public, replay
 from tute.server.hub import Hub, Viewer
 from tute.server.names import InvalidNameError, name_key, validate_name
-from tute.server.robots import QUICK, Thinkers
+from tute.server.robots import Thinkers
 from tute.server.store import (
     Event,
     NewTable,
@@ -460,13 +460,10 @@ class TableRuntime:
         self.auto.stop()
         self.hub.close_all()
 
-    def robots_only_quick(self) -> bool:
-        return self.robot_level in QUICK
 
 
 def _seat_data(row: SeatRow) -> dict[str, Any]:
     return {"seat": row.seat, "name": row.name, "robot": row.kind == "robot"}
 
 
-__all__ = ["IllegalActionError", "TableBrokenError", "TableError", "TableRuntime",
-           "check_options"]
+__all__ = ["TableBrokenError", "TableError", "TableRuntime", "check_options"]
