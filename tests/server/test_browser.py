@@ -3,51 +3,16 @@ system Chromium), by clicking."""
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from playwright.sync_api import Page
 
+from browser_kit import chromium, click, needs_chromium, shot, wait_until
 from server_harness import Server
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(CHROMIUM is None,
-                                reason="Debian's chromium is not installed (scripts/test "
-                                       "installs it where it can)")
-
-
-def _chromium(p: Any) -> Any:
-    """The system Chromium, headless, as every browser test uses it."""
-    return p.chromium.launch(executable_path=CHROMIUM, args=[
-        "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
-
-
-def _click(element: object) -> bool:
-    """Click a card or button the page may re-render meanwhile (a trick closing, a new
-    view): a detached element is simply not clicked."""
-    from playwright.sync_api import Error
-
-    try:
-        element.click(timeout=2000)  # type: ignore[attr-defined]
-    except Error:
-        return False
-    return True
-
-
-def _wait_until(page: Page, expression: str, timeout: float = 15.0) -> None:
-    """Poll a page until ``expression`` is true.  (Playwright's wait_for_function polls
-    inside the page with eval, which the site's Content-Security-Policy forbids --
-    rightly; evaluate() goes through the browser's devtools instead.)"""
-    import time
-
-    deadline = time.time() + timeout
-    while not page.evaluate(expression):
-        if time.time() > deadline:
-            raise AssertionError(f"never true: {expression}")
-        page.wait_for_timeout(50)
+pytestmark = needs_chromium
 
 
 @pytest.fixture()
@@ -61,7 +26,7 @@ def test_a_whole_hand_by_clicking(server: Server) -> None:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = _chromium(p)
+        browser = chromium(p)
         page = browser.new_page(viewport={"width": 390, "height": 844})    # a phone
         page.goto(f"http://127.0.0.1:{server.port}/")
         page.fill("#name", "Ana")
@@ -76,17 +41,17 @@ def test_a_whole_hand_by_clicking(server: Server) -> None:
             sing = page.query_selector("#declare button[data-action^='20'], "
                                        "#declare button[data-action='40']")
             if sing is not None:
-                _click(sing)
+                click(sing)
                 sang = True
                 page.wait_for_timeout(150)
                 continue
             legal = page.query_selector("#hand button.card.legal")
             if legal is not None:
-                _click(legal)
+                click(legal)
                 clicks += 1
             page.wait_for_timeout(120)
         count = page.inner_text("#count")
-        assert "cartas" in count and "cantes" in count, count
+        assert "Cartas" in count and "Cantes" in count and "Total" in count, count
         assert clicks >= 8
         assert page.query_selector_all("#hand svg") is not None
         del sang
@@ -97,7 +62,7 @@ def test_two_friends_at_one_table(server: Server) -> None:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = _chromium(p)
+        browser = chromium(p)
         ana = browser.new_context().new_page()
         bea = browser.new_context().new_page()
         ana.goto(f"http://127.0.0.1:{server.port}/")
@@ -109,7 +74,7 @@ def test_two_friends_at_one_table(server: Server) -> None:
         bea.fill("#name", "Bea")
         bea.click("#tables li button")                  # sit at Ana's table
         bea.wait_for_selector("#waiting:not([hidden])")
-        _wait_until(ana, "document.querySelector('#seats').textContent.includes('Bea')")
+        wait_until(ana, "document.querySelector('#seats').textContent.includes('Bea')")
         ana.click("#start")
         for _ in range(600):
             done = [pg.inner_text("#count").strip() != "" for pg in (ana, bea)]
@@ -118,7 +83,7 @@ def test_two_friends_at_one_table(server: Server) -> None:
             for pg in (ana, bea):
                 card = pg.query_selector("#hand button.card.legal")
                 if card is not None:
-                    _click(card)
+                    click(card)
             ana.wait_for_timeout(100)
         for pg in (ana, bea):
             count = pg.inner_text("#count")
@@ -132,7 +97,7 @@ def _play_until_count(page: Page, rounds: int = 600) -> None:
             return
         card = page.query_selector("#hand button.card.legal")
         if card is not None:
-            _click(card)
+            click(card)
         page.wait_for_timeout(100)
 
 
@@ -143,7 +108,7 @@ def test_reload_mid_hand_and_server_restart(tmp_path: Path) -> None:
     first = Server(db)
     port = first.port
     with sync_playwright() as p:
-        browser = _chromium(p)
+        browser = chromium(p)
         page = browser.new_page()
         page.goto(f"http://127.0.0.1:{port}/")
         page.fill("#name", "Ana")
@@ -154,16 +119,16 @@ def test_reload_mid_hand_and_server_restart(tmp_path: Path) -> None:
             page.click("#hand button.card.legal")
             page.wait_for_timeout(300)
         page.wait_for_timeout(1600)         # a closed trick stays ~1.3 s: the page catches up
-        before = page.inner_text("#status")
+        before = page.inner_text("#score table")
         page.reload()                                        # disconnect and come back
         page.wait_for_selector("#hand button.card")
-        assert page.inner_text("#status").split("\n")[0] == before.split("\n")[0]
+        assert page.inner_text("#score table") == before
         first.stop()                                         # the server goes down...
         second = Server(db, port=port)                       # ...and comes back
         try:
             page.wait_for_timeout(2500)                      # the page reconnects itself
             _play_until_count(page)
-            assert "cartas" in page.inner_text("#count")
+            assert "Cartas" in page.inner_text("#count")
         finally:
             second.stop()
         browser.close()
@@ -179,7 +144,7 @@ def test_markup_in_names_never_runs_and_the_seat_key_is_out_of_reach(server: Ser
     from tute.server.store import SeatRow
 
     with sync_playwright() as p:
-        browser = _chromium(p)
+        browser = chromium(p)
         page = browser.new_page()
         violations: list[str] = []
         page.on("console", lambda m: violations.append(m.text)
@@ -197,7 +162,7 @@ def test_markup_in_names_never_runs_and_the_seat_key_is_out_of_reach(server: Ser
         for _ in range(30):                                     # a few moves, names shown
             card = page.query_selector("#hand button.card.legal")
             if card is not None:
-                _click(card)
+                click(card)
             page.wait_for_timeout(100)
         page.reload()
         page.wait_for_selector("#hand button.card")
@@ -209,7 +174,7 @@ def test_markup_in_names_never_runs_and_the_seat_key_is_out_of_reach(server: Ser
         page.evaluate("""() => { const s = document.createElement('script');
             s.textContent = 'window.__inline = 1'; document.body.append(s); }""")
         assert page.evaluate("window.__inline") is None         # CSP: no inline script
-        page.screenshot(path=str(tmp_path / "hostile-name.png"))
+        shot(page, "hostile-name")
         browser.close()
     assert violations                                          # the inline one, refused
 
@@ -225,7 +190,7 @@ def test_the_hand_is_sorted_in_the_variants_own_order(server: Server, variant: s
 
     ranking = "guinote" if variant == "guinote" else "tute"
     with sync_playwright() as p:
-        browser = _chromium(p)
+        browser = chromium(p)
         page = browser.new_page()
         page.goto(f"http://127.0.0.1:{server.port}/")
         page.fill("#name", "Ana")
@@ -251,11 +216,11 @@ def test_the_page_speaks_the_catalogs_language(server: Server, lang: str) -> Non
     web = load_catalog(lang)["web"]
     spanish = load_catalog("es")["web"]
     with sync_playwright() as p:
-        browser = _chromium(p)
+        browser = chromium(p)
         page = browser.new_page()
         page.goto(f"http://127.0.0.1:{server.port}/")
         page.select_option("#lang", lang)
-        _wait_until(page, f"document.documentElement.lang === '{lang}'")
+        wait_until(page, f"document.documentElement.lang === '{lang}'")
         for key in ("web_create", "web_friends", "web_tables"):
             assert web[key] in page.inner_text("#lobby"), key
             if spanish[key] != web[key]:
@@ -272,7 +237,7 @@ def test_the_lobby_offers_the_engines_games_and_levels(server: Server) -> None:
     from tute.server.lobby import offered_variants
 
     with sync_playwright() as p:
-        browser = _chromium(p)
+        browser = chromium(p)
         page = browser.new_page()
         page.goto(f"http://127.0.0.1:{server.port}/")
         page.wait_for_selector("#robot-level option", state="attached")
@@ -306,7 +271,7 @@ def test_every_trick_is_seen_whole_then_another_match(server: Server, tmp_path: 
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = _chromium(p)
+        browser = chromium(p)
         page = browser.new_page(viewport={"width": 390, "height": 844})
         page.goto(f"http://127.0.0.1:{server.port}/")
         page.fill("#name", "Ana")
@@ -320,10 +285,10 @@ def test_every_trick_is_seen_whole_then_another_match(server: Server, tmp_path: 
                 break
             legal = page.query_selector("#hand button.card.legal")
             if legal is not None and not page.query_selector("#trick[data-closed]"):
-                _click(legal)
+                click(legal)
             page.wait_for_timeout(100)
         closed = page.evaluate("window.__closed")
-        page.screenshot(path=str(tmp_path / "match-over.png"))
+        shot(page, "match-over-phone-parejas")
         assert len(closed) == 10, closed                      # every trick of the hand
         assert all(len(k.split()) == 4 for k in closed), closed
         page.click("#last-trick")
@@ -347,7 +312,7 @@ def test_the_page_says_when_the_connection_is_lost_and_comes_back(tmp_path: Path
     first = Server(db)
     port = first.port
     with sync_playwright() as p:
-        browser = _chromium(p)
+        browser = chromium(p)
         page = browser.new_page()
         page.goto(f"http://127.0.0.1:{port}/")
         page.fill("#name", "Ana")
@@ -374,7 +339,7 @@ def test_counts_in_the_page_agree_in_number(server: Server) -> None:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = _chromium(p)
+        browser = chromium(p)
         page = browser.new_page()
         page.goto(f"http://127.0.0.1:{server.port}/")
         page.fill("#name", "Ana")
@@ -383,10 +348,10 @@ def test_counts_in_the_page_agree_in_number(server: Server) -> None:
         page.wait_for_selector("#hand button.card")
         texts = []
         for _ in range(120):
-            texts.append(page.inner_text("#status") + " " + page.inner_text("#others"))
+            texts.append(page.inner_text("#score") + " " + page.inner_text("#seats-ring"))
             legal = page.query_selector("#hand button.card.legal")
             if legal is not None:
-                _click(legal)
+                click(legal)
             page.wait_for_timeout(100)
             if any(re.search(r"\b1 baza\b", x) for x in texts):
                 break
@@ -400,7 +365,7 @@ def test_the_lobby_refreshes_itself(server: Server) -> None:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = _chromium(p)
+        browser = chromium(p)
         page = browser.new_page()
         page.goto(f"http://127.0.0.1:{server.port}/")
         page.wait_for_selector("#variant option", state="attached")
@@ -417,7 +382,7 @@ def test_seed_001s_table_options_make_the_table(server: Server) -> None:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        browser = _chromium(p)
+        browser = chromium(p)
         page = browser.new_page()
         page.goto(f"http://127.0.0.1:{server.port}/")
         page.fill("#name", "Ana")

@@ -3,6 +3,7 @@
 HTTP (JSON bodies, ``Content-Type: application/json``; docs/server.md has the details):
   ``GET  /api/tables``                         the open and running tables
   ``GET  /api/session``                        where this browser sits
+  ``GET  /help/{variant}?lang=es``             the rules of a variant, as a page
   ``POST /api/tables`` {name, seat, options}   a new table, its creator seated as host
   ``POST /api/tables/{id}/seats`` {seat, name} take the seat of one's choice
   ``POST /api/tables/{id}/robots``             the host fills the empty seats
@@ -10,7 +11,8 @@ HTTP (JSON bodies, ``Content-Type: application/json``; docs/server.md has the de
   ``POST /api/tables/{id}/options`` {options}  the host, before or between matches
 
 A person is a guest's secret in an HttpOnly cookie (:mod:`tute.server.sessions`): the
-page never holds a seat's key.  WebSocket ``/ws/{id}?last=N&lang=es``: the server sends
+page never holds a seat's key.  WebSocket ``/lobby/ws``: the tables' listing, sent
+again whenever it changes.  WebSocket ``/ws/{id}?last=N&lang=es``: the server sends
 what the seat missed after event N, then every event with the seat's view; the client
 sends ``{"type": "act", "action": "Ao"}``, ``{"type": "start"}`` (the host: the next
 match) or ``{"type": "ping"}``; a refusal is ``{"type": "error", "message", "key"}``
@@ -25,24 +27,28 @@ import gc
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from html import escape
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from tute.bots import BEST, LEVELS
 from tute.core.errors import TuteError
+from tute.core.variants import parse_variant
 from tute.i18n import LANGS, load_catalog
 from tute.server.edge import Edge, client_address, lang_of
+from tute.server.help import help_page
 from tute.server.hub import Viewer
 from tute.server.limits import Limits, Window
 from tute.server.lobby import Lobby, offered_variants
+from tute.server.lobbyfeed import LobbyFeed
 from tute.server.protocol import (
     Act,
     CreateTable,
@@ -82,6 +88,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
     store = Store(db_url, migrate_schema=migrate)
     lobby = Lobby(store, thinkers or Thinkers(), limits, robot_delay)
     lobby.restore()                                # unfinished tables come back
+    feed = LobbyFeed(lobby.listing, limits.lobby_pages)
 
     async def index(request: Request) -> FileResponse:
         return FileResponse(STATIC / "index.html")
@@ -94,11 +101,22 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
         return JSONResponse(load_catalog(lang),
                             headers={"cache-control": "public, max-age=300"})
 
+    async def rules(request: Request) -> HTMLResponse:
+        """The help page of a variant (its text as the lobby offers it)."""
+        lang = lang_of(request.scope)
+        try:
+            variant = parse_variant(request.path_params["variant"])
+        except TuteError as e:
+            return HTMLResponse(f"<!doctype html><p>{escape(e.localized(lang))}</p>",
+                                status_code=404)
+        return HTMLResponse(help_page(variant, lang))
+
     async def meta(request: Request) -> JSONResponse:
         """What the page offers, from the engine (no rule table in the page): the games,
         the robot levels (the strongest first chosen)."""
         return JSONResponse({
-            "variants": [{"text": str(v), "preset": v.preset, "players": v.players}
+            "variants": [{"text": str(v), "preset": v.preset, "players": v.players,
+                          "match": v.match, "target": v.match_target}
                          for v in offered_variants()],
             "levels": list(LEVELS), "best": BEST})
 
@@ -202,6 +220,33 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await writer
 
+    async def lobby_page(ws: WebSocket) -> None:
+        """The lobby's tables, live (a page's messages are only pings)."""
+        lang = lang_of(ws.scope)
+        await ws.accept()
+        viewer = Viewer(-1)
+        if not feed.attach(viewer):
+            e = TuteError("too_many_sockets")
+            await ws.send_text(encode({"type": "error", "key": e.key,
+                                       "message": e.localized(lang)}))
+            await ws.close(code=4429)
+            return
+        writer = asyncio.get_running_loop().create_task(_drain(viewer, ws))
+        window = Window(limits.messages, limits.messages_window)
+        try:
+            while True:
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect" or not window.allow():
+                    return
+        except WebSocketDisconnect:
+            return
+        finally:
+            feed.detach(viewer)
+            viewer.drop()
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await writer
+
     async def sweeper() -> None:
         while True:
             await asyncio.sleep(SWEEP_SECONDS)
@@ -215,6 +260,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
         lobby.resume()                          # unfinished tables go on after a restart
         _app.state.loop = asyncio.get_running_loop()     # tools and tests reach it
         task = asyncio.get_running_loop().create_task(sweeper())
+        feeding = asyncio.get_running_loop().create_task(feed.run())
         # what is alive at the start (the code, numba, restored tables) stays: out of
         # the collector's way; full collections walk every connection's objects, so
         # they run a tenth as often (docs/server.md: the pauses they caused)
@@ -225,6 +271,8 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
             yield
         finally:
             task.cancel()
+            feeding.cancel()
+            feed.close()
             lobby.shut()
             lobby.thinkers.close()
             store.close()
@@ -233,6 +281,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
         Route("/", index),
         Route("/i18n/{lang}.json", catalog, methods=["GET"]),
         Route("/api/meta", meta, methods=["GET"]),
+        Route("/help/{variant:path}", rules, methods=["GET"]),
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/session", session, methods=["GET"]),
         Route("/api/tables", new_table, methods=["POST"]),
@@ -240,6 +289,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
         Route("/api/tables/{table_id}/robots", robots, methods=["POST"]),
         Route("/api/tables/{table_id}/start", start, methods=["POST"]),
         Route("/api/tables/{table_id}/options", options, methods=["POST"]),
+        WebSocketRoute("/lobby/ws", lobby_page),
         WebSocketRoute("/ws/{table_id}", play),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ], lifespan=lifespan, middleware=[Middleware(Edge, limits=limits)])

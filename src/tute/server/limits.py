@@ -24,6 +24,7 @@ class Limits:
     header_timeout: float = 10.0           # seconds to send a request's headers
     body_timeout: float = 10.0             # seconds to send its body
     pending_per_address: int = 64          # connections still sending their headers
+    lobby_pages: int = 2000                # lobby pages fed live at once
 
 
 class RateLimit:

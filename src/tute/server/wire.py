@@ -58,13 +58,16 @@ def table_json(t: TableView, names: list[str], match: Match | None = None
                           "cards": [x.code for x in c.cards]} for c in t.cantes_shown],
         "declarer": t.declarer, "bid": t.bid, "sitting_out": t.sitting_out,
         "partnerships": t.variant.partnerships,
+        "last_trick_bonus": t.variant.last_trick_bonus,
         "result": None if r is None else result_json(r),
     }
     if match is not None:
         score = match.score()
         out["match"] = {"hand": match.hand_number, "hands_won": list(score.hands_won),
                         "points": list(score.points), "winner": score.winner,
-                        "over": match.is_over}
+                        "over": match.is_over, "format": match.variant.match,
+                        "target": match.variant.match_target,
+                        "porotos": list(score.porotos)}
     return out
 
 

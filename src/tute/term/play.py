@@ -47,8 +47,8 @@ from tute.term.narrate import (
     side_names,
     trump_line,
 )
-from tute.term.rules_text import rules_summary
 from tute.term.style import Style, sort_hand
+from tute.tools.rules_text import rules_summary
 
 BOT_NAMES = ("Ada", "Bruno", "Carmen", "Diego", "Elena", "Fermín")
 YOU = {"es": "Tú", "pt": "Você", "it": "Tu", "en": "You"}
@@ -102,7 +102,8 @@ class TerminalPlayer:
         while True:
             text = self._ask(t("play_prompt"))
             if text in ("?", "ayuda", "help", "reglas"):
-                for line in rules_summary(view.variant, self.style.lang):
+                for line in [*rules_summary(view.variant, self.style.lang),
+                             t("rules_commands")]:
                     self.out.write(self.style.wrap(line, "  ") + "\n")
                 continue
             if not text:

@@ -1,4 +1,4 @@
-"""``?`` at the prompt: the rules in force, in words."""
+"""The rules in force, in words: ``?`` at the terminal's prompt, the browser's help page."""
 
 from __future__ import annotations
 
@@ -44,5 +44,4 @@ def rules_summary(v: Variant, lang: str = "es") -> list[str]:
     else:
         lines.append(t("rules_highest", bonus=v.last_trick_bonus))
     lines.append(t("rules_match_" + v.match, target=v.match_target))
-    lines.append(t("rules_commands"))
     return lines

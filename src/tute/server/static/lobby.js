@@ -1,0 +1,176 @@
+// The lobby: the table options (the games and levels the server offers, seed 001's
+// options for Tute online, the match formats of the engine) and the tables, live.
+import { getLang, t } from "/static/i18n.js";
+
+const $ = (id) => document.getElementById(id);
+let meta = null;
+
+export function setMeta(m) { meta = m; }
+
+export async function api(path, body) {
+  const res = await fetch(`${path}?lang=${getLang()}`, body ? {
+    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
+    credentials: "same-origin",
+  } : { credentials: "same-origin" });
+  let data = {};
+  try { data = await res.json(); } catch { /* not JSON: a proxy's page */ }
+  if (!res.ok) throw new Error(data.error || t("server_error"));
+  return data;
+}
+
+function chosenVariant() {
+  return meta ? meta.variants.find((v) => v.text === $("variant").value) : null;
+}
+
+// the match formats the engine has (core/match.py) for the chosen game
+function formats(v) {
+  if (!v || v.preset === "online") return [];          // its rounds are its format
+  if (v.match === "elimination") return [];
+  if (v.match === "cumulative") {
+    const more = v.target >= 300 ? [300, 500, 1000] : [51, 101, 201];
+    return [...new Set([v.target, ...more])].sort((a, b) => a - b)
+      .map((n) => ({ value: `cumulative:${n}`, text: t("format_cumulative", { target: n }) }));
+  }
+  return [
+    { value: "first_to:1", text: t("format_one_hand") },
+    ...[2, 3, 5].map((n) => ({ value: `first_to:${n}`, text: t("format_first_to", { target: n }) })),
+    ...[3, 5].map((n) => ({ value: `series:${n}`, text: t("format_series", { target: n }) })),
+    { value: "two_ahead:3", text: t("format_two_ahead", { target: 3 }) },
+  ];
+}
+
+export function showOptions() {
+  const v = chosenVariant();
+  $("online-options").hidden = !(v && v.preset === "online");
+  const box = $("match-format");
+  const choices = formats(v);
+  const before = box.value;
+  box.replaceChildren(...choices.map((c) => {
+    const o = document.createElement("option");
+    o.value = c.value;
+    o.textContent = c.text;
+    return o;
+  }));
+  const own = v ? `${v.match}:${v.target}` : "";
+  box.value = choices.some((c) => c.value === before) ? before : own;
+  $("match-format-label").hidden = choices.length === 0;
+  if (v) $("rules-link").href = `/help/${encodeURIComponent(v.text)}?lang=${getLang()}`;
+}
+
+// the variant text with the chosen match format: habanero(match=first_to,match_target=3)
+function withFormat(text, chosen) {
+  if (!chosen) return text;
+  const [match, target] = chosen.split(":");
+  const extra = `match=${match},match_target=${target}`;
+  return text.includes("(") ? text.replace(/\)$/, `,${extra})`) : `${text}(${extra})`;
+}
+
+export function tableOptions() {
+  const v = chosenVariant();
+  const common = { robot_level: $("robot-level").value, move_seconds: Number($("move-seconds").value) };
+  if (v && v.preset === "online") {
+    return { ...common, preset: "online", players: v.players, rounds: Number($("rounds").value),
+      allow_tute: $("allow-tute").checked, trump_on_trump: $("trump-on-trump").checked };
+  }
+  const own = v ? `${v.match}:${v.target}` : "";
+  const chosen = $("match-format").value;
+  return { ...common, variant: withFormat($("variant").value, chosen === own ? "" : chosen) };
+}
+
+// the games and robot levels the server offers, named in the page's language
+export function fillChoices() {
+  if (!meta) return;
+  const variant = $("variant"), level = $("robot-level");
+  const chosen = [variant.value, level.value];
+  variant.replaceChildren(...meta.variants.map((v) => {
+    const o = document.createElement("option");
+    o.value = v.text;
+    o.textContent = `${t(`preset_${v.preset}`)} (${t("players", { n: v.players })})`;
+    return o;
+  }));
+  level.replaceChildren(...meta.levels.slice().reverse().map((name) => {
+    const o = document.createElement("option");
+    o.value = name;
+    o.textContent = t(`level_${name}`);
+    return o;
+  }));
+  variant.value = chosen[0] || meta.variants[0].text;
+  level.value = chosen[1] || meta.best;
+  showOptions();
+}
+
+function variantTitle(text, players) {
+  const preset = text.split("(")[0];
+  return `${t(`preset_${preset}`)} (${t("players", { n: players })})`;
+}
+
+// ---------------------------------------------------------------- the tables, live
+export function renderTables(tables, join) {
+  const list = $("tables");
+  list.replaceChildren();
+  $("no-tables").hidden = tables.length > 0;
+  for (const tb of tables) {
+    const li = document.createElement("li");
+    li.className = `lobby-table ${tb.status}`;
+    li.dataset.table = tb.id;
+    const head = document.createElement("div");
+    head.className = "lobby-head";
+    const title = document.createElement("strong");
+    title.textContent = variantTitle(tb.variant, tb.players);
+    const status = document.createElement("span");
+    status.className = "state";
+    status.textContent = t(`status_${tb.status}`);
+    head.append(title, " ", status);
+    li.append(head);
+    const seats = document.createElement("div");
+    seats.className = "lobby-seats";
+    for (let s = 0; s < tb.players; s++) {
+      const taken = tb.seats.find((x) => x.seat === s);
+      if (taken) {
+        const name = document.createElement("span");
+        name.className = "taken";
+        name.textContent = taken.robot ? `${taken.name}` : taken.name;
+        seats.append(name);
+      } else if (tb.status === "open") {                // the player chooses the seat
+        const b = document.createElement("button");
+        b.type = "button";
+        b.dataset.seat = String(s);
+        const partner = tb.partnerships ? tb.seats.find((x) => x.seat === (s + 2) % 4) : null;
+        b.textContent = partner ? t("join_partner", { n: s + 1, name: partner.name })
+          : t("join_seat", { n: s + 1 });
+        b.onclick = () => join(tb.id, s);
+        seats.append(b);
+      } else {
+        seats.append(Object.assign(document.createElement("span"), { className: "free", textContent: t("free") }));
+      }
+    }
+    li.append(seats);
+    list.append(li);
+  }
+}
+
+// the lobby's socket: the listing now and whenever it changes; polling if it fails
+let feed = null;
+let poll = null;
+export function watchTables(join) {
+  const refresh = () => api("/api/tables").then(({ tables }) => renderTables(tables, join)).catch(() => {});
+  stopWatching();
+  refresh();
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  try {
+    feed = new WebSocket(`${proto}://${location.host}/lobby/ws?lang=${getLang()}`);
+    feed.onmessage = (m) => {
+      const msg = JSON.parse(m.data);
+      if (msg.type === "tables") renderTables(msg.tables, join);
+    };
+    feed.onclose = () => {
+      feed = null;
+      if (!$("lobby").hidden && !poll) poll = setInterval(() => { if (!document.hidden) refresh(); }, 3000);
+    };
+  } catch { poll = setInterval(refresh, 3000); }
+}
+
+export function stopWatching() {
+  if (feed) { feed.onclose = null; feed.close(); feed = null; }
+  if (poll) { clearInterval(poll); poll = null; }
+}

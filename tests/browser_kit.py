@@ -1,0 +1,61 @@
+"""What every browser test uses: the system Chromium, clicks that tolerate a page
+re-rendering, polling through devtools, and screenshots kept for review.
+
+Screenshots go to ``build/screens/`` (or ``$TUTE_SCREENS``): each test run leaves a
+picture of every screen it went through, to be looked at by a person.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Error, Page
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+needs_chromium = pytest.mark.skipif(
+    CHROMIUM is None, reason="Debian's chromium is not installed (scripts/test installs it "
+                             "where it can)")
+SCREENS = Path(os.environ.get("TUTE_SCREENS") or Path(__file__).parent.parent / "build"
+               / "screens")
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 820}
+
+
+def chromium(p: Any) -> Any:
+    """The system Chromium, headless, as every browser test uses it."""
+    return p.chromium.launch(executable_path=CHROMIUM, args=[
+        "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+
+
+def click(element: object) -> bool:
+    """Click a card or button the page may re-render meanwhile (a trick closing, a new
+    view): a detached element is simply not clicked."""
+    try:
+        element.click(timeout=2000)  # type: ignore[attr-defined]
+    except Error:
+        return False
+    return True
+
+
+def wait_until(page: Page, expression: str, timeout: float = 15.0) -> None:
+    """Poll a page until ``expression`` is true.  (Playwright's wait_for_function polls
+    inside the page with eval, which the site's Content-Security-Policy forbids --
+    rightly; evaluate() goes through the browser's devtools instead.)"""
+    deadline = time.time() + timeout
+    while not page.evaluate(expression):
+        if time.time() > deadline:
+            raise AssertionError(f"never true: {expression}")
+        page.wait_for_timeout(50)
+
+
+def shot(page: Page, name: str) -> Path:
+    """A screenshot of the page as it is now, kept under :data:`SCREENS`."""
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    path = SCREENS / f"{name}.png"
+    page.screenshot(path=str(path))
+    return path
