@@ -63,7 +63,8 @@ def test_every_offered_game_has_its_help_page_in_every_language(server: Server,
         assert r.headers["content-type"].startswith("text/html")
         page = r.text
         assert f'<html lang="{lang}">' in page
-        for line in rules_summary(v, lang):       # the rules in force, every one of them
+        title = words[f"web_preset_{v.preset}"]
+        for line in rules_summary(v, lang, title):      # the rules in force, all of them
             assert _escaped(line) in page, (str(v), line)
         assert _escaped(words[f"web_preset_{v.preset}"]) in page
         assert "web_" not in page and "rank_word" not in page
@@ -77,8 +78,10 @@ def test_a_help_page_follows_the_options_of_the_table(server: Server) -> None:
                                         "tute_set=off)") + "?lang=es").text
     v = parse_variant("online(players=2,stock_obligations=trump_on_trump,tute_set=off)")
     assert plain != changed
-    for line in rules_summary(v, "es"):
+    for line in rules_summary(v, "es", "Tute online"):
         assert _escaped(line) in changed
+    guinote = http.get("/help/guinote?lang=it").text
+    assert "A 11, 3 10, R 4, S 3, C 2" in guinote and "(swap)" not in guinote
     assert "Guiñote" in http.get("/help/guinote?lang=es").text
     assert "sota" in http.get("/help/guinote?lang=es").text
 

@@ -27,7 +27,7 @@ def help_page(v: Variant, lang: str) -> str:
     points = [f"{render(f'web_rank_word_{r}', {}, lang)} {rank_points(Rank(r), v.ranking)}"
               for r in order if rank_points(Rank(r), v.ranking)]
     game = render(f"web_preset_{v.preset}", {}, lang)
-    rules = "".join(f"<li>{escape(line)}</li>" for line in rules_summary(v, lang))
+    rules = "".join(f"<li>{escape(line)}</li>" for line in rules_summary(v, lang, game))
     title = t("web_help_title", game=game, players=v.players)
     return (
         f'<!doctype html><html lang="{escape(lang)}"><head><meta charset="utf-8">'
@@ -39,5 +39,4 @@ def help_page(v: Variant, lang: str) -> str:
         f'<p>{t("web_help_order", order=", ".join(ranks))}</p>'
         f'<p>{t("web_help_points", points=", ".join(points))}</p>'
         f'<h2>{t("web_help_rules_title")}</h2><ul class="rules">{rules}</ul>'
-        f'<p class="variant"><code>{escape(str(v))}</code></p>'
         "</main></body></html>")

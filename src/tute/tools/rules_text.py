@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from tute.core.cards import Rank
+from tute.core.tables import rank_order, rank_points
 from tute.core.variants import Variant
 from tute.i18n import render
 
 
-def rules_summary(v: Variant, lang: str = "es") -> list[str]:
+def rules_summary(v: Variant, lang: str = "es", title: str | None = None) -> list[str]:
+    """The rules of ``v`` as lines; the first names the game by ``title`` (the variant's
+    text by default, what the terminal's player types)."""
     def t(key: str, **params: object) -> str:
         return render(key, params, lang)
 
-    lines = [t("rules_variant", variant=str(v), players=v.players,
+    lines = [t("rules_variant", variant=title or str(v), players=v.players,
                sides=t("rules_pairs") if v.partnerships else t("rules_each"))]
     lines.append(t("rules_deal", cards=v.hand_size, deck=v.deck,
                    trump=t("rules_trump_" + v.trump)))
@@ -42,6 +46,14 @@ def rules_summary(v: Variant, lang: str = "es") -> list[str]:
     elif v.scoring == "cabrero":
         lines.append(t("rules_cabrero"))
     else:
-        lines.append(t("rules_highest", bonus=v.last_trick_bonus))
+        lines.append(t("rules_highest", bonus=v.last_trick_bonus, points=card_points(v)))
     lines.append(t("rules_match_" + v.match, target=v.match_target))
     return lines
+
+
+def card_points(v: Variant) -> str:
+    """The cards that count, the strongest first: ``A 11, 3 10, R 4, C 3, S 2`` (Tute),
+    ``A 11, 3 10, R 4, S 3, C 2`` (Guiñote) -- from the core's one table of points."""
+    ranks = [Rank(r) for r in rank_order(v.ranking)[::-1]]
+    return ", ".join(f"{r.value} {rank_points(r, v.ranking)}" for r in ranks
+                     if rank_points(r, v.ranking))

@@ -157,9 +157,11 @@ function handle(msg) {
     inbox.unshift({ type: "local", redraw: true });
     return;
   }
-  if (ev.kind === "next_hand" && before) {   // the count stays until "seguir" or a while
-    draw(current);
-    hold(pause(6000), () => { $("count-box").hidden = true; $("count").replaceChildren(); });
+  if (ev.kind === "next_hand" && before) {   // the count stays until "seguir" or a while,
+    hold(pause(8000), () => {                 // over the finished hand; then the new deal
+      $("count-box").hidden = true;
+      $("count").replaceChildren();
+    });
     inbox.unshift({ type: "local", redraw: true });
     return;
   }
@@ -189,6 +191,7 @@ function draw(v, closedTrick = false) {
 }
 
 function drawAfter(v) {
+  $("last-trick").disabled = !v.last_trick.length;
   const over = Boolean(v.match && v.match.over);
   $("after").hidden = !over;
   $("again").hidden = !(tableInfo && tableInfo.host === v.seat);
@@ -304,7 +307,7 @@ function renderWaiting(table) {
     const seat = table.seats.find((x) => x.seat === s);
     const li = document.createElement("li");
     li.dataset.seat = String(s);
-    li.textContent = seat ? `${s + 1}. ${seat.name}` : `${s + 1}. (${t("free")})`;
+    li.textContent = seat ? seat.name : `(${t("free")})`;
     if (seat && session && seat.seat === session.seat) li.className = "mine";
     list.append(li);
   }

@@ -317,3 +317,10 @@ export function backSVG() {
     place(30, 45, 1, 0, rosette + `<circle r="2.4" fill="${red}" stroke="${GOLD}" stroke-width="0.8"/>`) +
     `</svg>`;
 }
+
+// A suit's emblem alone (the trump's badge on the cloth), for a checked suit letter only.
+export function suitSVG(suit) {
+  if (typeof suit !== "string" || !/^[oceb]$/.test(suit)) throw new Error("not a suit");
+  return `<svg viewBox="0 0 30 30" xmlns="http://www.w3.org/2000/svg" aria-hidden="true">` +
+    place(15, 15, fit(suit, 26, 26, false), 0, EMBLEM[suit](false)) + "</svg>";
+}

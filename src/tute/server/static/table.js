@@ -1,7 +1,7 @@
 // The card table: seats around the cloth, the stock, the trick, your hand, the score.
 // Every function here draws from a seat's view as the server sent it (never the whole
 // deal: the page has no card it may not see) and builds text as text, never as markup.
-import { backSVG, cardSVG } from "/static/cards.js";
+import { backSVG, cardSVG, suitSVG } from "/static/cards.js";
 import { cardWords, suitName, t } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -57,6 +57,7 @@ export function sideName(v, side) {
 export function renderSeats(v, info, clock) {
   const box = $("seats-ring");
   box.replaceChildren();
+  $("cloth").dataset.n = String(v.names.length);            // the layout for this many
   const robots = new Set((info ? info.seats : []).filter((s) => s.robot).map((s) => s.seat));
   for (let s = 0; s < v.names.length; s++) {
     const where = place(v, s);
@@ -72,7 +73,9 @@ export function renderSeats(v, info, clock) {
       plate.append(el("span", "badge", t("robot_level", { level: t(`level_${info.robot_level}`) })));
     }
     if (v.partnerships && s !== v.seat && s % 2 === v.seat % 2) plate.append(el("span", "badge partner", t("partner")));
-    if (v.declarer === s) plate.append(el("span", "badge", t("declarer")));
+    if (v.declarer === s) {
+      plate.append(el("span", "badge declarer", v.bid ? t("declarer_bid", { bid: v.bid }) : t("declarer")));
+    }
     if (v.dealer === s) plate.append(el("span", "badge dealer", t("dealer_mark")));
     seat.append(plate);
     const facts = [t("tricks_n", { n: tricksOf(v, s) })];
@@ -106,7 +109,7 @@ export function showClock(clock) {
     const box = document.querySelector(`.seat .clock[data-clock-seat="${clock.seat}"]`);
     const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
     if (box) {
-      box.textContent = `⏱ ${left} s`;
+      box.textContent = t("seconds_left", { n: left });
       box.classList.toggle("low", left <= 5);
     }
     if (left <= 0) clearInterval(clockTimer);
@@ -134,10 +137,14 @@ export function renderStock(v) {
     }
     box.append(pile, el("div", "count-left", t("stock_n", { n: v.stock_left })));
   }
-  if (v.trump) {
-    const tr = el("div", "trump-mark", `${t("trump")}: ${suitName(v.trump)}`);
-    tr.dataset.suit = v.trump;
-    box.append(tr);
+  const badge = $("trump-badge");
+  badge.replaceChildren();
+  badge.hidden = !v.trump;
+  if (v.trump) {                                  // the trump, in a corner of the cloth
+    const icon = el("span", "suit-icon");
+    icon.innerHTML = suitSVG(v.trump);            // from a checked suit letter only
+    badge.append(icon, el("span", "", `${t("trump")}: ${suitName(v.trump)}`));
+    badge.dataset.suit = v.trump;
   }
 }
 
