@@ -72,9 +72,15 @@ class Client:
     def __init__(self, server: Server) -> None:
         self.server = server
         self.http = httpx.Client(base_url=server.base, timeout=15)
+        self.http.get("/api/meta")                # the page's CSRF token, as a page gets it
+
+    @property
+    def csrf(self) -> str:
+        return str(self.http.cookies.get("tute_csrf") or "")
 
     def post(self, path: str, body: dict[str, Any] | None = None) -> httpx.Response:
-        return self.http.post(path, json=body if body is not None else {})
+        return self.http.post(path, json=body if body is not None else {},
+                              headers={"x-csrf-token": self.csrf})
 
     def get(self, path: str) -> httpx.Response:
         return self.http.get(path)
@@ -132,7 +138,9 @@ def postgres_or_skip() -> str:
 
     engine = create_engine(POSTGRES)
     with engine.begin() as c:                  # a clean store for this test
-        for name in ("tute_events", "tute_seats", "tute_tables", "alembic_version"):
+        for name in ("tute_events", "tute_seats", "tute_tables", "tute_accounts",
+                     "tute_sessions", "tute_ledger", "tute_balances", "tute_xp",
+                     "alembic_version"):
             c.execute(text(f"DROP TABLE IF EXISTS {name}"))
     engine.dispose()
     return POSTGRES

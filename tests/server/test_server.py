@@ -141,7 +141,7 @@ def test_bad_requests(server: Server) -> None:
     again = other.post(f"/api/tables/{table}/seats", {"seat": 1, "name": "Bea"})
     assert again.status_code == 400
     r = c.http.post(f"/api/tables/{table}/seats", content=b"{not json",
-                    headers={"content-type": "application/json"})
+                    headers={"x-csrf-token": c.csrf, "content-type": "application/json"})
     assert r.status_code == 400 and r.json()["error"]
     with s.client().ws(table) as ws:                 # no seat here: told, and closed
         assert recv(ws, 10)["key"] == "not_seated"

@@ -96,7 +96,7 @@ def test_a_long_variant_text_answers_in_milliseconds(server: Server) -> None:
 def test_large_bodies_are_refused_with_413(server: Server) -> None:
     c = server.client()
     big = b'{"variant": "' + b"x" * 1_000_000 + b'"}'
-    r = c.http.post("/api/tables", content=big, headers={"content-type": "application/json"})
+    r = c.http.post("/api/tables", content=big, headers={"x-csrf-token": c.csrf, "content-type": "application/json"})
     assert r.status_code == 413 and r.json()["error"]
 
     def chunks() -> Iterator[bytes]:          # no length said: counted as it comes
@@ -123,12 +123,12 @@ def test_large_bodies_are_refused_with_413(server: Server) -> None:
 def test_malformed_bodies_are_400_and_the_lobby_still_answers(server: Server,
                                                                raw: bytes) -> None:
     c = server.client()
-    r = c.http.post("/api/tables", content=raw, headers={"content-type": "application/json"})
+    r = c.http.post("/api/tables", content=raw, headers={"x-csrf-token": c.csrf, "content-type": "application/json"})
     assert r.status_code == 400 and r.json()["error"]
     assert c.get("/api/tables").json() == {"tables": []}
     table = c.new_table(robots=False)
     r = c.http.post(f"/api/tables/{table}/seats", content=raw,
-                    headers={"content-type": "application/json"})
+                    headers={"x-csrf-token": c.csrf, "content-type": "application/json"})
     assert r.status_code == 400
     assert len(server.table(table).seats) == 1
     assert c.get("/api/tables").status_code == 200
@@ -137,7 +137,7 @@ def test_malformed_bodies_are_400_and_the_lobby_still_answers(server: Server,
 def test_posts_must_be_json_from_this_site(server: Server) -> None:
     c = server.client()
     r = c.http.post("/api/tables", content=b'{"name": "Ana"}',
-                    headers={"content-type": "text/plain"})      # a cross-site form
+                    headers={"x-csrf-token": c.csrf, "content-type": "text/plain"})      # a cross-site form
     assert r.status_code == 415
     r = c.http.post("/api/tables", json={"name": "Ana"},
                     headers={"origin": "http://evil.example"})

@@ -29,7 +29,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from html import escape
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -43,6 +43,8 @@ from tute.bots import BEST, LEVELS
 from tute.core.errors import TuteError
 from tute.core.variants import parse_variant
 from tute.i18n import LANGS, load_catalog
+from tute.server import ledger
+from tute.server.accounts import SESSION_COOKIE, SESSION_DAYS, Account, Accounts
 from tute.server.edge import Edge, client_address, lang_of
 from tute.server.help import help_page
 from tute.server.hub import Viewer
@@ -52,6 +54,7 @@ from tute.server.lobbyfeed import LobbyFeed
 from tute.server.protocol import (
     Act,
     CreateTable,
+    Credentials,
     Empty,
     Ping,
     ProtocolError,
@@ -68,12 +71,15 @@ from tute.server.table import TableError, TableRuntime
 from tute.server.wire import encode
 
 log = logging.getLogger("tute.server")
+T = TypeVar("T")
 STATIC = Path(__file__).parent / "static"
 SWEEP_SECONDS = 30.0
 MAX_LAST = 10**9
 
 _STATUS = {"no_such_table": 404, "table_broken": 410, "only_host": 403,
-           "only_host_starts": 403, "too_many_tables": 429, "too_many_open_tables": 429}
+           "only_host_starts": 403, "too_many_tables": 429, "too_many_open_tables": 429,
+           "bad_login": 401, "not_logged_in": 401, "too_many_logins": 429,
+           "name_taken": 409}
 
 
 def _error(e: TuteError, lang: str) -> JSONResponse:
@@ -89,6 +95,19 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
     lobby = Lobby(store, thinkers or Thinkers(), limits, robot_delay)
     lobby.restore()                                # unfinished tables come back
     feed = LobbyFeed(lobby.listing, limits.lobby_pages)
+    people = Accounts(store.engine)
+
+    def account(conn: Any) -> Account | None:
+        return people.account_of(conn.cookies.get(SESSION_COOKIE))
+
+    def who(conn: Any) -> str | None:
+        """The player key of a request: its account's when logged in, else the guest's."""
+        logged = account(conn)
+        return logged.player if logged is not None else player_of(conn)
+
+    def ensure(conn: Any) -> tuple[str, str | None]:
+        logged = account(conn)
+        return (logged.player, None) if logged is not None else ensure_player(conn)
 
     async def index(request: Request) -> FileResponse:
         return FileResponse(STATIC / "index.html")
@@ -124,7 +143,79 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
         return JSONResponse({"tables": lobby.listing()})
 
     async def session(request: Request) -> JSONResponse:
-        return JSONResponse({"tables": lobby.seated(player_of(request))})
+        return JSONResponse({"tables": lobby.seated(who(request))})
+
+    # ------------------------------------------------------------------ accounts
+    async def run(fn: Callable[[], T]) -> T:
+        """Database and password work off the event loop (argon2 takes ~50 ms)."""
+        return await asyncio.get_running_loop().run_in_executor(None, fn)
+
+    def logged_in(request: Request, found: tuple[Account, str]) -> JSONResponse:
+        person, secret = found
+        response = JSONResponse(people.me(person))
+        response.set_cookie(SESSION_COOKIE, secret, max_age=SESSION_DAYS * 86400, path="/",
+                            httponly=True, samesite="lax",
+                            secure=request.url.scheme == "https")
+        return response
+
+    async def register(request: Request) -> JSONResponse:
+        lang = lang_of(request.scope)
+        try:
+            data = decode_body(Credentials, await body(request))
+            address = client_address(request.scope)
+            found = await run(lambda: people.register(data.name, data.password, address))
+            return await run(lambda: logged_in(request, found))
+        except TuteError as e:
+            return _error(e, lang)
+
+    async def login(request: Request) -> JSONResponse:
+        lang = lang_of(request.scope)
+        try:
+            data = decode_body(Credentials, await body(request))
+            address = client_address(request.scope)
+            found = await run(lambda: people.login(data.name, data.password, address))
+            return await run(lambda: logged_in(request, found))
+        except TuteError as e:
+            return _error(e, lang)
+
+    async def logout(request: Request) -> JSONResponse:
+        secret = request.cookies.get(SESSION_COOKIE)
+        await run(lambda: people.logout(secret))
+        response = JSONResponse({"ok": True})
+        response.delete_cookie(SESSION_COOKIE, path="/")
+        return response
+
+    def me_of(request: Request) -> Account:
+        person = account(request)
+        if person is None:
+            raise TuteError("not_logged_in")
+        return person
+
+    async def me(request: Request) -> JSONResponse:
+        try:
+            person = await run(lambda: me_of(request))
+            return JSONResponse(await run(lambda: people.me(person)))
+        except TuteError as e:
+            return _error(e, lang_of(request.scope))
+
+    async def rankings(request: Request) -> JSONResponse:
+        period = request.query_params.get("period", "all")
+        try:
+            rows = await run(lambda: people.rankings(period))
+        except TuteError as e:
+            return _error(e, lang_of(request.scope))
+        return JSONResponse({"period": period, "rows": rows})
+
+    async def chips_ledger(request: Request) -> JSONResponse:
+        try:
+            person = await run(lambda: me_of(request))
+        except TuteError as e:
+            return _error(e, lang_of(request.scope))
+        moves = await run(lambda: ledger.movements(store.engine, person.chips_account))
+        mine = person.chips_account
+        return JSONResponse({"movements": [
+            {"at": m.at, "amount": m.amount if m.dest == mine else -m.amount,
+             "memo": m.memo, "key": m.key} for m in moves]})
 
     async def body(request: Request) -> bytes:
         return await request.body()                # read whole and capped by the edge
@@ -139,7 +230,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
         lang = lang_of(request.scope)
         try:
             data = decode_body(CreateTable, await body(request))
-            player, secret = ensure_player(request)
+            player, secret = ensure(request)
             table = await lobby.create(data, player, client_address(request.scope))
         except TuteError as e:
             return _error(e, lang)
@@ -152,7 +243,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
         try:
             data = decode_body(SitDown, await body(request))
             table = lobby.get(request.path_params["table_id"])
-            player, secret = ensure_player(request)
+            player, secret = ensure(request)
             await table.sit(player, data.seat, data.name)
         except TuteError as e:
             return _error(e, lang)
@@ -167,7 +258,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
         try:
             data = decode_body(kind, await body(request))
             table = lobby.get(request.path_params["table_id"])
-            await do(table, player_of(request) or "", data)
+            await do(table, who(request) or "", data)
         except TuteError as e:
             return _error(e, lang)
         return JSONResponse({"table": table.summary()})
@@ -184,7 +275,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
 
     async def play(ws: WebSocket) -> None:
         lang = lang_of(ws.scope)
-        player = player_of(ws)
+        player = who(ws)
         table = lobby.tables.get(ws.path_params["table_id"])
         await ws.accept()
         try:
@@ -285,6 +376,12 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/session", session, methods=["GET"]),
         Route("/api/tables", new_table, methods=["POST"]),
+        Route("/api/register", register, methods=["POST"]),
+        Route("/api/login", login, methods=["POST"]),
+        Route("/api/logout", logout, methods=["POST"]),
+        Route("/api/me", me, methods=["GET"]),
+        Route("/api/rankings", rankings, methods=["GET"]),
+        Route("/api/ledger", chips_ledger, methods=["GET"]),
         Route("/api/tables/{table_id}/seats", sit, methods=["POST"]),
         Route("/api/tables/{table_id}/robots", robots, methods=["POST"]),
         Route("/api/tables/{table_id}/start", start, methods=["POST"]),
@@ -295,6 +392,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
     ], lifespan=lifespan, middleware=[Middleware(Edge, limits=limits)])
     app.state.lobby = lobby
     app.state.store = store
+    app.state.accounts = people
     return app
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any, ClassVar
 
@@ -43,6 +44,33 @@ SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
     (b"cross-origin-opener-policy", b"same-origin"),
 ]
 _CHANGES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+CSRF_COOKIE = "tute_csrf"
+CSRF_HEADER = b"x-csrf-token"
+_AUTH_COOKIES = ("tute_player", "tute_session")
+_ALWAYS_CSRF = ("/api/login", "/api/register", "/api/logout")
+
+
+def cookies_of(headers: dict[bytes, bytes]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for part in headers.get(b"cookie", b"").decode("latin-1").split(";"):
+        key, _, value = part.strip().partition("=")
+        if key and key not in out:
+            out[key] = value
+    return out
+
+
+def csrf_ok(scope: Scope) -> bool:
+    """A state-changing request from a browser carries the page's CSRF token (double
+    submit: the ``tute_csrf`` cookie, which only this site's pages can read, echoed in
+    the ``X-CSRF-Token`` header).  Required whenever the request carries one of our
+    identity cookies, and always to register, log in or out; a first request with no
+    cookie at all has no authority to abuse."""
+    headers = dict(scope.get("headers") or [])
+    jar = cookies_of(headers)
+    if not any(k in jar for k in _AUTH_COOKIES) and scope.get("path") not in _ALWAYS_CSRF:
+        return True
+    token, sent = jar.get(CSRF_COOKIE, ""), headers.get(CSRF_HEADER, b"").decode("latin-1")
+    return len(token) >= 20 and secrets.compare_digest(token, sent)
 
 
 def lang_of(scope: Scope) -> str:
@@ -88,11 +116,18 @@ class Edge:
             return
         lang = lang_of(scope)
 
+        needs_token = CSRF_COOKIE not in cookies_of(dict(scope.get("headers") or []))
+
         async def secured(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = [h for h in message.get("headers", [])
                            if h[0].lower() not in {k for k, _ in SECURITY_HEADERS}]
                 message["headers"] = headers + SECURITY_HEADERS
+                if needs_token:                      # the page's CSRF token, once
+                    secure = "; Secure" if scope.get("scheme") == "https" else ""
+                    message["headers"].append((b"set-cookie", (
+                        f"{CSRF_COOKIE}={secrets.token_urlsafe(24)}; Path=/; "
+                        f"SameSite=Strict{secure}").encode("latin-1")))
             await send(message)
 
         if not self.requests.allow(client_address(scope)):
@@ -106,6 +141,9 @@ class Edge:
             kind = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
             if kind != b"application/json":
                 await _refuse(secured, 415, "request_not_json", {}, lang)
+                return
+            if not csrf_ok(scope):
+                await _refuse(secured, 403, "bad_csrf", {}, lang)
                 return
             declared = headers.get(b"content-length")
             if declared is not None and (not declared.isdigit()

@@ -56,8 +56,10 @@ class Table:
 
 
 def _cookie(secret: str) -> dict[str, str]:
-    """Each seat is its own guest: its own secret in the cookie the server reads."""
-    return {"cookie": f"tute_player={secret}"}
+    """Each seat is its own guest: its own secret in the cookie the server reads, and a
+    CSRF token as a page sends it (cookie and header alike)."""
+    csrf = secret[:32]
+    return {"cookie": f"tute_player={secret}; tute_csrf={csrf}", "x-csrf-token": csrf}
 
 
 async def _set_up(http: httpx.AsyncClient, ws_base: str) -> Table:

@@ -86,6 +86,13 @@ class Empty(_Body, frozen=True, forbid_unknown_fields=True):
     """A request with nothing to say (``/robots``, ``/start``)."""
 
 
+class Credentials(_Body, frozen=True, forbid_unknown_fields=True):
+    """``POST /api/register`` and ``/api/login``: a name and a password."""
+
+    name: Name
+    password: Annotated[str, msgspec.Meta(max_length=1024)]
+
+
 # -- WebSocket: client to server ------------------------------------------------------
 
 class Act(msgspec.Struct, frozen=True, tag_field="type", tag="act",

@@ -3,7 +3,7 @@ migration; ``migrations/versions`` says how a database gets there)."""
 
 from __future__ import annotations
 
-from sqlalchemy import Column, Integer, MetaData, String, Table, Text
+from sqlalchemy import CheckConstraint, Column, Integer, MetaData, String, Table, Text
 
 metadata = MetaData()
 
@@ -34,6 +34,56 @@ events = Table(
     Column("seq", Integer, primary_key=True),
     Column("kind", String(16), nullable=False),
     Column("data", Text, nullable=False),
+)
+
+accounts = Table(
+    "tute_accounts", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", Text, nullable=False),                # as shown
+    Column("name_key", Text, nullable=False, unique=True),   # casefolded, NFKC: unique
+    Column("pw_hash", Text, nullable=False),             # argon2id, with its parameters
+    Column("created", Integer, nullable=False),
+    Column("abandons", Integer, nullable=False, server_default="0"),
+)
+
+sessions = Table(
+    "tute_sessions", metadata,
+    Column("token", String(64), primary_key=True),       # sha256 of the cookie's secret
+    Column("account_id", Integer, nullable=False, index=True),
+    Column("created", Integer, nullable=False),
+    Column("expires", Integer, nullable=False),
+)
+
+# chips: a double-entry ledger -- every movement from one account to another, once
+# (its key), and each account's balance; only the mint (where grants come from) may be
+# below zero, so the balances always sum to zero
+ledger = Table(
+    "tute_ledger", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("key", String(160), nullable=False, unique=True),
+    Column("at", Integer, nullable=False),
+    Column("source", String(64), nullable=False, index=True),
+    Column("dest", String(64), nullable=False, index=True),
+    Column("amount", Integer, CheckConstraint("amount > 0", name="ck_ledger_amount"),
+           nullable=False),
+    Column("memo", Text, nullable=False),
+)
+
+balances = Table(
+    "tute_balances", metadata,
+    Column("account", String(64), primary_key=True),
+    Column("balance", Integer, nullable=False),
+    CheckConstraint("account = 'mint' OR balance >= 0", name="ck_balance_not_negative"),
+)
+
+xp = Table(
+    "tute_xp", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("key", String(160), nullable=False, unique=True),
+    Column("account_id", Integer, nullable=False, index=True),
+    Column("at", Integer, nullable=False, index=True),
+    Column("amount", Integer, nullable=False),
+    Column("table_id", String(32), nullable=False),
 )
 
 ACTIVE = ("open", "playing")          # the statuses a restart resumes

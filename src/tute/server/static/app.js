@@ -404,7 +404,7 @@ async function resume() {
   $("speed").value = settings.speed;
   showSpeed();
   showSound();
-  $("name").value = localStorage.getItem("tute.name") || "";
+  if (!$("name").value) $("name").value = localStorage.getItem("tute.name") || "";   // typed first: kept
   try {
     setMeta(await api("/api/meta"));
     fillChoices();

@@ -7,9 +7,16 @@ let meta = null;
 
 export function setMeta(m) { meta = m; }
 
+// the CSRF token the server set for this site's pages, echoed in every change
+function csrf() {
+  const found = document.cookie.split("; ").find((c) => c.startsWith("tute_csrf="));
+  return found ? found.slice("tute_csrf=".length) : "";
+}
+
 export async function api(path, body) {
   const res = await fetch(`${path}?lang=${getLang()}`, body ? {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
+    method: "POST", headers: { "content-type": "application/json", "x-csrf-token": csrf() },
+    body: JSON.stringify(body),
     credentials: "same-origin",
   } : { credentials: "same-origin" });
   let data = {};
