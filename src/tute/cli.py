@@ -178,6 +178,33 @@ def _cmd_admin(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_ledger(args: argparse.Namespace) -> int:
+    """Prove the chips' ledger: each balance equals its movements, none below zero but the
+    mint's, all summing to zero."""
+    from sqlalchemy import create_engine, func, select
+
+    from tute.server import ledger
+    from tute.server.db.schema import ledger as movements
+
+    engine = create_engine(args.db)
+    try:
+        problems = ledger.check(engine)
+        with engine.connect() as c:
+            count = c.execute(select(func.count()).select_from(movements)).scalar() or 0
+    except Exception as e:
+        print(f"tute: cannot read the ledger of {args.db}: {e}", file=sys.stderr)
+        return 2
+    finally:
+        engine.dispose()
+    for p in problems:
+        print(f"tute: ledger: {p}", file=sys.stderr)
+    if problems:
+        return 1
+    print(f"tute: the ledger holds: {count} movements, every balance equals its "
+          "movements, none below zero, the whole sums to zero")
+    return 0
+
+
 def _cmd_export(args: argparse.Namespace) -> int:
     """A table's last match, from the server's store, as a record."""
     import datetime
@@ -285,7 +312,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="do not upgrade the database's schema (tute admin migrate does)")
     sv.set_defaults(func=_cmd_serve)
 
-    ad = sub.add_parser("admin", help="the server's database: tute admin migrate")
+    ad = sub.add_parser("admin", help="the server's database: migrate, export, ledger")
     ad_sub = ad.add_subparsers(dest="admin_command", required=True)
     mg = ad_sub.add_parser("migrate", help="upgrade the database to the newest schema")
     mg.add_argument("--db", default="sqlite:///tute.db", help="database URL")
@@ -295,6 +322,11 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--db", default="sqlite:///tute.db", help="database URL")
     ex.add_argument("--out", help="write the record here (default: print it)")
     ex.set_defaults(func=_cmd_export)
+    lg = ad_sub.add_parser("ledger", help="check the chips' ledger (--check)")
+    lg.add_argument("--check", action="store_true", required=True,
+                    help="prove every balance equals its movements and all sum to zero")
+    lg.add_argument("--db", default="sqlite:///tute.db", help="database URL")
+    lg.set_defaults(func=_cmd_ledger)
 
     r = sub.add_parser("replay", help="step through a game record trick by trick")
     r.add_argument("file", help="a record (see docs/records.md)")

@@ -45,6 +45,7 @@ from tute.core.variants import parse_variant
 from tute.i18n import LANGS, load_catalog
 from tute.server import ledger
 from tute.server.accounts import SESSION_COOKIE, SESSION_DAYS, Account, Accounts
+from tute.server.economy import Purse
 from tute.server.edge import Edge, client_address, lang_of
 from tute.server.help import help_page
 from tute.server.hub import Viewer
@@ -92,7 +93,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
                migrate: bool = True) -> Starlette:
     limits = limits or Limits()
     store = Store(db_url, migrate_schema=migrate)
-    lobby = Lobby(store, thinkers or Thinkers(), limits, robot_delay)
+    lobby = Lobby(store, thinkers or Thinkers(), limits, robot_delay, Purse(store.engine))
     lobby.restore()                                # unfinished tables come back
     feed = LobbyFeed(lobby.listing, limits.lobby_pages)
     people = Accounts(store.engine)
@@ -185,6 +186,14 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
         response.delete_cookie(SESSION_COOKIE, path="/")
         return response
 
+    def can_bet(person: Account | None, bet: int) -> None:
+        """A competitive table takes logged-in people who can cover its bet."""
+        if person is None:
+            raise TuteError("competitive_needs_account")
+        have = people.chips(person)
+        if have < bet:
+            raise ledger.LedgerError("not_enough_chips", need=bet, have=have)
+
     def me_of(request: Request) -> Account:
         person = account(request)
         if person is None:
@@ -231,7 +240,11 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
         try:
             data = decode_body(CreateTable, await body(request))
             player, secret = ensure(request)
-            table = await lobby.create(data, player, client_address(request.scope))
+            logged = account(request)
+            if data.competitive:
+                await run(lambda: can_bet(logged, data.bet))
+            table = await lobby.create(data, player, client_address(request.scope),
+                                       logged.id if logged else None)
         except TuteError as e:
             return _error(e, lang)
         seat = table.seat_of(player)
@@ -244,7 +257,10 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
             data = decode_body(SitDown, await body(request))
             table = lobby.get(request.path_params["table_id"])
             player, secret = ensure(request)
-            await table.sit(player, data.seat, data.name)
+            logged = account(request)
+            if table.options.competitive:
+                await run(lambda: can_bet(logged, table.options.bet))
+            await table.sit(player, data.seat, data.name, logged.id if logged else None)
         except TuteError as e:
             return _error(e, lang)
         return answer(request, {"id": table.id, "seat": data.seat,

@@ -27,10 +27,15 @@ class Options:
     variant: Variant
     robot_level: str
     move_seconds: float
+    competitive: bool = False        # for XP and chips (seed 001); else practice
+    bet: int = 0                     # chips each person puts in the pot of a match
 
     def json(self) -> dict[str, Any]:
-        return {"variant": str(self.variant), "robot_level": self.robot_level,
-                "move_seconds": self.move_seconds}
+        out: dict[str, Any] = {"variant": str(self.variant), "robot_level": self.robot_level,
+                               "move_seconds": self.move_seconds}
+        if self.competitive:
+            out.update(competitive=True, bet=self.bet)
+        return out
 
 
 def public(event: Event) -> dict[str, Any]:
@@ -85,11 +90,17 @@ def replay(variant: str, robot_level: str, stored: list[Event]) -> Replayed:
     return state
 
 
+def apply_event(state: Replayed, e: Event) -> None:
+    """One stored event applied to a table being rebuilt."""
+    _apply(state, e)
+
+
 def _apply(state: Replayed, e: Event) -> None:
     d = e.data
     if e.kind == "options":
         state.options = Options(parse_variant(str(d["variant"])), str(d["robot_level"]),
-                                float(d["move_seconds"]))
+                                float(d["move_seconds"]), bool(d.get("competitive", False)),
+                                int(d.get("bet", 0)))
     elif e.kind == "start":
         state.match = Match(state.options.variant, seed=int(d["seed"]))
     elif e.kind == "action":

@@ -12,13 +12,15 @@ import logging
 import time
 from typing import Any
 
+from tute.core.match import Match
 from tute.core.variants import PRESETS, Variant, preset_variant
-from tute.server.events import Options
+from tute.server.economy import Purse, Stake, winning_seats
+from tute.server.events import Options, Replayed, apply_event
 from tute.server.limits import Limits, RateLimit
 from tute.server.names import validate_name
 from tute.server.protocol import CreateTable
 from tute.server.robots import QUICK, Thinkers
-from tute.server.store import Status, Store
+from tute.server.store import Status, Store, TableRecord
 from tute.server.table import TableError, TableRuntime
 
 log = logging.getLogger("tute.server")
@@ -34,13 +36,14 @@ def offered_variants() -> list[Variant]:
 
 class Lobby:
     def __init__(self, store: Store, thinkers: Thinkers, limits: Limits,
-                 robot_delay: float = 0.4) -> None:
+                 robot_delay: float = 0.4, purse: Purse | None = None) -> None:
         self.store = store
         self.thinkers = thinkers
         self.limits = limits
         self.robot_delay = robot_delay
         self.tables: dict[str, TableRuntime] = {}
         self.broken: dict[str, str] = {}
+        self.purse = purse                         # competitive matches' chips and XP
         self._new_tables = RateLimit(limits.tables_per_minute, 60.0)
 
     # ------------------------------------------------------------------ start-up
@@ -64,8 +67,36 @@ class Lobby:
                 except Exception:
                     log.exception("table %s: could not record it as broken", record.id)
                 continue
+            table.purse = self.purse
             if table.status in ("open", "playing"):
                 self.tables[table.id] = table
+        self.reconcile()
+
+    def reconcile(self) -> None:
+        """Every escrow a crash left open: a finished match is settled, a running one
+        keeps its bets, any other (never started, or it cannot finish) is returned."""
+        purse = self.purse
+        if purse is None:
+            return
+        for table_id, number in purse.open_escrows():
+            live = self.tables.get(table_id)
+            if live is not None and live.matches_started() == number and \
+                    live.match is not None and not live.match.is_over:
+                continue                               # it plays on
+            record = self.store.load(table_id)
+            finished = None if record is None else _finished_match(record, number)
+            try:
+                if record is not None and finished is not None:
+                    stakes = [Stake(r.seat, r.account) for r in record.seats
+                              if r.kind == "human" and r.account is not None]
+                    purse.settle(table_id, number, finished.variant,
+                                 winning_seats(finished, [r.seat for r in record.seats]),
+                                 stakes)
+                else:
+                    purse.refund(table_id, number)
+            except Exception:
+                log.exception("table %s: its escrow of match %d stays open", table_id,
+                              number)
 
     def resume(self) -> None:
         for t in self.tables.values():
@@ -78,7 +109,8 @@ class Lobby:
             raise TableError("table_broken" if table_id in self.broken else "no_such_table")
         return table
 
-    async def create(self, body: CreateTable, player: str, address: str) -> TableRuntime:
+    async def create(self, body: CreateTable, player: str, address: str,
+                     account: int | None = None) -> TableRuntime:
         options = body.to_options()
         if body.robots_only:
             if options.robot_level not in QUICK:
@@ -91,12 +123,14 @@ class Lobby:
                 raise TableError("too_many_open_tables", limit=self.limits.open_tables)
         if not self._new_tables.allow(address):
             raise TableError("too_many_tables")
-        return await self._make(options, None if body.robots_only else player, body)
+        return await self._make(options, None if body.robots_only else player, body,
+                                account)
 
-    async def _make(self, options: Options, host: str | None, body: CreateTable
-                    ) -> TableRuntime:
+    async def _make(self, options: Options, host: str | None, body: CreateTable,
+                    account: int | None = None) -> TableRuntime:
         table = await TableRuntime.create(self.store, self.thinkers, options, host,
-                                          body.seat, body.name, self.robot_delay)
+                                          body.seat, body.name, self.robot_delay, account)
+        table.purse = self.purse
         self.tables[table.id] = table
         if host is None:                                    # robots only: it plays itself
             await table.fill_robots(None)
@@ -147,3 +181,21 @@ class Lobby:
     def shut(self) -> None:
         for t in self.tables.values():
             t.shut()
+
+
+def _finished_match(record: TableRecord, number: int) -> Match | None:
+    """The table's ``number``-th match if it was played to its end, else None."""
+    from tute.core.variants import parse_variant
+
+    state = Replayed(Options(parse_variant(record.variant), record.robot_level, 0.0))
+    started = 0
+    for e in record.events:
+        if e.kind == "start":
+            started += 1
+            if started > number:
+                break
+        apply_event(state, e)
+        if started == number and e.kind == "match_over":
+            return state.match
+    return None
+

@@ -43,6 +43,8 @@ class TableOptions(_Body, frozen=True, forbid_unknown_fields=True):
     trump_on_trump: bool | None = None
     robot_level: Annotated[str, msgspec.Meta(max_length=32)] | None = None
     move_seconds: Annotated[float, msgspec.Meta(ge=-1e6, le=1e6)] = 0.0
+    competitive: bool = False
+    bet: Annotated[int, msgspec.Meta(ge=-10**9, le=10**9)] = 0
 
     def to_variant(self) -> Variant:
         """The variant of a table from seed 001's table options, or a variant text."""
@@ -63,7 +65,8 @@ class TableOptions(_Body, frozen=True, forbid_unknown_fields=True):
 
     def to_options(self, current: Options | None = None) -> Options:
         level = self.robot_level or (current.robot_level if current else BEST)
-        return check_options(self.to_variant(), level, self.move_seconds)
+        return check_options(self.to_variant(), level, self.move_seconds, self.competitive,
+                             self.bet)
 
 
 class CreateTable(TableOptions, frozen=True, forbid_unknown_fields=True):

@@ -49,6 +49,7 @@ class SeatRow:
     name: str
     kind: str                       # human | robot
     player: str | None              # the person's key (a hash of the cookie); robots none
+    account: int | None = None      # the person's account when logged in (chips, XP)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,8 +126,8 @@ class Store:
             "table": ("INSERT INTO tute_tables (id, variant, robot_level, status, created, "
                       f"host) VALUES ({m}, {m}, {m}, {m}, {m}, {m})"),
             "seat_del": f"DELETE FROM tute_seats WHERE table_id = {m} AND seat = {m}",
-            "seat": ("INSERT INTO tute_seats (table_id, seat, name, kind, player) "
-                     f"VALUES ({m}, {m}, {m}, {m}, {m})"),
+            "seat": ("INSERT INTO tute_seats (table_id, seat, name, kind, player, account) "
+                     f"VALUES ({m}, {m}, {m}, {m}, {m}, {m})"),
             "event": ("INSERT INTO tute_events (table_id, seq, kind, data) "
                       f"VALUES ({m}, {m}, {m}, {m})"),
             "status": f"UPDATE tute_tables SET status = {m}, note = {m} WHERE id = {m}",
@@ -298,7 +299,7 @@ class Store:
         with self.engine.connect() as c:
             for r in c.execute(select(seats).where(seats.c.table_id == record.id)
                                .order_by(seats.c.seat)):
-                record.seats.append(SeatRow(r.seat, r.name, r.kind, r.player))
+                record.seats.append(SeatRow(r.seat, r.name, r.kind, r.player, r.account))
             for r in c.execute(select(events).where(events.c.table_id == record.id)
                                .order_by(events.c.seq)):
                 record.events.append(Event(r.seq, r.kind, json.loads(r.data)))
@@ -329,7 +330,7 @@ def _statements(table_id: str, op: Op) -> list[tuple[str, tuple[object, ...]]]:
     if isinstance(op, PutSeat):
         r = op.row
         return [("seat_del", (table_id, r.seat)),
-                ("seat", (table_id, r.seat, r.name, r.kind, r.player))]
+                ("seat", (table_id, r.seat, r.name, r.kind, r.player, r.account))]
     if isinstance(op, Status):
         return [("status", (op.status, op.note, table_id))]
     return [("table", (op.id, op.variant, op.robot_level, "open", int(time.time()),

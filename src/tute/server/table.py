@@ -28,6 +28,7 @@ from tute.core.game import Game
 from tute.core.match import Match
 from tute.core.variants import Variant
 from tute.server.autoplay import Autoplay
+from tute.server.economy import Purse, Stake, winning_seats
 from tute.server.events import Options, Replayed, hand_end, public, replay
 from tute.server.hub import Hub, Viewer
 from tute.server.names import InvalidNameError, name_key, validate_name
@@ -59,12 +60,18 @@ class TableBrokenError(TableError):
     """The table's events cannot be replayed: it is closed and reported."""
 
 
-def check_options(variant: Variant, robot_level: str, move_seconds: float) -> Options:
+MAX_BET = 100_000
+
+
+def check_options(variant: Variant, robot_level: str, move_seconds: float,
+                  competitive: bool = False, bet: int = 0) -> Options:
     if robot_level not in LEVELS:
         raise TableError("unknown_bot", level=robot_level, known=", ".join(LEVELS))
     if not 0 <= move_seconds <= 600:
         raise TableError("bad_move_time")
-    return Options(variant, robot_level, float(move_seconds))
+    if not 0 <= bet <= MAX_BET or (bet and not competitive):
+        raise TableError("bad_bet", max=MAX_BET)
+    return Options(variant, robot_level, float(move_seconds), competitive, bet)
 
 
 class TableRuntime:
@@ -88,22 +95,25 @@ class TableRuntime:
         self.broken: str | None = None
         self.closed = False
         self.suspect = False                       # a write failed: check before the next
+        self.purse: Purse | None = None            # bets and XP of competitive matches
         self.last_activity = time.monotonic()
 
     # ------------------------------------------------------------------ building
     @classmethod
     async def create(cls, store: Store, thinkers: Thinkers, options: Options,
                      host: str | None, seat: int = 0, name: str | None = None,
-                     robot_delay: float = 0.4) -> TableRuntime:
+                     robot_delay: float = 0.4, account: int | None = None) -> TableRuntime:
         """A new table, its options and (unless robots only) its host seated, in one
         transaction."""
         t = cls(secrets.token_hex(6), options, store, thinkers, host, robot_delay)
         events = [Event(1, "options", options.json())]
         ops: list[Op] = [NewTable(t.id, str(options.variant), options.robot_level, host)]
         row: SeatRow | None = None
+        if options.competitive and (host is None or account is None):
+            raise TableError("competitive_needs_account")
         if host is not None:
             t._check_seat(seat)
-            row = SeatRow(seat, validate_name(name), "human", host)
+            row = SeatRow(seat, validate_name(name), "human", host, account)
             ops.append(PutSeat(row))
             events.append(Event(2, "seat", _seat_data(row)))
         await store.write(t.id, [*ops, *events])
@@ -287,10 +297,14 @@ class TableRuntime:
                 or not secrets.compare_digest(player, self.host):
             raise TableError("only_host")
 
-    async def sit(self, player: str, seat: int, name: object) -> None:
-        """A person takes a free seat of their choice before the match starts."""
+    async def sit(self, player: str, seat: int, name: object, account: int | None = None
+                  ) -> None:
+        """A person takes a free seat of their choice before the match starts (at a
+        competitive table, a logged-in one: ``account``)."""
         async with self.lock:
             self._check_open()
+            if self.options.competitive and account is None:
+                raise TableError("competitive_needs_account")
             already = self.seat_of(player)
             if already is not None:
                 raise TableError("already_seated", seat=already)
@@ -299,7 +313,7 @@ class TableRuntime:
             for r in self.seats.values():
                 if name_key(r.name) == name_key(shown):
                     raise InvalidNameError("name_in_use", name=r.name)
-            row = SeatRow(seat, shown, "human", player)
+            row = SeatRow(seat, shown, "human", player, account)
             e = Event(self.seq + 1, "seat", _seat_data(row))
             await self._commit([e], [PutSeat(row)])
             self.seats[seat] = row
@@ -352,9 +366,47 @@ class TableRuntime:
             seed = secrets.randbits(63)
             match = Match(self.variant, seed=seed)
             e = Event(self.seq + 1, "start", {"seed": seed})
-            await self._commit([e], [Status("playing")])
+            number = self.matches_started() + 1
+            await self._run_purse("reserve", number)        # the bets first: all or none
+            try:
+                await self._commit([e], [Status("playing")])
+            except Exception:
+                await self._run_purse("refund", number)     # (a restart would, too)
+                raise
             self.match = match
             self._take([e])
+
+    def matches_started(self) -> int:
+        return sum(1 for e in self.history if e["kind"] == "start")
+
+    def stakes(self) -> list[Stake]:
+        """The people at a competitive match, with their accounts."""
+        return [Stake(s, r.account) for s, r in sorted(self.seats.items())
+                if r.kind == "human" and r.account is not None]
+
+    async def _run_purse(self, step: str, number: int, match: Match | None = None) -> None:
+        """A competitive match's chips and XP (off the event loop): ``reserve`` raises
+        when someone lacks chips; ``settle`` and ``refund`` failing are logged and done
+        again at the next restart (:meth:`Purse.reconcile`)."""
+        purse = self.purse
+        if purse is None or not self.options.competitive:
+            return
+        loop = asyncio.get_running_loop()
+        stakes = self.stakes()
+        if step == "reserve":
+            await loop.run_in_executor(None, purse.reserve, self.id, number,
+                                       self.options.bet, stakes)
+            return
+        try:
+            if step == "settle" and match is not None:
+                await loop.run_in_executor(None, purse.settle, self.id, number,
+                                           match.variant, winning_seats(match, list(self.seats)),
+                                           stakes)
+            elif step == "refund":
+                await loop.run_in_executor(None, purse.refund, self.id, number, stakes)
+        except Exception:
+            log.exception("table %s: the %s of match %d failed; the next restart does it",
+                          self.id, step, number)
 
     async def act(self, seat: int | None, text: object, expect_seq: int | None = None
                   ) -> bool:
@@ -397,6 +449,8 @@ class TableRuntime:
             else:
                 self.match = after
             self._take(events, games)
+            if after.is_over:
+                await self._run_purse("settle", self.matches_started(), after)
             return True
 
     # ------------------------------------------------------------------ viewers

@@ -26,6 +26,7 @@ seats = Table(
     Column("name", Text, nullable=False),
     Column("kind", String(8), nullable=False),            # human | robot
     Column("player", String(64), nullable=True),          # the person's key; robots none
+    Column("account", Integer, nullable=True),            # a logged-in person's account
 )
 
 events = Table(

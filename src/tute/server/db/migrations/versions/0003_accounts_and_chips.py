@@ -1,4 +1,5 @@
-"""Accounts (a name and an argon2id password hash), their sessions, the chips' double-entry
+"""Accounts (a name and an argon2id password hash; a seat names its person's account),
+their sessions, the chips' double-entry
 ledger with each account's balance, and the XP each competitive match gave.
 
 Revision ID: 0003
@@ -17,6 +18,8 @@ depends_on = None
 
 
 def upgrade() -> None:
+    with op.batch_alter_table("tute_seats") as batch:
+        batch.add_column(sa.Column("account", sa.Integer, nullable=True))
     op.create_table(
         "tute_accounts",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
@@ -63,6 +66,8 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("tute_seats") as batch:
+        batch.drop_column("account")
     for name in ("tute_xp", "tute_balances", "tute_ledger", "tute_sessions",
                  "tute_accounts"):
         op.drop_table(name)

@@ -1,0 +1,219 @@
+"""Competitive matches (seed 001): bets in escrow, the pot less the bank's 25% to the
+winners, XP exactly as "Ranking por pontos" says; a crash between any two steps loses
+nothing.  On SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server_harness import Client, Server, postgres_or_skip
+from tute.core.variants import parse_variant
+from tute.server import ledger
+from tute.server.economy import Stake, pot_shares, xp_awards
+
+
+def test_xp_as_seed_001_counts_it() -> None:
+    two, three = parse_variant("habanero"), parse_variant("tres")
+    pairs = parse_variant("parejas")
+    assert xp_awards(two, {0}, [Stake(0, 1), Stake(1, 2)]) == {1: 20, 2: 5}
+    assert xp_awards(three, {2}, [Stake(0, 1), Stake(1, 2), Stake(2, 3)]) == \
+        {1: 5, 2: 5, 3: 30}
+    assert xp_awards(pairs, {0, 2}, [Stake(s, s + 10) for s in range(4)]) == \
+        {10: 20, 11: 5, 12: 20, 13: 5}                       # 40 split: 20 each
+    rounds3 = parse_variant("online(players=2,match_target=3)")
+    assert xp_awards(rounds3, {1}, [Stake(0, 1), Stake(1, 2)]) == {1: 5, 2: 40}  # +20
+    subastado = parse_variant("subastado(players=4)")        # four, each for himself
+    assert xp_awards(subastado, {3}, [Stake(3, 9)]) == {9: 40}
+
+
+def test_the_pot_less_the_banks_quarter() -> None:
+    assert pot_shares(200, {0}, [Stake(0, 1), Stake(1, 2)]) == ({1: 150}, 50)
+    assert pot_shares(100, {0, 2}, [Stake(0, 1), Stake(2, 2)]) == ({1: 37, 2: 37}, 26)
+    assert pot_shares(100, {0, 2}, [Stake(0, 1)]) == ({1: 37}, 63)   # a robot partner
+    assert pot_shares(100, {1}, [Stake(0, 1)]) == ({}, 100)          # a robot won
+    assert pot_shares(0, {0}, [Stake(0, 1)]) == ({}, 0)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    yield f"sqlite:///{tmp_path / 'c.db'}" if request.param == "sqlite" \
+        else postgres_or_skip()
+
+
+def _account(s: Server, name: str) -> Client:
+    c = s.client()
+    r = c.post("/api/register", {"name": name, "password": "naipes de la abuela"})
+    assert r.status_code == 200, r.text
+    return c
+
+
+def _until_over(s: Server, table: str, seconds: float = 60) -> None:
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        t = s.lobby.tables.get(table)
+        if t is None or (t.match is not None and t.match.is_over):
+            return
+        time.sleep(0.05)
+    raise AssertionError("the match never ended")
+
+
+def _winners(s: Server, table: str) -> set[int]:
+    from tute.server.economy import winning_seats
+
+    t = s.lobby.tables[table]
+    return winning_seats(t.match, list(t.seats))
+
+
+def test_a_competitive_match_against_robots_pays_as_the_formulas_say(db: str) -> None:
+    s = Server(db)
+    try:
+        ana = _account(s, "Ana")
+        r = ana.post("/api/tables", {"variant": "habanero", "name": "Ana", "competitive": True,
+                                     "bet": 100, "move_seconds": 0.02,
+                                     "robot_level": "random"})
+        assert r.status_code == 200, r.text
+        table = r.json()["id"]
+        assert ana.post(f"/api/tables/{table}/robots").status_code == 200
+        assert ana.post(f"/api/tables/{table}/start").status_code == 200   # the clock plays
+        _until_over(s, table)
+        won = 0 in _winners(s, table)
+        time.sleep(0.3)                                  # the settlement, off the loop
+        me = ana.get("/api/me").json()
+        assert me["chips"] == ledger.GRANT - 100 + (75 if won else 0)
+        assert me["xp"] == (20 if won else 5)
+        engine = s.lobby.store.engine
+        with engine.connect() as c:
+            assert ledger.balance(c, ledger.BANK) == (25 if won else 100)
+            assert ledger.balance(c, ledger.escrow(table, 1)) == 0
+        assert ledger.check(engine) == []
+        rows = ana.get("/api/rankings?period=day").json()["rows"]
+        assert rows == [{"name": "Ana", "xp": me["xp"]}]
+    finally:
+        s.stop()
+
+
+def test_partners_split_the_xp_and_the_pot(db: str) -> None:
+    s = Server(db)
+    try:
+        ana, bea = _account(s, "Ana"), _account(s, "Bea")
+        r = ana.post("/api/tables", {"variant": "parejas", "name": "Ana", "competitive": True,
+                                     "bet": 50, "move_seconds": 0.02,
+                                     "robot_level": "random"})
+        table = r.json()["id"]
+        assert bea.post(f"/api/tables/{table}/seats", {"seat": 2, "name": "Bea"}
+                        ).status_code == 200
+        assert ana.post(f"/api/tables/{table}/robots").status_code == 200
+        assert ana.post(f"/api/tables/{table}/start").status_code == 200
+        _until_over(s, table)
+        won = 0 in _winners(s, table)
+        time.sleep(0.3)
+        for c in (ana, bea):
+            me = c.get("/api/me").json()
+            assert me["xp"] == (20 if won else 5), me
+            assert me["chips"] == ledger.GRANT - 50 + (37 if won else 0), me
+        assert ledger.check(s.lobby.store.engine) == []
+    finally:
+        s.stop()
+
+
+def test_who_may_sit_at_a_competitive_table(db: str) -> None:
+    s = Server(db)
+    try:
+        guest = s.client()
+        r = guest.post("/api/tables", {"variant": "habanero", "name": "Gus",
+                                       "competitive": True, "bet": 10})
+        assert r.status_code == 400 and r.json()["key"] == "competitive_needs_account"
+        r = guest.post("/api/tables", {"variant": "habanero", "name": "Gus", "bet": 10})
+        assert r.json()["key"] == "bad_bet"                 # a bet needs a competitive table
+        ana = _account(s, "Ana")
+        big = ana.post("/api/tables", {"variant": "habanero", "name": "Ana",
+                                       "competitive": True, "bet": ledger.GRANT + 1})
+        assert big.status_code == 400 and big.json()["key"] == "not_enough_chips"
+        table = ana.post("/api/tables", {"variant": "habanero", "name": "Ana",
+                                         "competitive": True, "bet": 10}).json()["id"]
+        r = s.client().post(f"/api/tables/{table}/seats", {"seat": 1, "name": "Gus"})
+        assert r.status_code == 400 and r.json()["key"] == "competitive_needs_account"
+        assert s.lobby.tables[table].seats.keys() == {0}
+    finally:
+        s.stop()
+
+
+class _Crashing:
+    """A purse whose settlement dies (the process killed at that moment)."""
+
+    def __init__(self, purse: Any) -> None:
+        self.purse = purse
+
+    def reserve(self, *args: Any) -> None:
+        self.purse.reserve(*args)
+
+    def refund(self, *args: Any) -> None:
+        self.purse.refund(*args)
+
+    def settle(self, *args: Any) -> None:
+        raise RuntimeError("killed before the settlement")
+
+
+def test_a_crash_between_the_steps_loses_no_chip(db: str) -> None:
+    """Bets reserved for a match that never started come back at the restart; a match
+    that ended before it was settled is settled at the restart -- once."""
+    s = Server(db)
+    try:
+        ana = _account(s, "Ana")
+        person = s.app.state.accounts.account_of(str(ana.http.cookies.get("tute_session")))
+        s.lobby.purse.reserve("ghost", 1, 300, [Stake(0, person.id)])  # then "killed"
+        table = ana.post("/api/tables", {"variant": "habanero", "name": "Ana",
+                                         "competitive": True, "bet": 100,
+                                         "move_seconds": 0.02, "robot_level": "random"}
+                         ).json()["id"]
+        assert ana.post(f"/api/tables/{table}/robots").status_code == 200
+        s.lobby.tables[table].purse = _Crashing(s.lobby.purse)   # dies before it settles
+        assert ana.post(f"/api/tables/{table}/start").status_code == 200
+        assert s.app.state.accounts.chips(person) <= ledger.GRANT - 400   # both reserved
+        _until_over(s, table)
+        time.sleep(0.3)
+        assert s.app.state.accounts.chips(person) == ledger.GRANT - 400   # not settled
+        won = 0 in _winners(s, table)
+    finally:
+        s.stop()
+    again = Server(db)                                       # the restart reconciles
+    try:
+        people = again.app.state.accounts
+        assert people.chips(person) == ledger.GRANT - 100 + (75 if won else 0)
+        assert people.xp(person) == (20 if won else 5)
+        again.lobby.reconcile()                              # and never twice
+        assert people.chips(person) == ledger.GRANT - 100 + (75 if won else 0)
+        assert ledger.check(again.lobby.store.engine) == []
+    finally:
+        again.stop()
+
+
+def test_tute_admin_ledger_check_proves_it_and_finds_a_forgery(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from sqlalchemy import update
+
+    from tute.server.db.schema import balances
+
+    url = f"sqlite:///{tmp_path / 'l.db'}"
+    s = Server(url)
+    try:
+        _account(s, "Ana")
+        _account(s, "Bea")
+        engine = s.lobby.store.engine
+    finally:
+        s.stop()
+    run = [sys.executable, "-m", "tute.cli", "admin", "ledger", "--check", "--db", url]
+    ok = subprocess.run(run, capture_output=True, text=True, timeout=60)
+    assert ok.returncode == 0 and "2 movements" in ok.stdout, ok.stdout + ok.stderr
+    with engine.begin() as c:                          # chips from nowhere
+        c.execute(update(balances).where(balances.c.account == "p:1")
+                  .values(balance=balances.c.balance + 500))
+    bad = subprocess.run(run, capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 1 and "p:1" in bad.stderr and "sum to 500" in bad.stderr
