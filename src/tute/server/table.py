@@ -176,6 +176,7 @@ class TableRuntime:
         return {"id": self.id, "variant": str(self.variant), "status": self.status,
                 "robot_level": self.robot_level, "players": self.variant.players,
                 "partnerships": self.variant.partnerships,
+                "competitive": self.options.competitive, "bet": self.options.bet,
                 "move_seconds": self.move_seconds, "host": self.host_seat(),
                 "seats": [{"seat": s, "name": r.name, "robot": r.kind == "robot"}
                           for s, r in sorted(self.seats.items())]}

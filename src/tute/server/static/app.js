@@ -4,6 +4,7 @@
 import { cardSVG } from "/static/cards.js";
 import { cardWords, getLang, LANGS, loadText, setLang, suitName, t, translate } from "/static/i18n.js";
 import { api, fillChoices, setMeta, showOptions, stopWatching, tableOptions, watchTables } from "/static/lobby.js";
+import { refreshMe, showRankings, wireAccount } from "/static/account.js";
 import { pause, save, settings, SPEEDS } from "/static/settings.js";
 import { play } from "/static/sound.js";
 import {
@@ -327,6 +328,8 @@ function backToTables() {
   if (socket) { socket.onclose = null; socket.close(); }
   showClock(null);
   $("table").hidden = true;
+  refreshMe();
+  showRankings();
   $("after").hidden = true;
   $("count-box").hidden = true;
   $("count").replaceChildren();
@@ -409,6 +412,9 @@ async function resume() {
     setMeta(await api("/api/meta"));
     fillChoices();
   } catch (e) { say(e.message); }
+  wireAccount();
+  await refreshMe();
+  showRankings();
   try {   // where this browser sits (its cookie), unless that table is over
     const { tables } = await api("/api/session");
     const live = tables.find((x) => x.status === "open" || x.status === "playing");

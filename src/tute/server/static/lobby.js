@@ -14,7 +14,7 @@ function csrf() {
 }
 
 export async function api(path, body) {
-  const res = await fetch(`${path}?lang=${getLang()}`, body ? {
+  const res = await fetch(`${path}${path.includes("?") ? "&" : "?"}lang=${getLang()}`, body ? {
     method: "POST", headers: { "content-type": "application/json", "x-csrf-token": csrf() },
     body: JSON.stringify(body),
     credentials: "same-origin",
@@ -75,6 +75,10 @@ function withFormat(text, chosen) {
 export function tableOptions() {
   const v = chosenVariant();
   const common = { robot_level: $("robot-level").value, move_seconds: Number($("move-seconds").value) };
+  if (!$("competitive-options").hidden && $("competitive").checked) {
+    common.competitive = true;
+    common.bet = Math.max(0, Math.round(Number($("bet").value) || 0));
+  }
   if (v && v.preset === "online") {
     return { ...common, preset: "online", players: v.players, rounds: Number($("rounds").value),
       allow_tute: $("allow-tute").checked, trump_on_trump: $("trump-on-trump").checked };
@@ -128,6 +132,12 @@ export function renderTables(tables, join) {
     status.className = "state";
     status.textContent = t(`status_${tb.status}`);
     head.append(title, " ", status);
+    if (tb.competitive) {
+      const mark = document.createElement("span");
+      mark.className = "competitive-mark";
+      mark.textContent = tb.bet ? t("competitive_bet", { bet: tb.bet }) : t("competitive_mark");
+      head.append(" ", mark);
+    }
     li.append(head);
     const seats = document.createElement("div");
     seats.className = "lobby-seats";

@@ -1,0 +1,111 @@
+// The account: register, log in and out, the profile (chips, XP, level, the ledger) and
+// the rankings.  The session is an HttpOnly cookie: the page never holds it.
+import { t } from "/static/i18n.js";
+import { api } from "/static/lobby.js";
+
+const $ = (id) => document.getElementById(id);
+let me = null;
+
+export const current = () => me;
+
+function number(n) { return new Intl.NumberFormat(document.documentElement.lang).format(n); }
+
+export async function refreshMe() {
+  try { me = await api("/api/me"); } catch { me = null; }
+  show();
+  return me;
+}
+
+function show() {
+  $("account-out").hidden = Boolean(me);
+  $("account-in").hidden = !me;
+  $("competitive-options").hidden = !me;
+  if (!me) { $("competitive").checked = false; return; }
+  $("me-name").textContent = me.name;
+  $("me-chips").textContent = t("chips_n", { n: me.chips, shown: number(me.chips) });
+  $("me-level").textContent = t("level_n", { n: me.level });
+  if (!$("name").value || $("name").dataset.fromAccount) {
+    $("name").value = me.name;
+    $("name").dataset.fromAccount = "1";
+  }
+}
+
+async function send(path) {
+  const name = $("login-name").value.trim();
+  const password = $("login-password").value;
+  $("login-error").textContent = "";
+  try {
+    me = await api(path, { name, password });
+    $("login-password").value = "";
+    $("login-box").hidden = true;
+    show();
+  } catch (e) { $("login-error").textContent = e.message; }
+}
+
+export async function showProfile() {
+  if (!me) return;
+  await refreshMe();
+  const box = $("profile");
+  box.hidden = false;
+  $("profile-name").textContent = me.name;
+  const facts = $("profile-facts");
+  facts.replaceChildren();
+  for (const [key, value] of [["chips", number(me.chips)], ["xp", number(me.xp)],
+    ["level", String(me.level)], ["abandons", String(me.abandons)]]) {
+    const dt = document.createElement("dt");
+    dt.textContent = t(`profile_${key}`);
+    const dd = document.createElement("dd");
+    dd.textContent = value;
+    facts.append(dt, dd);
+  }
+  const list = $("profile-ledger");
+  list.replaceChildren();
+  try {
+    const { movements } = await api("/api/ledger");
+    for (const m of movements.slice(0, 20)) {
+      const li = document.createElement("li");
+      const when = new Date(m.at * 1000).toLocaleDateString(document.documentElement.lang);
+      li.textContent = `${when} · ${m.amount > 0 ? "+" : ""}${number(m.amount)} · ${t(`memo_${m.key.split(":")[0]}`)}`;
+      li.className = m.amount > 0 ? "plus" : "minus";
+      list.append(li);
+    }
+  } catch { /* shown empty */ }
+}
+
+export async function showRankings(period = "week") {
+  for (const b of document.querySelectorAll("#rank-periods button")) {
+    b.setAttribute("aria-pressed", b.dataset.period === period ? "true" : "false");
+  }
+  const body = $("rank-rows");
+  body.replaceChildren();
+  try {
+    const { rows } = await api(`/api/rankings?period=${period}`);
+    $("rank-empty").hidden = rows.length > 0;
+    rows.forEach((r, i) => {
+      const tr = document.createElement("tr");
+      for (const text of [String(i + 1), r.name, number(r.xp)]) {
+        const td = document.createElement("td");
+        td.textContent = text;
+        tr.append(td);
+      }
+      body.append(tr);
+    });
+  } catch { $("rank-empty").hidden = false; }
+}
+
+export function wireAccount() {
+  $("login-open").onclick = () => { $("login-box").hidden = !$("login-box").hidden; $("login-name").focus(); };
+  $("login-form").onsubmit = (e) => { e.preventDefault(); send("/api/login"); };
+  $("register").onclick = () => send("/api/register");
+  $("logout").onclick = async () => {
+    try { await api("/api/logout", {}); } catch { /* gone anyway */ }
+    me = null;
+    $("profile").hidden = true;
+    if ($("name").dataset.fromAccount) { $("name").value = ""; delete $("name").dataset.fromAccount; }
+    show();
+  };
+  $("profile-open").onclick = showProfile;
+  $("profile-close").onclick = () => { $("profile").hidden = true; };
+  for (const b of document.querySelectorAll("#rank-periods button")) b.onclick = () => showRankings(b.dataset.period);
+  $("competitive").onchange = () => { $("bet-label").hidden = !$("competitive").checked; };
+}

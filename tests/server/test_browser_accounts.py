@@ -1,0 +1,92 @@
+"""An account in a real browser: register, a competitive match with a bet against
+robots played by clicking, then the profile and the rankings show what the formulas
+say; log out and in again."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from browser_kit import DESKTOP, PHONE, chromium, click, needs_chromium, shot, wait_until
+from server_harness import Server
+from tute.server import ledger
+
+pytestmark = needs_chromium
+
+
+@pytest.fixture()
+def server(tmp_path: Path) -> Iterator[Server]:
+    s = Server(f"sqlite:///{tmp_path / 'ba.db'}")
+    yield s
+    s.stop()
+
+
+def test_register_play_for_chips_and_see_the_profile(server: Server) -> None:
+    from playwright.sync_api import sync_playwright
+
+    from tute.server.economy import winning_seats
+
+    with sync_playwright() as p:
+        browser = chromium(p)
+        page = browser.new_context(viewport=DESKTOP).new_page()
+        page.goto(f"http://127.0.0.1:{server.port}/")
+        page.wait_for_selector("#variant option", state="attached")
+        page.click("#login-open")
+        page.fill("#login-name", "Ana")
+        page.fill("#login-password", "1234")
+        page.click("#register")
+        wait_until(page, "document.querySelector('#login-error').textContent.length > 0")
+        assert "8" in page.inner_text("#login-error")           # at least 8 characters
+        page.fill("#login-password", "naipes de la abuela")
+        page.click("#register")
+        page.wait_for_selector("#account-in:not([hidden])")
+        assert "Ana" in page.inner_text("#account-in") and "fichas" in page.inner_text(
+            "#account-in")
+        assert page.input_value("#name") == "Ana"
+        page.check("#competitive")
+        page.fill("#bet", "100")
+        page.select_option("#variant", "habanero")
+        page.select_option("#robot-level", "random")
+        shot(page, "lobby-desktop-logged-in")
+        page.click("#create")
+        page.wait_for_selector("#hand button.card")
+        (table_id,) = server.lobby.tables
+        for _ in range(900):
+            if not page.is_hidden("#after"):
+                break
+            legal = page.query_selector_all("#hand button[data-legal]")
+            if legal and not page.query_selector("#trick[data-closed]"):
+                click(legal[-1])
+            page.wait_for_timeout(100)
+        assert not page.is_hidden("#after")
+        t = server.lobby.tables[table_id]
+        won = 0 in winning_seats(t.match, list(t.seats))
+        page.click("#back")
+        page.wait_for_selector("#lobby:not([hidden])")
+        page.click("#profile-open")
+        page.wait_for_selector("#profile:not([hidden])")
+        wait_until(page, "document.querySelectorAll('#profile-ledger li').length >= 2")
+        facts = page.inner_text("#profile-facts")
+        shot(page, "profile-desktop")
+        chips = ledger.GRANT - 100 + (75 if won else 0)
+        assert str(chips) in facts.replace(".", "").replace("\u202f", "").replace(" ", "")
+        assert ("20" if won else "5") in facts
+        assert "apuesta" in page.inner_text("#profile-ledger")
+        page.click("#rank-periods button[data-period='day']")
+        wait_until(page, "document.querySelectorAll('#rank-rows tr').length === 1")
+        assert "Ana" in page.inner_text("#rank-rows")
+        page.click("#logout")
+        page.wait_for_selector("#account-out:not([hidden])")
+        assert server.client().get("/api/me").status_code == 401
+        phone = browser.new_context(viewport=PHONE).new_page()   # another device
+        phone.goto(f"http://127.0.0.1:{server.port}/")
+        phone.wait_for_selector("#variant option", state="attached")
+        phone.click("#login-open")
+        phone.fill("#login-name", "ana")
+        phone.fill("#login-password", "naipes de la abuela")
+        phone.click("#login")
+        phone.wait_for_selector("#account-in:not([hidden])")
+        shot(phone, "lobby-phone-logged-in")
+        browser.close()
