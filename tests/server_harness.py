@@ -92,8 +92,9 @@ class Client:
 
     def ws(self, table: str, last: int = 0, origin: str | None = None) -> ClientConnection:
         headers: dict[str, str] = {}
-        if self.cookie is not None:
-            headers["cookie"] = f"{COOKIE}={self.cookie}"
+        jar = "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
+        if jar:
+            headers["cookie"] = jar                # the guest's and the account's
         if origin is not None:
             headers["origin"] = origin
         return connect(f"ws://127.0.0.1:{self.server.port}/ws/{table}?last={last}",

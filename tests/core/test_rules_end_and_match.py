@@ -114,3 +114,22 @@ def test_a_match_copy_is_independent_and_plays_the_same() -> None:
             again.next_hand()
             assert [str(c) for c in again.game.hand(0)] == [str(c) for c in twin.game.hand(0)]
         m.next_hand()
+
+
+def test_a_match_annulled_by_agreement_ends_for_nobody() -> None:
+    """Seed 001's "anular partida": the match ends where it is, without a winner; no
+    hand is scored or dealt after it, and it cannot be annulled twice."""
+    m = Match("habanero(match_target=3)", seed=7)
+    g = m.game
+    seat = g.to_act
+    assert seat is not None
+    g.apply(seat, g.legal_actions(seat)[0])
+    m.annul()
+    assert m.is_over and m.annulled and m.winner is None
+    assert m.score().winner is None and m.score().results == ()
+    with pytest.raises(WrongPhaseError):
+        m.annul()
+    with pytest.raises(WrongPhaseError):
+        m.deal_next()
+    copy = m.copy()
+    assert copy.annulled and copy.is_over

@@ -255,3 +255,24 @@ def test_the_help_page_is_one_click_from_the_lobby(server: Server) -> None:
         assert "briscola" in rules.inner_text("main").lower()
         shot(rules, "help-guinote-it")
         browser.close()
+
+
+def test_a_match_annulled_from_the_page(server: Server) -> None:
+    """Alone against robots, "Anular partida" ends the match at once, for nobody."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = chromium(p)
+        page = _open(browser, server, PHONE)
+        page.select_option("#variant", "habanero")
+        page.select_option("#robot-level", "heuristic")
+        page.click("#create")
+        page.wait_for_selector("#hand button.card")
+        page.click("#annul")
+        page.wait_for_selector("#after:not([hidden])")
+        assert "anulada" in page.inner_text("#count")
+        assert page.is_hidden("#annul")
+        shot(page, "annulled-phone")
+        browser.close()
+    (table,) = server.lobby.tables.values()
+    assert table.match is not None and table.match.annulled

@@ -55,6 +55,7 @@ class Match:
         self._porotos = [0] * v.players
         self._in = list(range(v.players))
         self._winner: int | None = None
+        self.annulled = False                # ended by agreement, for nobody (annul)
         self._scored = False                 # the current hand has been scored
         if first_game is not None:
             dealer = first_game.dealer
@@ -109,7 +110,14 @@ class Match:
     # ------------------------------------------------------------------ state
     @property
     def is_over(self) -> bool:
-        return self._winner is not None
+        return self._winner is not None or self.annulled
+
+    def annul(self) -> None:
+        """End the match here without a winner, by its players' agreement (seed 001's
+        "anular partida"): no hand is played or dealt after it; it counts for nobody."""
+        if self.is_over:
+            raise WrongPhaseError("match_over")
+        self.annulled = True
 
     @property
     def winner(self) -> int | None:
@@ -138,16 +146,15 @@ class Match:
         result = self.game.result()
         if result is None:
             raise WrongPhaseError("hand_not_over")
-        if self._scored or self._winner is not None:
-            raise WrongPhaseError("match_over" if self._winner is not None
-                                  else "hand_scored")
+        if self._scored or self.is_over:
+            raise WrongPhaseError("match_over" if self.is_over else "hand_scored")
         self._record(result)
         self._scored = True
         return result
 
     def deal_next(self, next_game: Game | None = None) -> Game:
         """Deal the next hand once the current one is scored."""
-        if self._winner is not None:
+        if self.is_over:
             raise WrongPhaseError("match_over")
         if not self._scored:
             raise WrongPhaseError("hand_not_over")

@@ -54,6 +54,7 @@ from tute.server.lobby import Lobby, offered_variants
 from tute.server.lobbyfeed import LobbyFeed
 from tute.server.protocol import (
     Act,
+    Annul,
     CreateTable,
     Credentials,
     Empty,
@@ -459,6 +460,8 @@ async def _serve(ws: WebSocket, table: TableRuntime, player: str | None, viewer:
                     await table.start(player or "")
                 elif isinstance(message, Act):
                     await table.act(table.seat_of(player), message.action)
+                elif isinstance(message, Annul):
+                    await table.vote_annul(player, message.agree)
             except TuteError as e:
                 refuse(e)
     except WebSocketDisconnect:

@@ -5,7 +5,9 @@ Events: ``options`` (variant, robot level, time per move), ``seat`` (a seat take
 name, ``robot`` or not), ``start`` (a match: its shuffle seed, kept on the server),
 ``action`` (a seat's action, in the canonical text), ``next_hand`` and ``match_over``
 (the finished hand's count; derived from the actions, written in the same transaction
-as the hand's last action -- and derived again at a restart if missing), ``closed``.
+as the hand's last action -- and derived again at a restart if missing), ``closed``;
+``annul_vote``, ``annul_refused``, ``annul_expired`` and ``annulled`` (the friendly end
+of a match: :mod:`tute.server.annul`).
 """
 
 from __future__ import annotations
@@ -112,6 +114,10 @@ def _apply(state: Replayed, e: Event) -> None:
         if state.match is None:
             raise ValueError(f"event {e.seq}: a hand's end before the match started")
         hand_end(state.match, e.seq)
+    elif e.kind == "annulled":
+        if state.match is None:
+            raise ValueError(f"event {e.seq}: an annulment before the match started")
+        state.match.annul()
 
 
 def match_games(stored: list[Event], variant: str, robot_level: str) -> list[Game]:

@@ -116,7 +116,14 @@ class Ping(msgspec.Struct, frozen=True, tag_field="type", tag="ping",
     """Keeps the connection alive; answered ``{"type": "pong"}``."""
 
 
-ClientMessage = Act | StartMatch | Ping
+class Annul(msgspec.Struct, frozen=True, tag_field="type", tag="annul",
+            forbid_unknown_fields=True):
+    """Propose to annul the running match, or agree (``agree``: true), or refuse."""
+
+    agree: bool = True
+
+
+ClientMessage = Act | StartMatch | Ping | Annul
 
 T = TypeVar("T")
 _DECODERS: dict[type, msgspec.json.Decoder[Any]] = {}

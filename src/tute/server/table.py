@@ -27,6 +27,7 @@ from tute.core.errors import OutOfTurnError, TuteError, WrongPhaseError
 from tute.core.game import Game
 from tute.core.match import Match
 from tute.core.variants import Variant
+from tute.server.annul import ANNUL_SECONDS, Vote, outcome
 from tute.server.autoplay import Autoplay
 from tute.server.economy import Purse, Stake, winning_seats
 from tute.server.events import Options, Replayed, hand_end, public, replay
@@ -96,6 +97,8 @@ class TableRuntime:
         self.closed = False
         self.suspect = False                       # a write failed: check before the next
         self.purse: Purse | None = None            # bets and XP of competitive matches
+        self.vote: Vote | None = None              # a proposal to annul the match
+        self._vote_timer: asyncio.Task[None] | None = None
         self.last_activity = time.monotonic()
 
     # ------------------------------------------------------------------ building
@@ -178,6 +181,8 @@ class TableRuntime:
                 "partnerships": self.variant.partnerships,
                 "competitive": self.options.competitive, "bet": self.options.bet,
                 "move_seconds": self.move_seconds, "host": self.host_seat(),
+                "annul": self.vote.json() if self.vote is not None and self.vote.open()
+                else None,
                 "seats": [{"seat": s, "name": r.name, "robot": r.kind == "robot"}
                           for s, r in sorted(self.seats.items())]}
 
@@ -377,6 +382,61 @@ class TableRuntime:
             self.match = match
             self._take([e])
 
+    async def vote_annul(self, player: str | None, agree: bool) -> None:
+        """A person proposes to annul the running match, or agrees, or refuses (then
+        the match goes on).  Once every person agreed, it is annulled: stored, the bets
+        returned, no XP."""
+        async with self.lock:
+            seat = self.seat_of(player)
+            if seat is None or self.seats[seat].kind != "human":
+                raise TableError("not_seated")
+            m = self.match
+            if m is None or m.is_over:
+                raise TableError("no_match_running")
+            vote = self.vote if self.vote is not None and self.vote.open() else None
+            if vote is None and not agree:
+                raise TableError("no_annul_vote")
+            if vote is None:
+                vote = Vote(seat, time.monotonic() + ANNUL_SECONDS)
+                self._vote_timer = asyncio.get_running_loop().create_task(
+                    self._vote_expired(vote))
+            if not agree:
+                self.vote = None
+                e = Event(self.seq + 1, "annul_refused", {"seat": seat})
+                await self._commit([e])
+                self._take([e])
+                return
+            vote.agreed.add(seat)
+            people = {s for s, r in self.seats.items() if r.kind == "human"}
+            if outcome(vote, people) == "open":
+                self.vote = vote
+                e = Event(self.seq + 1, "annul_vote", {"seat": seat,
+                                                       "agreed": sorted(vote.agreed)})
+                await self._commit([e])
+                self._take([e])
+                return
+            self.vote = None
+            after = m.copy()
+            after.annul()
+            e = Event(self.seq + 1, "annulled", {"agreed": sorted(vote.agreed)})
+            await self._commit([e], [Status("over")])
+            self.match = after
+            self._take([e])
+            await self._run_purse("refund", self.matches_started())
+
+    async def _vote_expired(self, vote: Vote) -> None:
+        await asyncio.sleep(max(0.0, vote.until - time.monotonic()) + 0.05)
+        async with self.lock:
+            if self.vote is not vote or self.match is None or self.match.is_over:
+                return
+            self.vote = None
+            e = Event(self.seq + 1, "annul_expired", {})
+            try:
+                await self._commit([e])
+            except TuteError:
+                return                       # the vote is gone anyway: nothing to store
+            self._take([e])
+
     def matches_started(self) -> int:
         return sum(1 for e in self.history if e["kind"] == "start")
 
@@ -514,6 +574,8 @@ class TableRuntime:
     def shut(self) -> None:
         """Leave memory (finished, or the server stops): clocks, robots, sockets."""
         self.auto.stop()
+        if self._vote_timer is not None:
+            self._vote_timer.cancel()
         self.hub.close_all()
 
 

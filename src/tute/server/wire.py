@@ -65,7 +65,8 @@ def table_json(t: TableView, names: list[str], match: Match | None = None
         score = match.score()
         out["match"] = {"hand": match.hand_number, "hands_won": list(score.hands_won),
                         "points": list(score.points), "winner": score.winner,
-                        "over": match.is_over, "format": match.variant.match,
+                        "over": match.is_over, "annulled": match.annulled,
+                        "format": match.variant.match,
                         "target": match.variant.match_target,
                         "porotos": list(score.porotos)}
     return out

@@ -130,6 +130,7 @@ function handle(msg) {
   if (ev.kind === "state") setOffline(false);
   if (msg.table) {
     tableInfo = msg.table;
+    showAnnul(tableInfo.annul);
     $("waiting").hidden = tableInfo.status !== "open";
     if (tableInfo.status === "open") renderWaiting(tableInfo);
   }
@@ -138,6 +139,19 @@ function handle(msg) {
   if (ev.kind === "action" && msg.view) {
     announce(ev, msg.view, before);
     if (/^[A2-9SCR][oceb]$/.test(ev.action)) play("card");
+  }
+  if (ev.kind === "annul_refused") say(t("annul_refused", { name: shortName(current ? current.names[ev.seat] : "") }));
+  if (ev.kind === "annul_expired") say(t("annul_expired"));
+  if (ev.kind === "annulled") {
+    showAnnul(null);
+    const box = $("count");
+    box.replaceChildren();
+    const p = document.createElement("p");
+    p.className = "count-note match-over";
+    p.textContent = t("annulled");
+    box.append(p);
+    $("count-box").hidden = false;
+    $("count-ok").hidden = true;
   }
   if ((ev.kind === "next_hand" || ev.kind === "match_over") && ev.result && before) {
     renderCount(before, ev.result);
@@ -191,7 +205,21 @@ function draw(v, closedTrick = false) {
   drawAfter(v);
 }
 
+// a proposal to annul the match: who proposed, who agreed, my buttons if I have not
+function showAnnul(vote) {
+  const box = $("annul-box");
+  box.hidden = !vote;
+  if (!vote || !current) return;
+  const names = (seats) => seats.map((s) => shortName(current.names[s])).join(", ");
+  $("annul-text").textContent = t("annul_proposed", { name: shortName(current.names[vote.proposer]),
+    agreed: names(vote.agreed) });
+  const mine = vote.agreed.includes(current.seat);
+  $("annul-yes").hidden = mine;
+  $("annul-no").hidden = mine;
+}
+
 function drawAfter(v) {
+  $("annul").hidden = !v.match || v.match.over;
   $("last-trick").disabled = !v.last_trick.length;
   const over = Boolean(v.match && v.match.over);
   $("after").hidden = !over;
@@ -399,6 +427,9 @@ $("last-trick").onclick = showLastTrick;
 $("count-ok").onclick = () => { if (release) release(); };
 $("cloth").onclick = () => { if (release && $("trick").dataset.closed) release(); };
 $("friends").onclick = createForFriends;
+$("annul").onclick = () => send({ type: "annul" });
+$("annul-yes").onclick = () => send({ type: "annul", agree: true });
+$("annul-no").onclick = () => send({ type: "annul", agree: false });
 $("add-robots").onclick = () => api(`/api/tables/${session.tableId}/robots`, {}).catch((e) => say(e.message));
 $("start").onclick = () => api(`/api/tables/${session.tableId}/start`, {}).catch((e) => say(e.message));
 

@@ -1,0 +1,100 @@
+"""Friendly annulment over real WebSockets (seed 001): a proposal refused by one person
+goes on; agreed by every person it annuls the match -- no XP, the bets returned, the
+match over for everyone, and a restart keeps it annulled."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server_harness import Client, Server, postgres_or_skip, recv, until
+from tute.server import ledger
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    yield f"sqlite:///{tmp_path / 'n.db'}" if request.param == "sqlite" \
+        else postgres_or_skip()
+
+
+def _account(s: Server, name: str) -> Client:
+    c = s.client()
+    assert c.post("/api/register", {"name": name, "password": "naipes de la abuela"}
+                  ).status_code == 200
+    return c
+
+
+def _kind(kind: str) -> Any:
+    return lambda m: m.get("type") == "event" and m["event"]["kind"] == kind
+
+
+def test_annulment_needs_everyone(db: str) -> None:
+    s = Server(db)
+    try:
+        ana, bea = _account(s, "Ana"), _account(s, "Bea")
+        table = ana.post("/api/tables", {"variant": "habanero", "name": "Ana",
+                                         "competitive": True, "bet": 100}).json()["id"]
+        assert bea.post(f"/api/tables/{table}/seats", {"seat": 1, "name": "Bea"}
+                        ).status_code == 200
+        with ana.ws(table) as wa, bea.ws(table) as wb:
+            until(wa, _kind("state"))
+            until(wb, _kind("state"))
+            assert ana.post(f"/api/tables/{table}/start").status_code == 200
+            until(wa, _kind("start"))
+            until(wb, _kind("start"))
+            assert ana.get("/api/me").json()["chips"] == ledger.GRANT - 100   # in escrow
+            wb.send(json.dumps({"type": "annul", "agree": False}))         # nothing to refuse
+            assert recv(wb)["key"] == "no_annul_vote"
+            wa.send(json.dumps({"type": "annul"}))                           # Ana proposes
+            vote = until(wb, _kind("annul_vote"))
+            assert vote["event"]["agreed"] == [0]
+            assert vote["table"]["annul"]["proposer"] == 0
+            wb.send(json.dumps({"type": "annul", "agree": False}))          # Bea refuses
+            until(wa, _kind("annul_refused"))
+            assert s.table(table).match is not None and not s.table(table).match.is_over
+            wa.send(json.dumps({"type": "annul"}))                           # again
+            until(wb, _kind("annul_vote"))
+            wb.send(json.dumps({"type": "annul", "agree": True}))           # Bea agrees
+            done = until(wa, _kind("annulled"))
+            assert done["view"]["match"]["annulled"] and done["view"]["match"]["over"]
+            wa.send(json.dumps({"type": "act", "action": done["view"]["legal"][0]}
+                               if done["view"]["legal"] else {"type": "ping"}))
+        for c in (ana, bea):                      # the bets back, no XP, nothing counted
+            me = c.get("/api/me").json()
+            assert me["chips"] == ledger.GRANT and me["xp"] == 0, me
+        assert ledger.check(s.lobby.store.engine) == []
+        assert s.table(table).status == "over"
+    finally:
+        s.stop()
+    again = Server(db)                            # a restart: still annulled, not resumed
+    try:
+        assert table not in again.lobby.tables
+        record = again.lobby.store.load(table)
+        assert record is not None and record.status == "over"
+        assert [e.kind for e in record.events][-1] == "annulled"
+    finally:
+        again.stop()
+
+
+def test_one_person_against_robots_annuls_alone(tmp_path: Path) -> None:
+    s = Server(f"sqlite:///{tmp_path / 'one.db'}")
+    try:
+        c = s.client()
+        table = c.new_table("habanero")
+        with c.ws(table) as ws:
+            until(ws, _kind("state"))
+            assert c.post(f"/api/tables/{table}/start").status_code == 200
+            until(ws, _kind("start"))
+            ws.send(json.dumps({"type": "annul"}))
+            until(ws, _kind("annulled"))
+            stranger = s.client()
+            with stranger.ws(table) as other:                   # not seated: no say
+                assert recv(other)["key"] == "not_seated"
+        assert s.table(table).match.annulled
+        assert c.post(f"/api/tables/{table}/start").status_code == 200   # another match
+    finally:
+        s.stop()
