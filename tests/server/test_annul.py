@@ -55,7 +55,8 @@ def test_annulment_needs_everyone(db: str) -> None:
             assert vote["table"]["annul"]["proposer"] == 0
             wb.send(json.dumps({"type": "annul", "agree": False}))          # Bea refuses
             until(wa, _kind("annul_refused"))
-            assert s.table(table).match is not None and not s.table(table).match.is_over
+            running = s.table(table).match
+            assert running is not None and not running.is_over
             wa.send(json.dumps({"type": "annul"}))                           # again
             until(wb, _kind("annul_vote"))
             wb.send(json.dumps({"type": "annul", "agree": True}))           # Bea agrees
@@ -94,7 +95,8 @@ def test_one_person_against_robots_annuls_alone(tmp_path: Path) -> None:
             stranger = s.client()
             with stranger.ws(table) as other:                   # not seated: no say
                 assert recv(other)["key"] == "not_seated"
-        assert s.table(table).match.annulled
+        annulled = s.table(table).match
+        assert annulled is not None and annulled.annulled
         assert c.post(f"/api/tables/{table}/start").status_code == 200   # another match
     finally:
         s.stop()
