@@ -55,6 +55,7 @@ from tute.server.lobbyfeed import LobbyFeed
 from tute.server.protocol import (
     Act,
     Annul,
+    Automatic,
     CreateTable,
     Credentials,
     Empty,
@@ -462,6 +463,8 @@ async def _serve(ws: WebSocket, table: TableRuntime, player: str | None, viewer:
                     await table.act(table.seat_of(player), message.action)
                 elif isinstance(message, Annul):
                     await table.vote_annul(player, message.agree)
+                elif isinstance(message, Automatic):
+                    await table.automatic_play(player, message.on)
             except TuteError as e:
                 refuse(e)
     except WebSocketDisconnect:

@@ -43,11 +43,12 @@ class Table(Protocol):
     @property
     def robot_level(self) -> str: ...
     def robots(self) -> set[int]: ...
+    def played_by_robot(self) -> set[int]: ...
     def has_people(self) -> bool: ...
     def table_seat(self, game_seat: int) -> int: ...
     def game_seat(self, seat: int, match: Match | None = None) -> int | None: ...
-    async def act(self, seat: int | None, text: object, expect_seq: int | None = None
-                  ) -> bool: ...
+    async def act(self, seat: int | None, text: object, expect_seq: int | None = None,
+                  by_clock: bool = False) -> bool: ...
     async def resync(self) -> None: ...
     def mark_broken(self, why: str) -> None: ...
 
@@ -97,7 +98,7 @@ class Autoplay:
             return
         in_hand = m.game.to_act
         seat = None if in_hand is None else t.table_seat(in_hand)
-        if seat is None or seat in t.robots():
+        if seat is None or seat in t.played_by_robot():
             self.clock.stop()
             return
         if wait is None:
@@ -108,7 +109,7 @@ class Autoplay:
         self.clock.arm(seat, t.seq, wait)
 
     def wake(self) -> None:
-        if self._stopped or not self.table.robots():
+        if self._stopped or not self.table.played_by_robot():
             return
         if self._robots is None or self._robots.done():
             try:
@@ -139,7 +140,7 @@ class Autoplay:
     async def _robot_move(self) -> tuple[int, Action, int] | None:
         t = self.table
         assert t.match is not None
-        game, seq, robots = t.match.game, t.seq, t.robots()
+        game, seq, robots = t.match.game, t.seq, t.played_by_robot()
         level, people = t.robot_level, t.has_people()
         for in_hand, declaring in asked(game):          # the core driver's order
             seat = t.table_seat(in_hand)
@@ -202,7 +203,7 @@ class Autoplay:
                 view = t.match.game.view(in_hand)
                 choice = await t.thinkers.choose(t.robot_level, robot_seed(seq, seat), view,
                                                  t.id, True)
-                await t.act(seat, str(choice), expect_seq=seq)
+                await t.act(seat, str(choice), expect_seq=seq, by_clock=True)
         except StoreError:
             if t.seq == seq:
                 self._arm_clock(RETRY_FIRST * 5)          # try again in a moment

@@ -123,7 +123,14 @@ class Annul(msgspec.Struct, frozen=True, tag_field="type", tag="annul",
     agree: bool = True
 
 
-ClientMessage = Act | StartMatch | Ping | Annul
+class Automatic(msgspec.Struct, frozen=True, tag_field="type", tag="automatic",
+                forbid_unknown_fields=True):
+    """Automatic play of one's seat on (the table's robot plays), or off ("volver")."""
+
+    on: bool
+
+
+ClientMessage = Act | StartMatch | Ping | Annul | Automatic
 
 T = TypeVar("T")
 _DECODERS: dict[type, msgspec.json.Decoder[Any]] = {}

@@ -50,7 +50,8 @@ from tute.server.wire import encode, event_json, seat_json, table_json
 log = logging.getLogger("tute.server")
 
 ROBOT_NAMES = ("Ada", "Bruno", "Carmen", "Diego", "Elena", "Fermín")
-GRACE_SECONDS = 30.0          # an absent player's seat, then the table's robot plays it
+GRACE_SECONDS = 30.0
+AUTO_AFTER = 2                # plays in a row by the clock: then automatic play          # an absent player's seat, then the table's robot plays it
 
 
 class TableError(TuteError):
@@ -98,6 +99,8 @@ class TableRuntime:
         self.suspect = False                       # a write failed: check before the next
         self.purse: Purse | None = None            # bets and XP of competitive matches
         self.vote: Vote | None = None              # a proposal to annul the match
+        self.automatic: set[int] = set()           # people's seats the robot plays for
+        self.timeouts: dict[int, int] = {}         # plays in a row made by the clock
         self._vote_timer: asyncio.Task[None] | None = None
         self.last_activity = time.monotonic()
 
@@ -182,7 +185,7 @@ class TableRuntime:
                 "competitive": self.options.competitive, "bet": self.options.bet,
                 "move_seconds": self.move_seconds, "host": self.host_seat(),
                 "annul": self.vote.json() if self.vote is not None and self.vote.open()
-                else None,
+                else None, "automatic": sorted(self.automatic),
                 "seats": [{"seat": s, "name": r.name, "robot": r.kind == "robot"}
                           for s, r in sorted(self.seats.items())]}
 
@@ -469,50 +472,94 @@ class TableRuntime:
             log.exception("table %s: the %s of match %d failed; the next restart does it",
                           self.id, step, number)
 
-    async def act(self, seat: int | None, text: object, expect_seq: int | None = None
-                  ) -> bool:
+    async def act(self, seat: int | None, text: object, expect_seq: int | None = None,
+                  by_clock: bool = False) -> bool:
         """An action by a seat: checked by the core, stored, applied, sent; or a
         TuteError and nothing changes.  A robot's or the clock's move carries the event
         number it was decided at (``expect_seq``): if the table moved on meanwhile it
-        is dropped (False) instead of played."""
+        is dropped (False) instead of played.  After :data:`AUTO_AFTER` plays in a row
+        made by the clock (``by_clock``) a person's seat goes to automatic play, until
+        the person acts again or switches it off."""
         async with self.lock:
-            if expect_seq is not None and self.seq != expect_seq:
-                return False
+            done = await self._act(seat, text, expect_seq)
+            if done and seat is not None and self.seats[seat].kind == "human":
+                if expect_seq is None:                      # the person played
+                    self.timeouts[seat] = 0
+                    await self._set_automatic(seat, False)
+                elif by_clock:
+                    self.timeouts[seat] = self.timeouts.get(seat, 0) + 1
+                    if self.timeouts[seat] >= AUTO_AFTER:
+                        await self._set_automatic(seat, True)
+            return done
+
+    async def automatic_play(self, player: str | None, on: bool) -> None:
+        """A person switches automatic play on for their seat, or comes back ("volver")."""
+        async with self.lock:
+            seat = self.seat_of(player)
             if seat is None:
-                raise OutOfTurnError("not_seated")
-            if self.broken is not None:
-                raise TableBrokenError("table_broken")
-            if self.match is None or self.match.is_over:
-                raise WrongPhaseError("no_game")
-            if not isinstance(text, str):
-                raise TableError("bad_message")
-            action = parse_action(text)
-            match = self.match
-            in_hand = self.game_seat(seat)
-            if in_hand is None:
-                raise OutOfTurnError("out_of_match")
-            game = match.game.copy()
-            game.apply(in_hand, action)              # the one authority; raises, unchanged
-            events = [Event(self.seq + 1, "action", {"seat": seat, "action": str(action)})]
-            games: list[tuple[Game, Match | None]] = [(game, match)]
-            ops: list[Op] = []
-            after = match
-            if game.is_over:                          # the hand's end, in the same commit
-                after = match.copy()
-                after.game = game
-                events += hand_end(after, self.seq + 2)
-                games.append((after.game, after))
-                if after.is_over:
-                    ops.append(Status("over"))
-            await self._commit(events, ops)
-            if after is match:
-                match.game = game
-            else:
-                self.match = after
-            self._take(events, games)
+                raise TableError("not_seated")
+            self.timeouts[seat] = 0
+            await self._set_automatic(seat, on)
+
+    async def _set_automatic(self, seat: int, on: bool) -> None:
+        if (seat in self.automatic) == on or (on and (self.match is None
+                                                       or self.match.is_over)):
+            return
+        e = Event(self.seq + 1, "automatic", {"seat": seat, "on": on})
+        try:
+            await self._commit([e])
+        except TuteError:
+            log.warning("table %s: automatic play of seat %d not stored", self.id, seat)
+            return
+        if on:
+            self.automatic.add(seat)
+        else:
+            self.automatic.discard(seat)
+        self._take([e])
+
+    def played_by_robot(self) -> set[int]:
+        """The seats the table's robot plays: robots', and people's in automatic play."""
+        return self.robots() | {s for s in self.automatic if s in self.seats}
+
+    async def _act(self, seat: int | None, text: object, expect_seq: int | None) -> bool:
+        """:meth:`act` under the table's lock."""
+        if expect_seq is not None and self.seq != expect_seq:
+            return False
+        if seat is None:
+            raise OutOfTurnError("not_seated")
+        if self.broken is not None:
+            raise TableBrokenError("table_broken")
+        if self.match is None or self.match.is_over:
+            raise WrongPhaseError("no_game")
+        if not isinstance(text, str):
+            raise TableError("bad_message")
+        action = parse_action(text)
+        match = self.match
+        in_hand = self.game_seat(seat)
+        if in_hand is None:
+            raise OutOfTurnError("out_of_match")
+        game = match.game.copy()
+        game.apply(in_hand, action)              # the one authority; raises, unchanged
+        events = [Event(self.seq + 1, "action", {"seat": seat, "action": str(action)})]
+        games: list[tuple[Game, Match | None]] = [(game, match)]
+        ops: list[Op] = []
+        after = match
+        if game.is_over:                          # the hand's end, in the same commit
+            after = match.copy()
+            after.game = game
+            events += hand_end(after, self.seq + 2)
+            games.append((after.game, after))
             if after.is_over:
-                await self._run_purse("settle", self.matches_started(), after)
-            return True
+                ops.append(Status("over"))
+        await self._commit(events, ops)
+        if after is match:
+            match.game = game
+        else:
+            self.match = after
+        self._take(events, games)
+        if after.is_over:
+            await self._run_purse("settle", self.matches_started(), after)
+        return True
 
     # ------------------------------------------------------------------ viewers
     def attach(self, viewer: Viewer) -> bool:

@@ -131,6 +131,7 @@ function handle(msg) {
   if (msg.table) {
     tableInfo = msg.table;
     showAnnul(tableInfo.annul);
+    if (session) $("auto-box").hidden = !(tableInfo.automatic || []).includes(session.seat);
     $("waiting").hidden = tableInfo.status !== "open";
     if (tableInfo.status === "open") renderWaiting(tableInfo);
   }
@@ -142,6 +143,7 @@ function handle(msg) {
   }
   if (ev.kind === "annul_refused") say(t("annul_refused", { name: shortName(current ? current.names[ev.seat] : "") }));
   if (ev.kind === "annul_expired") say(t("annul_expired"));
+  if (ev.kind === "automatic" && session && ev.seat === session.seat) $("auto-box").hidden = !ev.on;
   if (ev.kind === "annulled") {
     showAnnul(null);
     const box = $("count");
@@ -220,6 +222,7 @@ function showAnnul(vote) {
 
 function drawAfter(v) {
   $("annul").hidden = !v.match || v.match.over;
+  $("auto-on").hidden = !v.match || v.match.over || !$("auto-box").hidden;
   $("last-trick").disabled = !v.last_trick.length;
   const over = Boolean(v.match && v.match.over);
   $("after").hidden = !over;
@@ -428,6 +431,8 @@ $("count-ok").onclick = () => { if (release) release(); };
 $("cloth").onclick = () => { if (release && $("trick").dataset.closed) release(); };
 $("friends").onclick = createForFriends;
 $("annul").onclick = () => send({ type: "annul" });
+$("auto-on").onclick = () => send({ type: "automatic", on: true });
+$("auto-off").onclick = () => send({ type: "automatic", on: false });
 $("annul-yes").onclick = () => send({ type: "annul", agree: true });
 $("annul-no").onclick = () => send({ type: "annul", agree: false });
 $("add-robots").onclick = () => api(`/api/tables/${session.tableId}/robots`, {}).catch((e) => say(e.message));
