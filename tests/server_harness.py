@@ -58,8 +58,10 @@ class Server:
         table: TableRuntime = self.lobby.tables[table_id]
         return table
 
-    def client(self) -> Client:
-        return Client(self)
+    def client(self, address: str = "127.0.0.1") -> Client:
+        """A browser; ``address`` the loopback address it connects from (127.0.0.2...:
+        people at different addresses, as the same-address rule tells apart)."""
+        return Client(self, address)
 
     def stop(self) -> None:
         self.server.should_exit = True
@@ -69,9 +71,11 @@ class Server:
 class Client:
     """One browser: its own cookie (its guest identity)."""
 
-    def __init__(self, server: Server) -> None:
+    def __init__(self, server: Server, address: str = "127.0.0.1") -> None:
         self.server = server
-        self.http = httpx.Client(base_url=server.base, timeout=15)
+        self.address = address
+        self.http = httpx.Client(base_url=server.base, timeout=15,
+                                 transport=httpx.HTTPTransport(local_address=address))
         self.http.get("/api/meta")                # the page's CSRF token, as a page gets it
 
     @property
@@ -98,7 +102,8 @@ class Client:
         if origin is not None:
             headers["origin"] = origin
         return connect(f"ws://127.0.0.1:{self.server.port}/ws/{table}?last={last}",
-                       open_timeout=10, additional_headers=headers)
+                       open_timeout=10, additional_headers=headers,
+                       source_address=(self.address, 0))
 
     def new_table(self, variant: str = "habanero", name: str = "Ana", robots: bool = True,
                   **more: Any) -> str:

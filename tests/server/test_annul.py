@@ -21,8 +21,8 @@ def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         else postgres_or_skip()
 
 
-def _account(s: Server, name: str) -> Client:
-    c = s.client()
+def _account(s: Server, name: str, address: str = "127.0.0.1") -> Client:
+    c = s.client(address)
     assert c.post("/api/register", {"name": name, "password": "naipes de la abuela"}
                   ).status_code == 200
     return c
@@ -35,7 +35,7 @@ def _kind(kind: str) -> Any:
 def test_annulment_needs_everyone(db: str) -> None:
     s = Server(db)
     try:
-        ana, bea = _account(s, "Ana"), _account(s, "Bea")
+        ana, bea = _account(s, "Ana"), _account(s, "Bea", "127.0.0.2")
         table = ana.post("/api/tables", {"variant": "habanero", "name": "Ana",
                                          "competitive": True, "bet": 100}).json()["id"]
         assert bea.post(f"/api/tables/{table}/seats", {"seat": 1, "name": "Bea"}

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from server_harness import Client, Server, postgres_or_skip
+from server_harness import Client, Server, postgres_or_skip, until
 from tute.core.variants import parse_variant
 from tute.server import ledger
 from tute.server.economy import Stake, pot_shares, xp_awards
@@ -45,8 +45,8 @@ def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         else postgres_or_skip()
 
 
-def _account(s: Server, name: str) -> Client:
-    c = s.client()
+def _account(s: Server, name: str, address: str = "127.0.0.1") -> Client:
+    c = s.client(address)
     r = c.post("/api/register", {"name": name, "password": "naipes de la abuela"})
     assert r.status_code == 200, r.text
     return c
@@ -100,7 +100,7 @@ def test_a_competitive_match_against_robots_pays_as_the_formulas_say(db: str) ->
 def test_partners_split_the_xp_and_the_pot(db: str) -> None:
     s = Server(db)
     try:
-        ana, bea = _account(s, "Ana"), _account(s, "Bea")
+        ana, bea = _account(s, "Ana"), _account(s, "Bea", "127.0.0.2")
         r = ana.post("/api/tables", {"variant": "parejas", "name": "Ana", "competitive": True,
                                      "bet": 50, "move_seconds": 0.02,
                                      "robot_level": "random"})
@@ -217,3 +217,31 @@ def test_tute_admin_ledger_check_proves_it_and_finds_a_forgery(tmp_path: Path) -
                   .values(balance=balances.c.balance + 500))
     bad = subprocess.run(run, capture_output=True, text=True, timeout=60)
     assert bad.returncode == 1 and "p:1" in bad.stderr and "sum to 500" in bad.stderr
+
+
+def test_two_people_at_one_address_play_for_nothing(db: str) -> None:
+    """Seed 001: no XP and no chips when two players share an address -- the table is
+    told and the match is practice."""
+    s = Server(db)
+    try:
+        ana, bea = _account(s, "Ana"), _account(s, "Bea")        # both at 127.0.0.1
+        r = ana.post("/api/tables", {"variant": "habanero", "name": "Ana",
+                                     "competitive": True, "bet": 100, "move_seconds": 0.02,
+                                     "robot_level": "random"})
+        table = r.json()["id"]
+        assert bea.post(f"/api/tables/{table}/seats", {"seat": 1, "name": "Bea"}
+                        ).status_code == 200
+        with bea.ws(table) as ws:
+            until(ws, lambda m: m.get("event", {}).get("kind") == "state")
+            assert ana.post(f"/api/tables/{table}/start").status_code == 200
+            told = until(ws, lambda m: m.get("event", {}).get("kind") == "practice")
+            assert told["event"]["why"] == "same_address"
+        _until_over(s, table)
+        time.sleep(0.3)
+        for c in (ana, bea):
+            me = c.get("/api/me").json()
+            assert me["chips"] == ledger.GRANT and me["xp"] == 0, me
+        with s.lobby.store.engine.connect() as c:
+            assert ledger.balance(c, ledger.escrow(table, 1)) == 0
+    finally:
+        s.stop()

@@ -262,7 +262,8 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
             logged = account(request)
             if table.options.competitive:
                 await run(lambda: can_bet(logged, table.options.bet))
-            await table.sit(player, data.seat, data.name, logged.id if logged else None)
+            await table.sit(player, data.seat, data.name, logged.id if logged else None,
+                            client_address(request.scope))
         except TuteError as e:
             return _error(e, lang)
         return answer(request, {"id": table.id, "seat": data.seat,

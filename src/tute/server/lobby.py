@@ -124,12 +124,13 @@ class Lobby:
         if not self._new_tables.allow(address):
             raise TableError("too_many_tables")
         return await self._make(options, None if body.robots_only else player, body,
-                                account)
+                                account, address)
 
     async def _make(self, options: Options, host: str | None, body: CreateTable,
-                    account: int | None = None) -> TableRuntime:
+                    account: int | None = None, address: str | None = None) -> TableRuntime:
         table = await TableRuntime.create(self.store, self.thinkers, options, host,
-                                          body.seat, body.name, self.robot_delay, account)
+                                          body.seat, body.name, self.robot_delay, account,
+                                          address)
         table.purse = self.purse
         self.tables[table.id] = table
         if host is None:                                    # robots only: it plays itself

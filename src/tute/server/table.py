@@ -100,6 +100,8 @@ class TableRuntime:
         self.purse: Purse | None = None            # bets and XP of competitive matches
         self.vote: Vote | None = None              # a proposal to annul the match
         self.automatic: set[int] = set()           # people's seats the robot plays for
+        self.addresses: dict[int, str] = {}        # where each person connects from
+        self.practice = False                      # this competitive match counts not
         self.timeouts: dict[int, int] = {}         # plays in a row made by the clock
         self._vote_timer: asyncio.Task[None] | None = None
         self.last_activity = time.monotonic()
@@ -108,7 +110,8 @@ class TableRuntime:
     @classmethod
     async def create(cls, store: Store, thinkers: Thinkers, options: Options,
                      host: str | None, seat: int = 0, name: str | None = None,
-                     robot_delay: float = 0.4, account: int | None = None) -> TableRuntime:
+                     robot_delay: float = 0.4, account: int | None = None,
+                     address: str | None = None) -> TableRuntime:
         """A new table, its options and (unless robots only) its host seated, in one
         transaction."""
         t = cls(secrets.token_hex(6), options, store, thinkers, host, robot_delay)
@@ -117,6 +120,8 @@ class TableRuntime:
         row: SeatRow | None = None
         if options.competitive and (host is None or account is None):
             raise TableError("competitive_needs_account")
+        if address is not None:
+            t.addresses[seat] = address
         if host is not None:
             t._check_seat(seat)
             row = SeatRow(seat, validate_name(name), "human", host, account)
@@ -142,6 +147,8 @@ class TableRuntime:
     def _install(self, record: TableRecord, state: Replayed) -> None:
         self.options, self.match = state.options, state.match
         self.seq, self.history = state.seq, state.history
+        starts = [e for e in record.events if e.kind == "start"]
+        self.practice = bool(starts and starts[-1].data.get("practice"))
         self.seats = {s.seat: s for s in record.seats}
         if self.robots():
             self.thinkers.warm(self.options.robot_level)
@@ -306,8 +313,8 @@ class TableRuntime:
                 or not secrets.compare_digest(player, self.host):
             raise TableError("only_host")
 
-    async def sit(self, player: str, seat: int, name: object, account: int | None = None
-                  ) -> None:
+    async def sit(self, player: str, seat: int, name: object, account: int | None = None,
+                  address: str | None = None) -> None:
         """A person takes a free seat of their choice before the match starts (at a
         competitive table, a logged-in one: ``account``)."""
         async with self.lock:
@@ -326,6 +333,8 @@ class TableRuntime:
             e = Event(self.seq + 1, "seat", _seat_data(row))
             await self._commit([e], [PutSeat(row)])
             self.seats[seat] = row
+            if address is not None:
+                self.addresses[seat] = address
             self._take([e])
 
     async def fill_robots(self, player: str | None) -> None:
@@ -374,16 +383,30 @@ class TableRuntime:
                 raise TableError("seats_empty")
             seed = secrets.randbits(63)
             match = Match(self.variant, seed=seed)
-            e = Event(self.seq + 1, "start", {"seed": seed})
+            shared = self.shared_address()
+            e = Event(self.seq + 1, "start", {"seed": seed, "practice": shared})
+            events = [e]
+            if shared:                                # told to everyone: no XP, no chips
+                events.append(Event(self.seq + 2, "practice", {"why": "same_address"}))
             number = self.matches_started() + 1
+            self.practice = shared
             await self._run_purse("reserve", number)        # the bets first: all or none
             try:
-                await self._commit([e], [Status("playing")])
+                await self._commit(events, [Status("playing")])
             except Exception:
                 await self._run_purse("refund", number)     # (a restart would, too)
                 raise
             self.match = match
-            self._take([e])
+            self._take(events)
+
+    def shared_address(self) -> bool:
+        """Seed 001: no XP or chips when two people at a competitive table share an
+        address (the match is played as practice)."""
+        if not self.options.competitive:
+            return False
+        seen = [self.addresses.get(s) for s, r in self.seats.items() if r.kind == "human"]
+        known = [a for a in seen if a is not None]
+        return len(known) != len(set(known))
 
     async def vote_annul(self, player: str | None, agree: bool) -> None:
         """A person proposes to annul the running match, or agrees, or refuses (then
@@ -453,7 +476,7 @@ class TableRuntime:
         when someone lacks chips; ``settle`` and ``refund`` failing are logged and done
         again at the next restart (:meth:`Purse.reconcile`)."""
         purse = self.purse
-        if purse is None or not self.options.competitive:
+        if purse is None or not self.options.competitive or self.practice:
             return
         loop = asyncio.get_running_loop()
         stakes = self.stakes()

@@ -143,6 +143,7 @@ function handle(msg) {
   }
   if (ev.kind === "annul_refused") say(t("annul_refused", { name: shortName(current ? current.names[ev.seat] : "") }));
   if (ev.kind === "annul_expired") say(t("annul_expired"));
+  if (ev.kind === "practice") say(t("practice_same_address"));
   if (ev.kind === "automatic" && session && ev.seat === session.seat) $("auto-box").hidden = !ev.on;
   if (ev.kind === "annulled") {
     showAnnul(null);
