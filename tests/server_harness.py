@@ -146,6 +146,7 @@ def postgres_or_skip() -> str:
     with engine.begin() as c:                  # a clean store for this test
         for name in ("tute_events", "tute_seats", "tute_tables", "tute_accounts",
                      "tute_sessions", "tute_ledger", "tute_balances", "tute_xp",
+                     "tute_ratings",
                      "alembic_version"):
             c.execute(text(f"DROP TABLE IF EXISTS {name}"))
     engine.dispose()

@@ -31,6 +31,16 @@ def test_xp_as_seed_001_counts_it() -> None:
     assert xp_awards(subastado, {3}, [Stake(3, 9)]) == {9: 40}
 
 
+def test_the_families_of_ratings() -> None:
+    from tute.server.ratings import family
+
+    assert family(parse_variant("habanero")) == "tute/1v1"
+    assert family(parse_variant("parejas")) == "tute/2v2"
+    assert family(parse_variant("tres")) == "tute/ffa3"
+    assert family(parse_variant("guinote(players=4)")) == "guinote/2v2"
+    assert family(parse_variant("subastado(players=4)")) == "subastado/ffa4"
+
+
 def test_the_pot_less_the_banks_quarter() -> None:
     assert pot_shares(200, {0}, [Stake(0, 1), Stake(1, 2)]) == ({1: 150}, 50)
     assert pot_shares(100, {0, 2}, [Stake(0, 1), Stake(2, 2)]) == ({1: 37, 2: 37}, 26)
@@ -86,6 +96,9 @@ def test_a_competitive_match_against_robots_pays_as_the_formulas_say(db: str) ->
         me = ana.get("/api/me").json()
         assert me["chips"] == ledger.GRANT - 100 + (75 if won else 0)
         assert me["xp"] == (20 if won else 5)
+        skill = me["ratings"]["tute/1v1"]               # openskill, against a robot
+        assert skill["games"] == 1 and (skill["mu"] > 25) == won, skill
+        assert skill["rating"] == round(skill["mu"] - 3 * skill["sigma"], 1)
         engine = s.lobby.store.engine
         with engine.connect() as c:
             assert ledger.balance(c, ledger.BANK) == (25 if won else 100)
@@ -116,6 +129,7 @@ def test_partners_split_the_xp_and_the_pot(db: str) -> None:
             me = c.get("/api/me").json()
             assert me["xp"] == (20 if won else 5), me
             assert me["chips"] == ledger.GRANT - 50 + (37 if won else 0), me
+            assert me["ratings"]["tute/2v2"]["games"] == 1
         assert ledger.check(s.lobby.store.engine) == []
     finally:
         s.stop()

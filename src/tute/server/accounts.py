@@ -29,6 +29,7 @@ from tute.server.db.schema import accounts, sessions, xp
 from tute.server.limits import RateLimit
 from tute.server.names import name_key, validate_name
 from tute.server.passwords import PasswordError, check_new, hash_password, needs_rehash, verify
+from tute.server.ratings import ratings_of
 
 SESSION_COOKIE = "tute_session"
 SESSION_DAYS = 30
@@ -181,8 +182,9 @@ class Accounts:
         with self.engine.connect() as c:
             abandons = c.execute(select(accounts.c.abandons)
                                  .where(accounts.c.id == account.id)).scalar()
+            skill = ratings_of(c, account.id)
         return {"name": account.name, "chips": self.chips(account), "xp": points,
-                "level": level_of(points), "ratings": {}, "abandons": int(abandons or 0)}
+                "level": level_of(points), "ratings": skill, "abandons": int(abandons or 0)}
 
     def rankings(self, period: str, now: float | None = None, limit: int = 100
                  ) -> list[dict[str, Any]]:

@@ -28,6 +28,7 @@ from tute.core.variants import Variant
 from tute.server import ledger
 from tute.server.db.schema import balances, xp
 from tute.server.db.schema import ledger as movements
+from tute.server.ratings import update_ratings
 
 log = logging.getLogger("tute.server")
 WIN_XP_PER_PLAYER = 10
@@ -95,11 +96,13 @@ class Purse:
                             box, bet, f"bet, table {table_id} match {match}")
 
     def settle(self, table_id: str, match: int, v: Variant, winners: set[int],
-               stakes: Sequence[Stake]) -> None:
-        """The pot to the winners and the bank, the XP to everyone (once)."""
+               stakes: Sequence[Stake], robot_level: str = "heuristic") -> None:
+        """The pot to the winners and the bank, the XP and the ratings (once)."""
         box = ledger.escrow(table_id, match)
         now = int(time.time())
         with self.engine.begin() as c:
+            first = c.execute(select(xp.c.id).where(
+                xp.c.key.like(f"xp:{table_id}:{match}:%"))).first() is None
             pot = ledger.balance(c, box)
             paid, bank = pot_shares(pot, winners, stakes)
             for account, chips in paid.items():
@@ -108,11 +111,15 @@ class Purse:
             if bank > 0:
                 ledger.move(c, f"cut:{table_id}:{match}", box, ledger.BANK, bank,
                             f"the bank's share, table {table_id}")
+            if not first:
+                return                                  # settled before: nothing again
             for account, points in xp_awards(v, winners, stakes).items():
-                key = f"xp:{table_id}:{match}:{account}"
-                if c.execute(select(xp.c.id).where(xp.c.key == key)).first() is None:
-                    c.execute(xp.insert().values(key=key, account_id=account, at=now,
-                                                 amount=points, table_id=table_id))
+                c.execute(xp.insert().values(key=f"xp:{table_id}:{match}:{account}",
+                                             account_id=account, at=now, amount=points,
+                                             table_id=table_id))
+            if stakes:
+                update_ratings(c, v, [v.side_of(s) for s in range(v.players)], winners,
+                               {s.seat: s.account for s in stakes}, robot_level)
 
     def refund(self, table_id: str, match: int, stakes: Sequence[Stake] | None = None
                ) -> None:

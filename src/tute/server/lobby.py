@@ -91,7 +91,7 @@ class Lobby:
                               if r.kind == "human" and r.account is not None]
                     purse.settle(table_id, number, finished.variant,
                                  winning_seats(finished, [r.seat for r in record.seats]),
-                                 stakes)
+                                 stakes, record.robot_level)
                 else:
                     purse.refund(table_id, number)
             except Exception:

@@ -488,7 +488,7 @@ class TableRuntime:
             if step == "settle" and match is not None:
                 await loop.run_in_executor(None, purse.settle, self.id, number,
                                            match.variant, winning_seats(match, list(self.seats)),
-                                           stakes)
+                                           stakes, self.robot_level)
             elif step == "refund":
                 await loop.run_in_executor(None, purse.refund, self.id, number, stakes)
         except Exception:

@@ -3,7 +3,7 @@ migration; ``migrations/versions`` says how a database gets there)."""
 
 from __future__ import annotations
 
-from sqlalchemy import CheckConstraint, Column, Integer, MetaData, String, Table, Text
+from sqlalchemy import CheckConstraint, Column, Float, Integer, MetaData, String, Table, Text
 
 metadata = MetaData()
 
@@ -85,6 +85,16 @@ xp = Table(
     Column("at", Integer, nullable=False, index=True),
     Column("amount", Integer, nullable=False),
     Column("table_id", String(32), nullable=False),
+)
+
+# a person's skill (openskill's Plackett-Luce) in each family of games and format
+ratings = Table(
+    "tute_ratings", metadata,
+    Column("account_id", Integer, primary_key=True),
+    Column("family", String(32), primary_key=True),      # e.g. tute/1v1, guinote/2v2
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
 )
 
 ACTIVE = ("open", "playing")          # the statuses a restart resumes

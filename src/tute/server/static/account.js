@@ -58,6 +58,14 @@ export async function showProfile() {
     dd.textContent = value;
     facts.append(dt, dd);
   }
+  for (const [fam, r] of Object.entries(me.ratings || {})) {   // openskill, per family
+    const [kind, format] = fam.split("/");
+    const dt = document.createElement("dt");
+    dt.textContent = t("rating_of", { game: t(`family_${kind}`), format: t(`seats_${format}`) });
+    const dd = document.createElement("dd");
+    dd.textContent = t("rating_value", { rating: r.rating, n: r.games });
+    facts.append(dt, dd);
+  }
   const list = $("profile-ledger");
   list.replaceChildren();
   try {

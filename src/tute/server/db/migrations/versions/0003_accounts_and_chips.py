@@ -1,6 +1,7 @@
 """Accounts (a name and an argon2id password hash; a seat names its person's account),
 their sessions, the chips' double-entry
-ledger with each account's balance, and the XP each competitive match gave.
+ledger with each account's balance, the XP each competitive match gave, and each
+person's skill rating per family of games.
 
 Revision ID: 0003
 Revises: 0002
@@ -63,11 +64,19 @@ def upgrade() -> None:
         sa.Column("amount", sa.Integer, nullable=False),
         sa.Column("table_id", sa.String(32), nullable=False),
     )
+    op.create_table(
+        "tute_ratings",
+        sa.Column("account_id", sa.Integer, primary_key=True),
+        sa.Column("family", sa.String(32), primary_key=True),
+        sa.Column("mu", sa.Float, nullable=False),
+        sa.Column("sigma", sa.Float, nullable=False),
+        sa.Column("games", sa.Integer, nullable=False),
+    )
 
 
 def downgrade() -> None:
     with op.batch_alter_table("tute_seats") as batch:
         batch.drop_column("account")
-    for name in ("tute_xp", "tute_balances", "tute_ledger", "tute_sessions",
+    for name in ("tute_ratings", "tute_xp", "tute_balances", "tute_ledger", "tute_sessions",
                  "tute_accounts"):
         op.drop_table(name)
