@@ -4,6 +4,7 @@ nothing.  On SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -257,5 +258,87 @@ def test_two_people_at_one_address_play_for_nothing(db: str) -> None:
             assert me["chips"] == ledger.GRANT and me["xp"] == 0, me
         with s.lobby.store.engine.connect() as c:
             assert ledger.balance(c, ledger.escrow(table, 1)) == 0
+    finally:
+        s.stop()
+
+
+def test_who_abandons_gets_nothing_and_it_is_counted() -> None:
+    v = parse_variant("parejas")
+    stakes = [Stake(0, 1), Stake(2, 2)]
+    assert xp_awards(v, {0, 2}, stakes, frozenset({2})) == {1: 20}
+    assert pot_shares(100, {0, 2}, stakes, frozenset({2})) == ({1: 37}, 63)
+
+
+def _loop_run(s: Server, coroutine: Any) -> Any:
+    import asyncio
+
+    return asyncio.run_coroutine_threadsafe(coroutine, s.app.state.loop).result(timeout=30)
+
+
+def test_leaving_a_running_match_is_an_abandon(db: str) -> None:
+    s = Server(db)
+    try:
+        ana, bea = _account(s, "Ana"), _account(s, "Bea", "127.0.0.2")
+        table = ana.post("/api/tables", {"variant": "habanero", "name": "Ana",
+                                         "competitive": True, "bet": 100,
+                                         "move_seconds": 0.02, "robot_level": "random"}
+                         ).json()["id"]
+        assert bea.post(f"/api/tables/{table}/seats", {"seat": 1, "name": "Bea"}
+                        ).status_code == 200
+        with bea.ws(table) as wb:
+            until(wb, lambda m: m.get("event", {}).get("kind") == "state")
+            s.table(table).options.move_seconds = 5.0             # nobody moves yet
+            assert ana.post(f"/api/tables/{table}/start").status_code == 200
+            wb.send(json.dumps({"type": "leave"}))                  # "Salir"
+            until(wb, lambda m: m.get("event", {}).get("kind") == "abandon")
+        s.table(table).options.move_seconds = 0.02
+        _loop_run(s, _poke(s.table(table)))
+        _until_over(s, table)
+        won = 0 in _winners(s, table)
+        time.sleep(0.3)
+        a, b = ana.get("/api/me").json(), bea.get("/api/me").json()
+        assert b["chips"] == ledger.GRANT - 100 and b["xp"] == 0 and b["abandons"] == 1
+        assert a["chips"] == ledger.GRANT - 100 + (150 if won else 0)
+        assert a["xp"] == (20 if won else 5) and a["abandons"] == 0
+        assert ledger.check(s.lobby.store.engine) == []
+    finally:
+        s.stop()
+
+
+async def _poke(table: Any) -> None:
+    table.auto.moved()
+
+
+def test_away_too_long_is_an_abandon_and_an_annulment_keeps_that_bet(db: str) -> None:
+    s = Server(db)
+    try:
+        ana, bea = _account(s, "Ana"), _account(s, "Bea", "127.0.0.2")
+        table = ana.post("/api/tables", {"variant": "habanero", "name": "Ana",
+                                         "competitive": True, "bet": 100}).json()["id"]
+        assert bea.post(f"/api/tables/{table}/seats", {"seat": 1, "name": "Bea"}
+                        ).status_code == 200
+        t = s.table(table)
+        t.abandon_seconds = 0.5
+        with ana.ws(table) as wa:
+            until(wa, lambda m: m.get("event", {}).get("kind") == "state")
+            with bea.ws(table) as wb:
+                until(wb, lambda m: m.get("event", {}).get("kind") == "state")
+                assert ana.post(f"/api/tables/{table}/start").status_code == 200
+                until(wb, lambda m: m.get("event", {}).get("kind") == "start")
+            _loop_run(s, s.lobby.sweep())                      # gone a moment: not yet
+            assert t.abandoned == set()
+            time.sleep(0.8)
+            _loop_run(s, s.lobby.sweep())                      # gone too long: abandoned
+            until(wa, lambda m: m.get("event", {}).get("kind") == "abandon")
+            assert t.abandoned == {1}
+            wa.send(json.dumps({"type": "annul"}))             # Ana alone has a say now
+            until(wa, lambda m: m.get("event", {}).get("kind") == "annulled")
+        time.sleep(0.3)
+        assert ana.get("/api/me").json()["chips"] == ledger.GRANT          # returned
+        b = bea.get("/api/me").json()
+        assert b["chips"] == ledger.GRANT - 100 and b["abandons"] == 1     # kept: penalty
+        with s.lobby.store.engine.connect() as c:
+            assert ledger.balance(c, ledger.BANK) == 100
+        assert ledger.check(s.lobby.store.engine) == []
     finally:
         s.stop()

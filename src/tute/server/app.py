@@ -59,6 +59,7 @@ from tute.server.protocol import (
     CreateTable,
     Credentials,
     Empty,
+    Leave,
     Ping,
     ProtocolError,
     SitDown,
@@ -466,6 +467,8 @@ async def _serve(ws: WebSocket, table: TableRuntime, player: str | None, viewer:
                     await table.vote_annul(player, message.agree)
                 elif isinstance(message, Automatic):
                     await table.automatic_play(player, message.on)
+                elif isinstance(message, Leave):
+                    await table.abandon(player)
             except TuteError as e:
                 refuse(e)
     except WebSocketDisconnect:

@@ -20,13 +20,13 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.engine import Engine
 
 from tute.core.match import Match
 from tute.core.variants import Variant
 from tute.server import ledger
-from tute.server.db.schema import balances, xp
+from tute.server.db.schema import accounts, balances, xp
 from tute.server.db.schema import ledger as movements
 from tute.server.ratings import update_ratings
 
@@ -59,24 +59,28 @@ def rounds_of(v: Variant) -> int:
     return v.match_target if v.match in ("first_to", "series", "two_ahead") else 1
 
 
-def xp_awards(v: Variant, winners: set[int], stakes: Sequence[Stake]) -> dict[int, int]:
+def xp_awards(v: Variant, winners: set[int], stakes: Sequence[Stake],
+              abandoned: frozenset[int] = frozenset()) -> dict[int, int]:
     """XP per account: a winning seat's share of 10 × players (split between the winning
-    partners), plus 10 for each round beyond one; 5 for a loser."""
+    partners), plus 10 for each round beyond one; 5 for a loser; nothing for a person
+    who abandoned the match (``abandoned``: accounts)."""
     winning_seats = len(winners) if winners else 1
     base = WIN_XP_PER_PLAYER * v.players // (winning_seats if v.partnerships else 1)
     extra = ROUND_XP * (rounds_of(v) - 1)
-    return {s.account: (base + extra if s.seat in winners else LOSS_XP) for s in stakes}
+    return {s.account: (base + extra if s.seat in winners else LOSS_XP) for s in stakes
+            if s.account not in abandoned}
 
 
-def pot_shares(pot: int, winners: set[int], stakes: Sequence[Stake]) -> tuple[dict[int, int],
-                                                                              int]:
+def pot_shares(pot: int, winners: set[int], stakes: Sequence[Stake],
+               abandoned: frozenset[int] = frozenset()) -> tuple[dict[int, int], int]:
     """(chips per winning account, the bank's chips) of a pot: the bank's share first,
-    the rest equally between the winning seats; robots' shares and the remainder go to
-    the bank."""
+    the rest equally between the winning seats; robots' shares, those of people who
+    abandoned, and the remainder go to the bank."""
     cut = pot * ledger.BANK_SHARE // 100
     rest = pot - cut
     each = rest // len(winners) if winners else 0
-    paid = {s.account: each for s in stakes if s.seat in winners and each > 0}
+    paid = {s.account: each for s in stakes
+            if s.seat in winners and each > 0 and s.account not in abandoned}
     return paid, pot - sum(paid.values())
 
 
@@ -96,7 +100,8 @@ class Purse:
                             box, bet, f"bet, table {table_id} match {match}")
 
     def settle(self, table_id: str, match: int, v: Variant, winners: set[int],
-               stakes: Sequence[Stake], robot_level: str = "heuristic") -> None:
+               stakes: Sequence[Stake], robot_level: str = "heuristic",
+               abandoned: frozenset[int] = frozenset()) -> None:
         """The pot to the winners and the bank, the XP and the ratings (once)."""
         box = ledger.escrow(table_id, match)
         now = int(time.time())
@@ -104,7 +109,7 @@ class Purse:
             first = c.execute(select(xp.c.id).where(
                 xp.c.key.like(f"xp:{table_id}:{match}:%"))).first() is None
             pot = ledger.balance(c, box)
-            paid, bank = pot_shares(pot, winners, stakes)
+            paid, bank = pot_shares(pot, winners, stakes, abandoned)
             for account, chips in paid.items():
                 ledger.move(c, f"win:{table_id}:{match}:{account}", box,
                             ledger.player(account), chips, f"won, table {table_id}")
@@ -113,7 +118,7 @@ class Purse:
                             f"the bank's share, table {table_id}")
             if not first:
                 return                                  # settled before: nothing again
-            for account, points in xp_awards(v, winners, stakes).items():
+            for account, points in xp_awards(v, winners, stakes, abandoned).items():
                 c.execute(xp.insert().values(key=f"xp:{table_id}:{match}:{account}",
                                              account_id=account, at=now, amount=points,
                                              table_id=table_id))
@@ -121,11 +126,13 @@ class Purse:
                 update_ratings(c, v, [v.side_of(s) for s in range(v.players)], winners,
                                {s.seat: s.account for s in stakes}, robot_level)
 
-    def refund(self, table_id: str, match: int, stakes: Sequence[Stake] | None = None
-               ) -> None:
+    def refund(self, table_id: str, match: int, stakes: Sequence[Stake] | None = None,
+               abandoned: frozenset[int] = frozenset()) -> None:
         """Every bet in a match's escrow back to who put it in (an annulled match, or one
-        that never started)."""
+        that never started) -- but a person penalised for abandoning it: that bet goes
+        to the bank."""
         box = ledger.escrow(table_id, match)
+        kept = {ledger.player(a) for a in abandoned}
         with self.engine.begin() as c:
             bets = c.execute(select(movements.c.source, movements.c.amount)
                              .where(movements.c.dest == box,
@@ -133,8 +140,17 @@ class Purse:
             for source, amount in bets:
                 if ledger.balance(c, box) < amount:
                     break
-                ledger.move(c, f"refund:{table_id}:{match}:{source}", box, source,
-                            int(amount), f"returned, table {table_id}")
+                if source in kept:
+                    ledger.move(c, f"forfeit:{table_id}:{match}:{source}", box,
+                                ledger.BANK, int(amount), f"abandoned, table {table_id}")
+                else:
+                    ledger.move(c, f"refund:{table_id}:{match}:{source}", box, source,
+                                int(amount), f"returned, table {table_id}")
+
+    def count_abandon(self, account: int) -> None:
+        with self.engine.begin() as c:
+            c.execute(update(accounts).where(accounts.c.id == account)
+                      .values(abandons=accounts.c.abandons + 1))
 
     def open_escrows(self) -> list[tuple[str, int]]:
         """(table, match) of every escrow still holding chips."""

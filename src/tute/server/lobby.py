@@ -91,9 +91,10 @@ class Lobby:
                               if r.kind == "human" and r.account is not None]
                     purse.settle(table_id, number, finished.variant,
                                  winning_seats(finished, [r.seat for r in record.seats]),
-                                 stakes, record.robot_level)
+                                 stakes, record.robot_level, _abandoned(record, number))
                 else:
-                    purse.refund(table_id, number)
+                    purse.refund(table_id, number, None,
+                                 _abandoned(record, number) if record else frozenset())
             except Exception:
                 log.exception("table %s: its escrow of match %d stays open", table_id,
                               number)
@@ -158,6 +159,11 @@ class Lobby:
         now = time.monotonic() if now is None else now
         gone = []
         for t in list(self.tables.values()):
+            if t.status == "playing" and t.gone_since:
+                try:
+                    await t.abandon_the_absent(now)
+                except Exception:
+                    log.exception("table %s: could not record an abandon; later", t.id)
             idle = now - t.last_activity
             watched = bool(t.hub.watched())
             if t.status == "over" and (idle > OVER_KEEP or (not watched and idle > 60)):
@@ -200,3 +206,16 @@ def _finished_match(record: TableRecord, number: int) -> Match | None:
             return state.match
     return None
 
+
+
+def _abandoned(record: TableRecord, number: int) -> frozenset[int]:
+    """The accounts that abandoned the table's ``number``-th match."""
+    seats: set[int] = set()
+    started = 0
+    for e in record.events:
+        if e.kind == "start":
+            started += 1
+        elif e.kind == "abandon" and started == number:
+            seats.add(int(e.data["seat"]))
+    return frozenset(r.account for r in record.seats
+                     if r.seat in seats and r.account is not None)

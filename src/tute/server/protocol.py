@@ -130,7 +130,13 @@ class Automatic(msgspec.Struct, frozen=True, tag_field="type", tag="automatic",
     on: bool
 
 
-ClientMessage = Act | StartMatch | Ping | Annul | Automatic
+class Leave(msgspec.Struct, frozen=True, tag_field="type", tag="leave",
+            forbid_unknown_fields=True):
+    """The person leaves the table ("Salir"): at a running competitive match, an
+    abandon."""
+
+
+ClientMessage = Act | StartMatch | Ping | Annul | Automatic | Leave
 
 T = TypeVar("T")
 _DECODERS: dict[type, msgspec.json.Decoder[Any]] = {}

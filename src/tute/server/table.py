@@ -51,7 +51,8 @@ log = logging.getLogger("tute.server")
 
 ROBOT_NAMES = ("Ada", "Bruno", "Carmen", "Diego", "Elena", "Fermín")
 GRACE_SECONDS = 30.0
-AUTO_AFTER = 2                # plays in a row by the clock: then automatic play          # an absent player's seat, then the table's robot plays it
+AUTO_AFTER = 2                # plays in a row by the clock: then automatic play
+ABANDON_SECONDS = 180.0       # away this long from a running competitive match: abandoned          # an absent player's seat, then the table's robot plays it
 
 
 class TableError(TuteError):
@@ -102,6 +103,9 @@ class TableRuntime:
         self.automatic: set[int] = set()           # people's seats the robot plays for
         self.addresses: dict[int, str] = {}        # where each person connects from
         self.practice = False                      # this competitive match counts not
+        self.abandoned: set[int] = set()           # seats that left the running match
+        self.gone_since: dict[int, float] = {}     # people's seats with nobody connected
+        self.abandon_seconds = ABANDON_SECONDS
         self.timeouts: dict[int, int] = {}         # plays in a row made by the clock
         self._vote_timer: asyncio.Task[None] | None = None
         self.last_activity = time.monotonic()
@@ -149,6 +153,9 @@ class TableRuntime:
         self.seq, self.history = state.seq, state.history
         starts = [e for e in record.events if e.kind == "start"]
         self.practice = bool(starts and starts[-1].data.get("practice"))
+        last = starts[-1].seq if starts else 0
+        self.abandoned = {int(e.data["seat"]) for e in record.events
+                          if e.kind == "abandon" and e.seq > last}
         self.seats = {s.seat: s for s in record.seats}
         if self.robots():
             self.thinkers.warm(self.options.robot_level)
@@ -390,6 +397,7 @@ class TableRuntime:
                 events.append(Event(self.seq + 2, "practice", {"why": "same_address"}))
             number = self.matches_started() + 1
             self.practice = shared
+            self.abandoned = set()
             await self._run_purse("reserve", number)        # the bets first: all or none
             try:
                 await self._commit(events, [Status("playing")])
@@ -433,7 +441,8 @@ class TableRuntime:
                 self._take([e])
                 return
             vote.agreed.add(seat)
-            people = {s for s, r in self.seats.items() if r.kind == "human"}
+            people = {s for s, r in self.seats.items()       # who left has no say
+                      if r.kind == "human" and s not in self.abandoned}
             if outcome(vote, people) == "open":
                 self.vote = vote
                 e = Event(self.seq + 1, "annul_vote", {"seat": seat,
@@ -488,9 +497,10 @@ class TableRuntime:
             if step == "settle" and match is not None:
                 await loop.run_in_executor(None, purse.settle, self.id, number,
                                            match.variant, winning_seats(match, list(self.seats)),
-                                           stakes, self.robot_level)
+                                           stakes, self.robot_level, self.abandoned_accounts())
             elif step == "refund":
-                await loop.run_in_executor(None, purse.refund, self.id, number, stakes)
+                await loop.run_in_executor(None, purse.refund, self.id, number, stakes,
+                                           self.abandoned_accounts())
         except Exception:
             log.exception("table %s: the %s of match %d failed; the next restart does it",
                           self.id, step, number)
@@ -505,7 +515,8 @@ class TableRuntime:
         the person acts again or switches it off."""
         async with self.lock:
             done = await self._act(seat, text, expect_seq)
-            if done and seat is not None and self.seats[seat].kind == "human":
+            if done and seat is not None and self.seats[seat].kind == "human" \
+                    and seat not in self.abandoned:
                 if expect_seq is None:                      # the person played
                     self.timeouts[seat] = 0
                     await self._set_automatic(seat, False)
@@ -592,7 +603,55 @@ class TableRuntime:
         self.hub.detach(viewer)
 
     def _presence_changed(self) -> None:
+        now = time.monotonic()
+        for s, r in self.seats.items():
+            if r.kind != "human" or self.hub.present(s):
+                self.gone_since.pop(s, None)
+            else:
+                self.gone_since.setdefault(s, now)
         self.auto.moved()
+
+    async def abandon(self, player: str | None) -> None:
+        """A person leaves a running competitive match ("Salir"): it is lost -- the bet
+        stays in the pot, no XP, an abandon on the profile -- and the table's robot plays
+        the seat to the end.  Leaving any other table is no abandon."""
+        async with self.lock:
+            seat = self.seat_of(player)
+            if seat is None:
+                raise TableError("not_seated")
+            await self._abandon(seat)
+
+    async def abandon_the_absent(self, now: float | None = None) -> None:
+        """Whoever has been away from a running competitive match longer than
+        :attr:`abandon_seconds` abandoned it (a shorter disconnection is not one)."""
+        moment = time.monotonic() if now is None else now
+        async with self.lock:
+            for seat, since in list(self.gone_since.items()):
+                if moment - since > self.abandon_seconds:
+                    await self._abandon(seat)
+
+    async def _abandon(self, seat: int) -> None:
+        m = self.match
+        row = self.seats.get(seat)
+        if not self.options.competitive or self.practice or m is None or m.is_over \
+                or seat in self.abandoned or row is None or row.kind != "human":
+            return
+        e = Event(self.seq + 1, "abandon", {"seat": seat})
+        await self._commit([e])
+        self.abandoned.add(seat)
+        self.automatic.add(seat)
+        self._take([e])
+        if self.purse is not None and row.account is not None:
+            try:
+                await asyncio.get_running_loop().run_in_executor(
+                    None, self.purse.count_abandon, row.account)
+            except Exception:
+                log.exception("table %s: the abandon of seat %d was not counted", self.id,
+                              seat)
+
+    def abandoned_accounts(self) -> frozenset[int]:
+        return frozenset(r.account for s, r in self.seats.items()
+                         if s in self.abandoned and r.account is not None)
 
     def missed(self, seat: int, last_seq: int) -> list[dict[str, Any]]:
         """The events after ``last_seq``, then the seat's current view."""

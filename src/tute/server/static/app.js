@@ -144,6 +144,9 @@ function handle(msg) {
   if (ev.kind === "annul_refused") say(t("annul_refused", { name: shortName(current ? current.names[ev.seat] : "") }));
   if (ev.kind === "annul_expired") say(t("annul_expired"));
   if (ev.kind === "practice") say(t("practice_same_address"));
+  if (ev.kind === "abandon" && current && ev.seat !== current.seat) {
+    say(t("abandoned", { name: shortName(current.names[ev.seat]) }));
+  }
   if (ev.kind === "automatic" && session && ev.seat === session.seat) $("auto-box").hidden = !ev.on;
   if (ev.kind === "annulled") {
     showAnnul(null);
@@ -426,7 +429,14 @@ $("new-table").onsubmit = createAndPlay;
 $("variant").onchange = showOptions;
 $("again").onclick = () => { $("count-box").hidden = true; $("count").replaceChildren(); send({ type: "start" }); };
 $("back").onclick = backToTables;
-$("leave").onclick = backToTables;
+$("leave").onclick = () => {      // leaving a running competitive match loses it
+  const running = current && current.match && !current.match.over;
+  if (running && tableInfo && tableInfo.competitive) {
+    if (!window.confirm(t("leave_confirm"))) return;
+    send({ type: "leave" });
+  }
+  backToTables();
+};
 $("last-trick").onclick = showLastTrick;
 $("count-ok").onclick = () => { if (release) release(); };
 $("cloth").onclick = () => { if (release && $("trick").dataset.closed) release(); };
