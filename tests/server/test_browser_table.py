@@ -276,3 +276,32 @@ def test_a_match_annulled_from_the_page(server: Server) -> None:
         browser.close()
     (table,) = server.lobby.tables.values()
     assert table.match is not None and table.match.annulled
+
+
+def test_the_host_changes_the_options_and_the_others_see_it(server: Server) -> None:
+    """Seed 001: the host (starred) opens the table's options; the others are told
+    while they are open; what the host saves is the table's."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = chromium(p)
+        ana = _open(browser, server, DESKTOP, "Ana")
+        ana.select_option("#variant", "habanero")
+        ana.click("#friends")
+        ana.wait_for_selector("#waiting:not([hidden])")
+        bea = _open(browser, server, PHONE, "Bea")
+        bea.click("#tables button[data-seat='1']")
+        bea.wait_for_selector("#waiting:not([hidden])")
+        assert "★" in bea.inner_text("#seats")                  # Ana hosts
+        assert bea.is_hidden("#options-open")                   # only the host may
+        ana.click("#options-open")
+        bea.wait_for_selector("#editing-note:not([hidden])")
+        shot(bea, "waiting-phone-host-editing")
+        ana.select_option("#opt-seconds", "30")
+        ana.select_option("#opt-level", "mc")
+        ana.click("#opt-save")
+        bea.wait_for_selector("#editing-note", state="hidden")
+        browser.close()
+    (table,) = server.lobby.tables.values()
+    assert table.move_seconds == 30 and table.robot_level == "mc"
+    assert str(table.variant) == "habanero" and not table.editing

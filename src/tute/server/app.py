@@ -58,6 +58,7 @@ from tute.server.protocol import (
     Automatic,
     CreateTable,
     Credentials,
+    Editing,
     Empty,
     Leave,
     Ping,
@@ -469,6 +470,8 @@ async def _serve(ws: WebSocket, table: TableRuntime, player: str | None, viewer:
                     await table.automatic_play(player, message.on)
                 elif isinstance(message, Leave):
                     await table.abandon(player)
+                elif isinstance(message, Editing):
+                    await table.edit_options(player, message.on)
             except TuteError as e:
                 refuse(e)
     except WebSocketDisconnect:

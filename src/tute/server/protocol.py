@@ -136,7 +136,14 @@ class Leave(msgspec.Struct, frozen=True, tag_field="type", tag="leave",
     abandon."""
 
 
-ClientMessage = Act | StartMatch | Ping | Annul | Automatic | Leave
+class Editing(msgspec.Struct, frozen=True, tag_field="type", tag="editing",
+              forbid_unknown_fields=True):
+    """The host opens (``on``) or closes the table's options."""
+
+    on: bool
+
+
+ClientMessage = Act | StartMatch | Ping | Annul | Automatic | Leave | Editing
 
 T = TypeVar("T")
 _DECODERS: dict[type, msgspec.json.Decoder[Any]] = {}

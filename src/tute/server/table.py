@@ -106,6 +106,7 @@ class TableRuntime:
         self.abandoned: set[int] = set()           # seats that left the running match
         self.gone_since: dict[int, float] = {}     # people's seats with nobody connected
         self.abandon_seconds = ABANDON_SECONDS
+        self.editing = False                       # the host has the options open
         self.timeouts: dict[int, int] = {}         # plays in a row made by the clock
         self._vote_timer: asyncio.Task[None] | None = None
         self.last_activity = time.monotonic()
@@ -199,7 +200,7 @@ class TableRuntime:
                 "competitive": self.options.competitive, "bet": self.options.bet,
                 "move_seconds": self.move_seconds, "host": self.host_seat(),
                 "annul": self.vote.json() if self.vote is not None and self.vote.open()
-                else None, "automatic": sorted(self.automatic),
+                else None, "automatic": sorted(self.automatic), "editing": self.editing,
                 "seats": [{"seat": s, "name": r.name, "robot": r.kind == "robot"}
                           for s, r in sorted(self.seats.items())]}
 
@@ -374,6 +375,7 @@ class TableRuntime:
             e = Event(self.seq + 1, "options", options.json())
             await self._commit([e])
             self.options = options
+            self.editing = False
             self.thinkers.warm(options.robot_level)
             self._take([e])
 
@@ -610,6 +612,18 @@ class TableRuntime:
             else:
                 self.gone_since.setdefault(s, now)
         self.auto.moved()
+
+    async def edit_options(self, player: str | None, on: bool) -> None:
+        """The host opens (or closes) the table's options: the others are told ("el
+        anfitrión está cambiando las opciones", seed 001's red icon)."""
+        async with self.lock:
+            self._check_host(player)
+            if self.editing == on:
+                return
+            e = Event(self.seq + 1, "editing", {"on": on})
+            await self._commit([e])
+            self.editing = on
+            self._take([e])
 
     async def abandon(self, player: str | None) -> None:
         """A person leaves a running competitive match ("Salir"): it is lost -- the bet

@@ -131,6 +131,8 @@ function handle(msg) {
   if (msg.table) {
     tableInfo = msg.table;
     showAnnul(tableInfo.annul);
+    const hostHere = session && tableInfo.host === session.seat;
+    $("editing-note").hidden = !tableInfo.editing || hostHere;
     if (session) $("auto-box").hidden = !(tableInfo.automatic || []).includes(session.seat);
     $("waiting").hidden = tableInfo.status !== "open";
     if (tableInfo.status === "open") renderWaiting(tableInfo);
@@ -231,6 +233,7 @@ function drawAfter(v) {
   const over = Boolean(v.match && v.match.over);
   $("after").hidden = !over;
   $("again").hidden = !(tableInfo && tableInfo.host === v.seat);
+  $("options-again").hidden = $("again").hidden;
   $("wait-again").hidden = !(over && tableInfo && tableInfo.host !== v.seat);
 }
 
@@ -344,11 +347,13 @@ function renderWaiting(table) {
     const li = document.createElement("li");
     li.dataset.seat = String(s);
     li.textContent = seat ? seat.name : `(${t("free")})`;
+    if (seat && s === table.host) li.append(" ★");          // the host (seed 001's star)
     if (seat && session && seat.seat === session.seat) li.className = "mine";
     list.append(li);
   }
   const host = session && table.host === session.seat;
   $("add-robots").hidden = !host;
+  $("options-open").hidden = !host;
   $("start").hidden = !host;
   $("wait-host").hidden = Boolean(host);
 }
@@ -441,6 +446,33 @@ $("last-trick").onclick = showLastTrick;
 $("count-ok").onclick = () => { if (release) release(); };
 $("cloth").onclick = () => { if (release && $("trick").dataset.closed) release(); };
 $("friends").onclick = createForFriends;
+// the host's table options, before a match or between matches
+function openOptions() {
+  if (!tableInfo) return;
+  const levels = $("robot-level");
+  $("opt-level").replaceChildren(...[...levels.options].map((o) => new Option(o.textContent, o.value)));
+  $("opt-level").value = tableInfo.robot_level;
+  $("opt-seconds").value = String(tableInfo.move_seconds || 0);
+  $("opt-competitive").checked = Boolean(tableInfo.competitive);
+  $("opt-bet").value = String(tableInfo.bet || 0);
+  $("table-options").hidden = false;
+  send({ type: "editing", on: true });
+}
+$("options-open").onclick = openOptions;
+$("options-again").onclick = openOptions;
+$("opt-cancel").onclick = () => { $("table-options").hidden = true; send({ type: "editing", on: false }); };
+$("table-options").onsubmit = async (e) => {
+  e.preventDefault();
+  const competitive = $("opt-competitive").checked;
+  try {
+    await api(`/api/tables/${session.tableId}/options`, {
+      variant: tableInfo.variant, robot_level: $("opt-level").value,
+      move_seconds: Number($("opt-seconds").value), competitive,
+      bet: competitive ? Math.max(0, Math.round(Number($("opt-bet").value) || 0)) : 0,
+    });
+    $("table-options").hidden = true;
+  } catch (err) { say(err.message); }
+};
 $("annul").onclick = () => send({ type: "annul" });
 $("auto-on").onclick = () => send({ type: "automatic", on: true });
 $("auto-off").onclick = () => send({ type: "automatic", on: false });

@@ -77,6 +77,7 @@ export function renderSeats(v, info, clock) {
       plate.append(el("span", "badge declarer", v.bid ? t("declarer_bid", { bid: v.bid }) : t("declarer")));
     }
     if (v.dealer === s) plate.append(el("span", "badge dealer", t("dealer_mark")));
+    if (info && info.host === s) plate.append(el("span", "host-star", "★"));   // the host
     seat.append(plate);
     const facts = [t("tricks_n", { n: tricksOf(v, s) })];
     if (s !== v.seat) facts.unshift(t("cards_n", { n: v.hand_counts[s] }));
