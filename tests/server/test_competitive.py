@@ -342,3 +342,26 @@ def test_away_too_long_is_an_abandon_and_an_annulment_keeps_that_bet(db: str) ->
         assert ledger.check(s.lobby.store.engine) == []
     finally:
         s.stop()
+
+
+def test_the_table_suggested_is_the_nearest_in_skill() -> None:
+    from sqlalchemy import create_engine
+    from sqlalchemy.pool import StaticPool
+
+    from tute.server.db import migrate
+    from tute.server.db.schema import ratings
+    from tute.server.ratings import suggest
+
+    engine = create_engine("sqlite://", poolclass=StaticPool,
+                           connect_args={"check_same_thread": False})
+    migrate.upgrade(engine)
+    with engine.begin() as c:
+        for account, mu in ((1, 30.0), (2, 10.0), (3, 29.0), (4, 11.0)):
+            c.execute(ratings.insert().values(account_id=account, family="tute/1v1", mu=mu,
+                                              sigma=2.0, games=9))
+        tables = [("weak", "tute/1v1", [4]), ("strong", "tute/1v1", [3]),
+                  ("mine", "tute/1v1", [1]), ("empty", "tute/1v1", [])]
+        assert suggest(c, 1, tables) == "strong"
+        assert suggest(c, 2, tables) == "weak"
+        assert suggest(c, 1, [("pairs", "tute/2v2", [3])]) == "pairs"   # unrated: still
+        assert suggest(c, 1, [("mine", "tute/1v1", [1])]) is None

@@ -69,6 +69,7 @@ from tute.server.protocol import (
     decode_body,
     decode_message,
 )
+from tute.server.ratings import family, suggest
 from tute.server.robots import Thinkers
 from tute.server.sessions import ensure_player, player_of, set_cookie
 from tute.server.store import Store, StoreError
@@ -145,7 +146,25 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
             "levels": list(LEVELS), "best": BEST})
 
     async def list_tables(request: Request) -> JSONResponse:
-        return JSONResponse({"tables": lobby.listing()})
+        """The open and running tables; for a logged-in person, the open table nearest
+        in skill is ``suggested``."""
+        rows = lobby.listing()
+        person = account(request)
+        if person is not None:
+            found = await run(lambda: suggested_for(person.id))
+            for row in rows:
+                row["suggested"] = row["id"] == found
+        return JSONResponse({"tables": rows})
+
+    def suggested_for(who: int) -> str | None:
+        candidates = []
+        for t in lobby.tables.values():
+            if t.status != "open" or len(t.seats) >= t.variant.players:
+                continue
+            people = [r.account for r in t.seats.values() if r.account is not None]
+            candidates.append((t.id, family(t.variant), people))
+        with store.engine.connect() as c:
+            return suggest(c, who, candidates)
 
     async def session(request: Request) -> JSONResponse:
         return JSONResponse({"tables": lobby.seated(who(request))})

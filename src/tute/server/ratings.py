@@ -68,3 +68,24 @@ def ratings_of(c: Connection, account: int) -> dict[str, dict[str, float | int]]
     rows = c.execute(select(ratings).where(ratings.c.account_id == account)).all()
     return {r.family: {"rating": round(r.mu - 3 * r.sigma, 1), "mu": round(r.mu, 2),
                        "sigma": round(r.sigma, 2), "games": int(r.games)} for r in rows}
+
+
+def suggest(c: Connection, account: int,
+            tables: Sequence[tuple[str, str, Sequence[int]]]) -> str | None:
+    """The open table whose people are nearest in skill to ``account`` in its family of
+    games (``tables``: id, family, the seated people's accounts), or None."""
+    def skill(who: int, fam: str) -> float:
+        row = c.execute(select(ratings.c.mu, ratings.c.sigma)
+                        .where(ratings.c.account_id == who, ratings.c.family == fam)).first()
+        mu, sigma = (float(row.mu), float(row.sigma)) if row else (_MODEL.mu, _MODEL.sigma)
+        return mu - 3 * sigma
+
+    best: tuple[float, str] | None = None
+    for table_id, fam, people in tables:
+        others = [p for p in people if p != account]
+        if not others or account in people:
+            continue
+        gap = abs(sum(skill(p, fam) for p in others) / len(others) - skill(account, fam))
+        if best is None or gap < best[0]:
+            best = (gap, table_id)
+    return None if best is None else best[1]

@@ -4,7 +4,7 @@
 import { cardSVG } from "/static/cards.js";
 import { cardWords, getLang, LANGS, loadText, setLang, suitName, t, translate } from "/static/i18n.js";
 import { api, fillChoices, setMeta, showOptions, stopWatching, tableOptions, watchTables } from "/static/lobby.js";
-import { refreshMe, showRankings, wireAccount } from "/static/account.js";
+import { current as currentAccount, refreshMe, showRankings, wireAccount } from "/static/account.js";
 import { pause, save, settings, SPEEDS } from "/static/settings.js";
 import { play } from "/static/sound.js";
 import {
@@ -375,7 +375,7 @@ function backToTables() {
   $("count").replaceChildren();
   $("waiting").hidden = true;
   $("lobby").hidden = false;
-  watchTables(join);
+  watchTables(join, () => Boolean(currentAccount()));
 }
 
 function showLastTrick() {
@@ -411,7 +411,7 @@ async function changeLanguage(next) {
   fillChoices();
   if (current) draw(current);
   if (tableInfo && tableInfo.status === "open") renderWaiting(tableInfo);
-  if ($("table").hidden) watchTables(join);
+  if ($("table").hidden) watchTables(join, () => Boolean(currentAccount()));
 }
 
 // a speaker, with waves or crossed out (drawn here: no emoji font is needed)
@@ -499,6 +499,6 @@ async function resume() {
     const live = tables.find((x) => x.status === "open" || x.status === "playing");
     if (live) { enter(live.id, live.seat); return; }
   } catch (e) { say(e.message); }
-  watchTables(join);
+  watchTables(join, () => Boolean(currentAccount()));
 }
 resume();

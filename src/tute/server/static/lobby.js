@@ -120,7 +120,7 @@ export function renderTables(tables, join) {
   const list = $("tables");
   list.replaceChildren();
   $("no-tables").hidden = tables.length > 0;
-  for (const tb of tables) {
+  for (const tb of [...tables].sort((a, b) => Number(Boolean(b.suggested)) - Number(Boolean(a.suggested)))) {
     const li = document.createElement("li");
     li.className = `lobby-table ${tb.status}`;
     li.dataset.table = tb.id;
@@ -132,6 +132,12 @@ export function renderTables(tables, join) {
     status.className = "state";
     status.textContent = t(`status_${tb.status}`);
     head.append(title, " ", status);
+    if (tb.suggested) {                                  // nearest in skill (openskill)
+      const mark = document.createElement("span");
+      mark.className = "suggested-mark";
+      mark.textContent = t("suggested");
+      head.append(" ", mark);
+    }
     if (tb.competitive) {
       const mark = document.createElement("span");
       mark.className = "competitive-mark";
@@ -169,7 +175,7 @@ export function renderTables(tables, join) {
 // the lobby's socket: the listing now and whenever it changes; polling if it fails
 let feed = null;
 let poll = null;
-export function watchTables(join) {
+export function watchTables(join, personal = () => false) {
   const refresh = () => api("/api/tables").then(({ tables }) => renderTables(tables, join)).catch(() => {});
   stopWatching();
   refresh();
@@ -178,7 +184,9 @@ export function watchTables(join) {
     feed = new WebSocket(`${proto}://${location.host}/lobby/ws?lang=${getLang()}`);
     feed.onmessage = (m) => {
       const msg = JSON.parse(m.data);
-      if (msg.type === "tables") renderTables(msg.tables, join);
+      if (msg.type !== "tables") return;
+      if (personal()) refresh();                    // with the table suggested for me
+      else renderTables(msg.tables, join);
     };
     feed.onclose = () => {
       feed = null;
