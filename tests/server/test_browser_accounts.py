@@ -91,3 +91,44 @@ def test_register_play_for_chips_and_see_the_profile(server: Server) -> None:
         phone.wait_for_selector("#account-in:not([hidden])")
         shot(phone, "lobby-phone-logged-in")
         browser.close()
+
+
+def test_two_people_in_two_browsers_at_one_address_play_as_practice(server: Server) -> None:
+    """Two accounts at one competitive table, both browsers at one address (a house's
+    connection): the page tells them the match is practice, and no chip moves."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = chromium(p)
+        pages = []
+        for name in ("Ana", "Bea"):
+            page = browser.new_context(viewport=PHONE).new_page()
+            page.goto(f"http://127.0.0.1:{server.port}/")
+            page.wait_for_selector("#variant option", state="attached")
+            page.click("#login-open")
+            page.fill("#login-name", name)
+            page.fill("#login-password", "naipes de la abuela")
+            page.click("#register")
+            page.wait_for_selector("#account-in:not([hidden])")
+            pages.append(page)
+        ana, bea = pages
+        ana.select_option("#variant", "habanero")
+        ana.check("#competitive")
+        ana.fill("#bet", "100")
+        ana.click("#friends")
+        ana.wait_for_selector("#waiting:not([hidden])")
+        bea.click("#tables button[data-seat='1']")
+        bea.wait_for_selector("#waiting:not([hidden])")
+        ana.click("#start")
+        for page in pages:
+            wait_until(page, "document.querySelector('#message').textContent"
+                             ".includes('práctica')")
+        shot(bea, "table-phone-practice-same-address")
+        for page in pages:
+            assert "1000" in page.inner_text("#account-in").replace(".", "")
+        browser.close()
+    people = server.app.state.accounts
+    with server.lobby.store.engine.connect() as c:
+        assert ledger.balance(c, ledger.player(1)) == ledger.GRANT
+        assert ledger.balance(c, ledger.player(2)) == ledger.GRANT
+    del people
