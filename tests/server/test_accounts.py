@@ -42,7 +42,7 @@ def test_register_log_out_and_in_again(server: Server) -> None:
     r = _register(ana, name)
     assert r.status_code == 200, r.text
     assert r.json() == {"name": name, "chips": ledger.GRANT, "xp": 0, "level": 1,
-                        "ratings": {}, "abandons": 0}
+                        "ratings": {}, "abandons": 0, "games": {}}
     cookie = r.headers["set-cookie"]
     assert "tute_session=" in cookie and "HttpOnly" in cookie and "SameSite=lax" in cookie
     assert ana.get("/api/me").json()["name"] == name

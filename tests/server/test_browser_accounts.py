@@ -75,6 +75,7 @@ def test_register_play_for_chips_and_see_the_profile(server: Server) -> None:
         assert ("20" if won else "5") in facts
         assert "apuesta" in page.inner_text("#profile-ledger")
         assert "Nivel en Tute (uno contra uno)" in facts
+        assert "Tute habanero" in facts and "1 partida" in facts
         page.click("#rank-periods button[data-period='day']")
         wait_until(page, "document.querySelectorAll('#rank-rows tr').length === 1")
         assert "Ana" in page.inner_text("#rank-rows")

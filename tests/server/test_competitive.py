@@ -97,6 +97,7 @@ def test_a_competitive_match_against_robots_pays_as_the_formulas_say(db: str) ->
         me = ana.get("/api/me").json()
         assert me["chips"] == ledger.GRANT - 100 + (75 if won else 0)
         assert me["xp"] == (20 if won else 5)
+        assert me["games"] == {"habanero": {"played": 1, "won": int(won)}}
         skill = me["ratings"]["tute/1v1"]               # openskill, against a robot
         assert skill["games"] == 1 and (skill["mu"] > 25) == won, skill
         assert skill["rating"] == round(skill["mu"] - 3 * skill["sigma"], 1)

@@ -30,6 +30,7 @@ def test_clock_moves_for_a_silent_player_through_slow_sends(tmp_path: Path) -> N
 
     async def main() -> tuple[int, int]:
         table = await _table(store, move_seconds=0.02)
+        table.auto_after = 10**6                # the clock itself plays the whole hand
         await table.fill_robots(HOST)
         received: list[str] = []
         viewer = Viewer(0)

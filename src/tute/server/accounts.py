@@ -183,8 +183,14 @@ class Accounts:
             abandons = c.execute(select(accounts.c.abandons)
                                  .where(accounts.c.id == account.id)).scalar()
             skill = ratings_of(c, account.id)
+            games = {str(r.preset): {"played": int(r.played), "won": int(r.won or 0)}
+                     for r in c.execute(select(xp.c.preset, func.count().label("played"),
+                                               func.sum(xp.c.won).label("won"))
+                                        .where(xp.c.account_id == account.id)
+                                        .group_by(xp.c.preset))}
         return {"name": account.name, "chips": self.chips(account), "xp": points,
-                "level": level_of(points), "ratings": skill, "abandons": int(abandons or 0)}
+                "level": level_of(points), "ratings": skill, "abandons": int(abandons or 0),
+                "games": games}
 
     def rankings(self, period: str, now: float | None = None, limit: int = 100
                  ) -> list[dict[str, Any]]:

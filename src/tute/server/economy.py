@@ -118,10 +118,12 @@ class Purse:
                             f"the bank's share, table {table_id}")
             if not first:
                 return                                  # settled before: nothing again
+            seat_of = {s.account: s.seat for s in stakes}
             for account, points in xp_awards(v, winners, stakes, abandoned).items():
                 c.execute(xp.insert().values(key=f"xp:{table_id}:{match}:{account}",
                                              account_id=account, at=now, amount=points,
-                                             table_id=table_id))
+                                             table_id=table_id, preset=v.preset,
+                                             won=int(seat_of[account] in winners)))
             if stakes:
                 update_ratings(c, v, [v.side_of(s) for s in range(v.players)], winners,
                                {s.seat: s.account for s in stakes}, robot_level)

@@ -108,6 +108,7 @@ class TableRuntime:
         self.abandon_seconds = ABANDON_SECONDS
         self.editing = False                       # the host has the options open
         self.timeouts: dict[int, int] = {}         # plays in a row made by the clock
+        self.auto_after = AUTO_AFTER
         self._vote_timer: asyncio.Task[None] | None = None
         self.last_activity = time.monotonic()
 
@@ -458,8 +459,8 @@ class TableRuntime:
             e = Event(self.seq + 1, "annulled", {"agreed": sorted(vote.agreed)})
             await self._commit([e], [Status("over")])
             self.match = after
+            await self._run_purse("refund", self.matches_started())   # before it is told
             self._take([e])
-            await self._run_purse("refund", self.matches_started())
 
     async def _vote_expired(self, vote: Vote) -> None:
         await asyncio.sleep(max(0.0, vote.until - time.monotonic()) + 0.05)
@@ -524,7 +525,7 @@ class TableRuntime:
                     await self._set_automatic(seat, False)
                 elif by_clock:
                     self.timeouts[seat] = self.timeouts.get(seat, 0) + 1
-                    if self.timeouts[seat] >= AUTO_AFTER:
+                    if self.timeouts[seat] >= self.auto_after:
                         await self._set_automatic(seat, True)
             return done
 
@@ -592,9 +593,9 @@ class TableRuntime:
             match.game = game
         else:
             self.match = after
-        self._take(events, games)
-        if after.is_over:
+        if after.is_over:                 # the chips and XP first: then everyone is told
             await self._run_purse("settle", self.matches_started(), after)
+        self._take(events, games)
         return True
 
     # ------------------------------------------------------------------ viewers

@@ -85,6 +85,8 @@ xp = Table(
     Column("at", Integer, nullable=False, index=True),
     Column("amount", Integer, nullable=False),
     Column("table_id", String(32), nullable=False),
+    Column("preset", String(32), nullable=False, server_default=""),   # the game
+    Column("won", Integer, nullable=False, server_default="0"),        # 1: a win
 )
 
 # a person's skill (openskill's Plackett-Luce) in each family of games and format

@@ -66,6 +66,13 @@ export async function showProfile() {
     dd.textContent = t("rating_value", { rating: r.rating, n: r.games });
     facts.append(dt, dd);
   }
+  for (const [preset, g] of Object.entries(me.games || {})) {   // per game
+    const dt = document.createElement("dt");
+    dt.textContent = t(`preset_${preset}`);
+    const dd = document.createElement("dd");
+    dd.textContent = t("games_won", { played: g.played, won: g.won });
+    facts.append(dt, dd);
+  }
   const list = $("profile-ledger");
   list.replaceChildren();
   try {

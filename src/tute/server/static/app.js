@@ -20,7 +20,13 @@ let tableInfo = null; // the table's summary (seats, robots' level, host)
 let clock = null;
 let offline = false;
 
-function say(text) { $("message").textContent = text; }
+// a notice or a refusal, over the page for a few seconds (never over your hand for good)
+let sayTimer = null;
+function say(text) {
+  $("message").textContent = text;
+  clearTimeout(sayTimer);
+  if (text) sayTimer = setTimeout(() => { $("message").textContent = ""; }, 7000);
+}
 
 // ---------------------------------------------------------------- lobby actions
 function playerName() {

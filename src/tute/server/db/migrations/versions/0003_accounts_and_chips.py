@@ -63,6 +63,8 @@ def upgrade() -> None:
         sa.Column("at", sa.Integer, nullable=False, index=True),
         sa.Column("amount", sa.Integer, nullable=False),
         sa.Column("table_id", sa.String(32), nullable=False),
+        sa.Column("preset", sa.String(32), nullable=False, server_default=""),
+        sa.Column("won", sa.Integer, nullable=False, server_default="0"),
     )
     op.create_table(
         "tute_ratings",
