@@ -182,25 +182,24 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
                             secure=request.url.scheme == "https")
         return response
 
-    async def register(request: Request) -> JSONResponse:
+    async def with_credentials(request: Request,
+                               step: Callable[[str, str, str], tuple[Account, str]]
+                               ) -> JSONResponse:
+        """Register or log in (``step``), then answer with the profile and the cookie."""
         lang = lang_of(request.scope)
         try:
             data = decode_body(Credentials, await body(request))
             address = client_address(request.scope)
-            found = await run(lambda: people.register(data.name, data.password, address))
+            found = await run(lambda: step(data.name, data.password, address))
             return await run(lambda: logged_in(request, found))
         except TuteError as e:
             return _error(e, lang)
 
+    async def register(request: Request) -> JSONResponse:
+        return await with_credentials(request, people.register)
+
     async def login(request: Request) -> JSONResponse:
-        lang = lang_of(request.scope)
-        try:
-            data = decode_body(Credentials, await body(request))
-            address = client_address(request.scope)
-            found = await run(lambda: people.login(data.name, data.password, address))
-            return await run(lambda: logged_in(request, found))
-        except TuteError as e:
-            return _error(e, lang)
+        return await with_credentials(request, people.login)
 
     async def logout(request: Request) -> JSONResponse:
         secret = request.cookies.get(SESSION_COOKIE)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import select, update
@@ -29,6 +29,7 @@ from tute.server import ledger
 from tute.server.db.schema import accounts, balances, xp
 from tute.server.db.schema import ledger as movements
 from tute.server.ratings import update_ratings
+from tute.server.store import SeatRow
 
 log = logging.getLogger("tute.server")
 WIN_XP_PER_PLAYER = 10
@@ -42,6 +43,18 @@ class Stake:
 
     seat: int
     account: int
+
+
+def stakes_of(rows: Iterable[SeatRow]) -> list[Stake]:
+    """The people among a table's seats, with their accounts (robots and guests bet
+    nothing)."""
+    return [Stake(r.seat, r.account) for r in sorted(rows, key=lambda r: r.seat)
+            if r.kind == "human" and r.account is not None]
+
+
+def accounts_at(rows: Iterable[SeatRow], seats: set[int]) -> frozenset[int]:
+    """The accounts of the people at ``seats``."""
+    return frozenset(r.account for r in rows if r.seat in seats and r.account is not None)
 
 
 def winning_seats(match: Match, seats: Sequence[int]) -> set[int]:

@@ -92,6 +92,26 @@ def replay(variant: str, robot_level: str, stored: list[Event]) -> Replayed:
     return state
 
 
+def match_events(stored: list[Event], number: int) -> list[Event]:
+    """The events of a table's ``number``-th match (1 the first): its start and what
+    followed it until the next start."""
+    out: list[Event] = []
+    started = 0
+    for e in stored:
+        if e.kind == "start":
+            started += 1
+        if started == number:
+            out.append(e)
+        elif started > number:
+            break
+    return out
+
+
+def abandoned_seats(events: list[Event]) -> set[int]:
+    """The seats that abandoned a match, from its events (:func:`match_events`)."""
+    return {int(e.data["seat"]) for e in events if e.kind == "abandon"}
+
+
 def apply_event(state: Replayed, e: Event) -> None:
     """One stored event applied to a table being rebuilt."""
     _apply(state, e)

@@ -14,8 +14,14 @@ from typing import Any
 
 from tute.core.match import Match
 from tute.core.variants import PRESETS, Variant, preset_variant
-from tute.server.economy import Purse, Stake, winning_seats
-from tute.server.events import Options, Replayed, apply_event
+from tute.server.economy import Purse, accounts_at, stakes_of, winning_seats
+from tute.server.events import (
+    Options,
+    Replayed,
+    abandoned_seats,
+    apply_event,
+    match_events,
+)
 from tute.server.limits import Limits, RateLimit
 from tute.server.names import validate_name
 from tute.server.protocol import CreateTable
@@ -87,8 +93,7 @@ class Lobby:
             finished = None if record is None else _finished_match(record, number)
             try:
                 if record is not None and finished is not None:
-                    stakes = [Stake(r.seat, r.account) for r in record.seats
-                              if r.kind == "human" and r.account is not None]
+                    stakes = stakes_of(record.seats)
                     purse.settle(table_id, number, finished.variant,
                                  winning_seats(finished, [r.seat for r in record.seats]),
                                  stakes, record.robot_level, _abandoned(record, number))
@@ -208,14 +213,7 @@ def _finished_match(record: TableRecord, number: int) -> Match | None:
 
 
 
+
 def _abandoned(record: TableRecord, number: int) -> frozenset[int]:
     """The accounts that abandoned the table's ``number``-th match."""
-    seats: set[int] = set()
-    started = 0
-    for e in record.events:
-        if e.kind == "start":
-            started += 1
-        elif e.kind == "abandon" and started == number:
-            seats.add(int(e.data["seat"]))
-    return frozenset(r.account for r in record.seats
-                     if r.seat in seats and r.account is not None)
+    return accounts_at(record.seats, abandoned_seats(match_events(record.events, number)))

@@ -29,8 +29,16 @@ from tute.core.match import Match
 from tute.core.variants import Variant
 from tute.server.annul import ANNUL_SECONDS, Vote, outcome
 from tute.server.autoplay import Autoplay
-from tute.server.economy import Purse, Stake, winning_seats
-from tute.server.events import Options, Replayed, hand_end, public, replay
+from tute.server.economy import Purse, Stake, accounts_at, stakes_of, winning_seats
+from tute.server.events import (
+    Options,
+    Replayed,
+    abandoned_seats,
+    hand_end,
+    match_events,
+    public,
+    replay,
+)
 from tute.server.hub import Hub, Viewer
 from tute.server.names import InvalidNameError, name_key, validate_name
 from tute.server.robots import Thinkers
@@ -153,11 +161,10 @@ class TableRuntime:
     def _install(self, record: TableRecord, state: Replayed) -> None:
         self.options, self.match = state.options, state.match
         self.seq, self.history = state.seq, state.history
-        starts = [e for e in record.events if e.kind == "start"]
-        self.practice = bool(starts and starts[-1].data.get("practice"))
-        last = starts[-1].seq if starts else 0
-        self.abandoned = {int(e.data["seat"]) for e in record.events
-                          if e.kind == "abandon" and e.seq > last}
+        current = match_events(record.events,
+                               sum(1 for e in record.events if e.kind == "start"))
+        self.practice = bool(current and current[0].data.get("practice"))
+        self.abandoned = abandoned_seats(current)
         self.seats = {s.seat: s for s in record.seats}
         if self.robots():
             self.thinkers.warm(self.options.robot_level)
@@ -480,13 +487,12 @@ class TableRuntime:
 
     def stakes(self) -> list[Stake]:
         """The people at a competitive match, with their accounts."""
-        return [Stake(s, r.account) for s, r in sorted(self.seats.items())
-                if r.kind == "human" and r.account is not None]
+        return stakes_of(self.seats.values())
 
     async def _run_purse(self, step: str, number: int, match: Match | None = None) -> None:
         """A competitive match's chips and XP (off the event loop): ``reserve`` raises
         when someone lacks chips; ``settle`` and ``refund`` failing are logged and done
-        again at the next restart (:meth:`Purse.reconcile`)."""
+        again at the next restart (:meth:`~tute.server.lobby.Lobby.reconcile`)."""
         purse = self.purse
         if purse is None or not self.options.competitive or self.practice:
             return
@@ -665,8 +671,7 @@ class TableRuntime:
                               seat)
 
     def abandoned_accounts(self) -> frozenset[int]:
-        return frozenset(r.account for s, r in self.seats.items()
-                         if s in self.abandoned and r.account is not None)
+        return accounts_at(self.seats.values(), self.abandoned)
 
     def missed(self, seat: int, last_seq: int) -> list[dict[str, Any]]:
         """The events after ``last_seq``, then the seat's current view."""
