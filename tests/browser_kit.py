@@ -59,3 +59,21 @@ def shot(page: Page, name: str) -> Path:
     path = SCREENS / f"{name}.png"
     page.screenshot(path=str(path))
     return path
+
+
+def open_lobby(page: Page, port: int, name: str = "Ana") -> None:
+    """The lobby, loaded (its games offered), with the player's name typed."""
+    page.goto(f"http://127.0.0.1:{port}/")
+    page.wait_for_selector("#variant option", state="attached")
+    page.fill("#name", name)
+
+
+def start_against_robots(page: Page, variant: str, level: str | None = None,
+                         ready: str = "#hand button.card") -> None:
+    """From the lobby: a table of ``variant`` against robots (of ``level``), started,
+    until ``ready`` is on the page."""
+    page.select_option("#variant", variant)
+    if level is not None:
+        page.select_option("#robot-level", level)
+    page.click("#create")
+    page.wait_for_selector(ready)

@@ -58,6 +58,14 @@ class Server:
         table: TableRuntime = self.lobby.tables[table_id]
         return table
 
+    def account(self, name: str, address: str = "127.0.0.1",
+                password: str = "naipes de la abuela") -> Client:
+        """A browser logged in to a new account called ``name``."""
+        c = self.client(address)
+        r = c.post("/api/register", {"name": name, "password": password})
+        assert r.status_code == 200, r.text
+        return c
+
     def client(self, address: str = "127.0.0.1") -> Client:
         """A browser; ``address`` the loopback address it connects from (127.0.0.2...:
         people at different addresses, as the same-address rule tells apart)."""

@@ -5,27 +5,11 @@ match over for everyone, and a restart keeps it annulled."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from server_harness import Client, Server, postgres_or_skip, recv, until
+from server_harness import Server, recv, until
 from tute.server import ledger
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    yield f"sqlite:///{tmp_path / 'n.db'}" if request.param == "sqlite" \
-        else postgres_or_skip()
-
-
-def _account(s: Server, name: str, address: str = "127.0.0.1") -> Client:
-    c = s.client(address)
-    assert c.post("/api/register", {"name": name, "password": "naipes de la abuela"}
-                  ).status_code == 200
-    return c
 
 
 def _kind(kind: str) -> Any:
@@ -35,7 +19,7 @@ def _kind(kind: str) -> Any:
 def test_annulment_needs_everyone(db: str) -> None:
     s = Server(db)
     try:
-        ana, bea = _account(s, "Ana"), _account(s, "Bea", "127.0.0.2")
+        ana, bea = s.account("Ana"), s.account("Bea", "127.0.0.2")
         table = ana.post("/api/tables", {"variant": "habanero", "name": "Ana",
                                          "competitive": True, "bet": 100}).json()["id"]
         assert bea.post(f"/api/tables/{table}/seats", {"seat": 1, "name": "Bea"}

@@ -9,7 +9,15 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page
 
-from browser_kit import chromium, click, needs_chromium, shot, wait_until
+from browser_kit import (
+    chromium,
+    click,
+    needs_chromium,
+    open_lobby,
+    shot,
+    start_against_robots,
+    wait_until,
+)
 from server_harness import Server
 
 pytestmark = needs_chromium
@@ -28,11 +36,8 @@ def test_a_whole_hand_by_clicking(server: Server) -> None:
     with sync_playwright() as p:
         browser = chromium(p)
         page = browser.new_page(viewport={"width": 390, "height": 844})    # a phone
-        page.goto(f"http://127.0.0.1:{server.port}/")
-        page.fill("#name", "Ana")
-        page.select_option("#variant", "habanero")
-        page.click("#create")
-        page.wait_for_selector("#table:not([hidden])")
+        open_lobby(page, server.port)
+        start_against_robots(page, "habanero", ready="#table:not([hidden])")
         clicks = 0
         sang = False
         for _ in range(400):
@@ -110,11 +115,8 @@ def test_reload_mid_hand_and_server_restart(tmp_path: Path) -> None:
     with sync_playwright() as p:
         browser = chromium(p)
         page = browser.new_page()
-        page.goto(f"http://127.0.0.1:{port}/")
-        page.fill("#name", "Ana")
-        page.select_option("#variant", "habanero")
-        page.click("#create")
-        page.wait_for_selector("#hand button.card.legal")
+        open_lobby(page, port)
+        start_against_robots(page, "habanero", ready="#hand button.card.legal")
         for _ in range(3):                                   # a few tricks
             page.click("#hand button.card.legal")
             page.wait_for_timeout(300)
@@ -192,11 +194,8 @@ def test_the_hand_is_sorted_in_the_variants_own_order(server: Server, variant: s
     with sync_playwright() as p:
         browser = chromium(p)
         page = browser.new_page()
-        page.goto(f"http://127.0.0.1:{server.port}/")
-        page.fill("#name", "Ana")
-        page.select_option("#variant", variant)
-        page.click("#create")
-        page.wait_for_selector("#hand button.card")
+        open_lobby(page, server.port)
+        start_against_robots(page, variant)
         codes = [b.get_attribute("data-card") for b in page.query_selector_all("#hand button")]
         browser.close()
     cards = [parse_card(c) for c in codes if c]
@@ -273,12 +272,8 @@ def test_every_trick_is_seen_whole_then_another_match(server: Server, tmp_path: 
     with sync_playwright() as p:
         browser = chromium(p)
         page = browser.new_page(viewport={"width": 390, "height": 844})
-        page.goto(f"http://127.0.0.1:{server.port}/")
-        page.fill("#name", "Ana")
-        page.select_option("#variant", "parejas")
-        page.select_option("#robot-level", "heuristic")
-        page.click("#create")
-        page.wait_for_selector("#hand button.card")
+        open_lobby(page, server.port)
+        start_against_robots(page, "parejas", "heuristic")
         page.evaluate(_WATCH_TRICKS)
         for _ in range(900):
             if not page.is_hidden("#after"):
@@ -314,11 +309,8 @@ def test_the_page_says_when_the_connection_is_lost_and_comes_back(tmp_path: Path
     with sync_playwright() as p:
         browser = chromium(p)
         page = browser.new_page()
-        page.goto(f"http://127.0.0.1:{port}/")
-        page.fill("#name", "Ana")
-        page.select_option("#variant", "habanero")
-        page.click("#create")
-        page.wait_for_selector("#hand button.card.legal")
+        open_lobby(page, port)
+        start_against_robots(page, "habanero", ready="#hand button.card.legal")
         assert page.is_hidden("#offline")
         first.stop()
         page.wait_for_selector("#offline", state="visible", timeout=10_000)
@@ -341,11 +333,8 @@ def test_counts_in_the_page_agree_in_number(server: Server) -> None:
     with sync_playwright() as p:
         browser = chromium(p)
         page = browser.new_page()
-        page.goto(f"http://127.0.0.1:{server.port}/")
-        page.fill("#name", "Ana")
-        page.select_option("#variant", "habanero")
-        page.click("#create")
-        page.wait_for_selector("#hand button.card")
+        open_lobby(page, server.port)
+        start_against_robots(page, "habanero")
         texts = []
         for _ in range(120):
             texts.append(page.inner_text("#score") + " " + page.inner_text("#seats-ring"))

@@ -9,7 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from browser_kit import DESKTOP, PHONE, chromium, click, needs_chromium, shot, wait_until
+from browser_kit import (
+    DESKTOP,
+    PHONE,
+    chromium,
+    click,
+    needs_chromium,
+    shot,
+    wait_until,
+)
 from server_harness import Server
 from tute.server import ledger
 

@@ -13,7 +13,17 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
-from browser_kit import DESKTOP, PHONE, chromium, click, needs_chromium, shot, wait_until
+from browser_kit import (
+    DESKTOP,
+    PHONE,
+    chromium,
+    click,
+    needs_chromium,
+    open_lobby,
+    shot,
+    start_against_robots,
+    wait_until,
+)
 from server_harness import Server
 
 pytestmark = needs_chromium
@@ -32,9 +42,7 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 def _open(browser: Any, server: Server, viewport: dict[str, int], name: str = "Ana") -> Page:
     page: Page = browser.new_context(viewport=viewport).new_page()
-    page.goto(f"http://127.0.0.1:{server.port}/")
-    page.wait_for_selector("#variant option", state="attached")
-    page.fill("#name", name)
+    open_lobby(page, server.port, name)
     return page
 
 
@@ -65,10 +73,7 @@ def test_a_robots_cante_is_announced_with_its_cards(server: Server,
     with sync_playwright() as p:
         browser = chromium(p)
         page = _open(browser, server, DESKTOP)
-        page.select_option("#variant", "habanero")
-        page.select_option("#robot-level", "heuristic")
-        page.click("#create")
-        page.wait_for_selector("#hand button.card")
+        start_against_robots(page, "habanero", "heuristic")
         page.evaluate(_WATCH_ANNOUNCE)
         robot = server.lobby.tables[next(iter(server.lobby.tables))].seats[1].name
         said: list[dict[str, Any]] = []
@@ -169,10 +174,7 @@ def test_the_spanish_page_has_no_english_and_every_control_a_name(server: Server
         page = _open(browser, server, DESKTOP)
         shot(page, "lobby-desktop")
         texts = [page.evaluate(_TEXTS)]
-        page.select_option("#variant", "parejas")
-        page.select_option("#robot-level", "heuristic")
-        page.click("#create")
-        page.wait_for_selector("#hand button.card")
+        start_against_robots(page, "parejas", "heuristic")
         assert len(page.query_selector_all(".seat[data-seat]")) == 4
         assert page.query_selector("[data-score]") and page.query_selector("[data-trick]")
         unlabelled = page.evaluate(_UNLABELLED)
@@ -210,10 +212,7 @@ def test_screens_of_the_table_on_a_phone(server: Server) -> None:
         browser = chromium(p)
         page = _open(browser, server, PHONE)
         shot(page, "lobby-phone")
-        page.select_option("#variant", "habanero")
-        page.select_option("#robot-level", "heuristic")
-        page.click("#create")
-        page.wait_for_selector("#hand button.card")
+        start_against_robots(page, "habanero", "heuristic")
         page.wait_for_timeout(600)
         assert page.query_selector("#stock .turn-up[data-card]") is not None
         shot(page, "table-phone-habanero")
@@ -264,10 +263,7 @@ def test_a_match_annulled_from_the_page(server: Server) -> None:
     with sync_playwright() as p:
         browser = chromium(p)
         page = _open(browser, server, PHONE)
-        page.select_option("#variant", "habanero")
-        page.select_option("#robot-level", "heuristic")
-        page.click("#create")
-        page.wait_for_selector("#hand button.card")
+        start_against_robots(page, "habanero", "heuristic")
         page.click("#annul")
         page.wait_for_selector("#after:not([hidden])")
         assert "anulada" in page.inner_text("#count")

@@ -6,13 +6,10 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from server_harness import Client, Server, postgres_or_skip, until
+from server_harness import Server, until
 from tute.core.variants import parse_variant
 from tute.server import ledger
 from tute.server.economy import Stake, pot_shares, xp_awards
@@ -50,19 +47,6 @@ def test_the_pot_less_the_banks_quarter() -> None:
     assert pot_shares(0, {0}, [Stake(0, 1)]) == ({}, 0)
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    yield f"sqlite:///{tmp_path / 'c.db'}" if request.param == "sqlite" \
-        else postgres_or_skip()
-
-
-def _account(s: Server, name: str, address: str = "127.0.0.1") -> Client:
-    c = s.client(address)
-    r = c.post("/api/register", {"name": name, "password": "naipes de la abuela"})
-    assert r.status_code == 200, r.text
-    return c
-
-
 def _until_over(s: Server, table: str, seconds: float = 60) -> None:
     deadline = time.time() + seconds
     while time.time() < deadline:
@@ -83,7 +67,7 @@ def _winners(s: Server, table: str) -> set[int]:
 def test_a_competitive_match_against_robots_pays_as_the_formulas_say(db: str) -> None:
     s = Server(db)
     try:
-        ana = _account(s, "Ana")
+        ana = s.account("Ana")
         r = ana.post("/api/tables", {"variant": "habanero", "name": "Ana", "competitive": True,
                                      "bet": 100, "move_seconds": 0.02,
                                      "robot_level": "random"})
@@ -115,7 +99,7 @@ def test_a_competitive_match_against_robots_pays_as_the_formulas_say(db: str) ->
 def test_partners_split_the_xp_and_the_pot(db: str) -> None:
     s = Server(db)
     try:
-        ana, bea = _account(s, "Ana"), _account(s, "Bea", "127.0.0.2")
+        ana, bea = s.account("Ana"), s.account("Bea", "127.0.0.2")
         r = ana.post("/api/tables", {"variant": "parejas", "name": "Ana", "competitive": True,
                                      "bet": 50, "move_seconds": 0.02,
                                      "robot_level": "random"})
@@ -146,7 +130,7 @@ def test_who_may_sit_at_a_competitive_table(db: str) -> None:
         assert r.status_code == 400 and r.json()["key"] == "competitive_needs_account"
         r = guest.post("/api/tables", {"variant": "habanero", "name": "Gus", "bet": 10})
         assert r.json()["key"] == "bad_bet"                 # a bet needs a competitive table
-        ana = _account(s, "Ana")
+        ana = s.account("Ana")
         big = ana.post("/api/tables", {"variant": "habanero", "name": "Ana",
                                        "competitive": True, "bet": ledger.GRANT + 1})
         assert big.status_code == 400 and big.json()["key"] == "not_enough_chips"
@@ -180,7 +164,7 @@ def test_a_crash_between_the_steps_loses_no_chip(db: str) -> None:
     that ended before it was settled is settled at the restart -- once."""
     s = Server(db)
     try:
-        ana = _account(s, "Ana")
+        ana = s.account("Ana")
         person = s.app.state.accounts.account_of(str(ana.http.cookies.get("tute_session")))
         s.lobby.purse.reserve("ghost", 1, 300, [Stake(0, person.id)])  # then "killed"
         table = ana.post("/api/tables", {"variant": "habanero", "name": "Ana",
@@ -220,8 +204,8 @@ def test_tute_admin_ledger_check_proves_it_and_finds_a_forgery(tmp_path: Path) -
     url = f"sqlite:///{tmp_path / 'l.db'}"
     s = Server(url)
     try:
-        _account(s, "Ana")
-        _account(s, "Bea")
+        s.account("Ana")
+        s.account("Bea")
         engine = s.lobby.store.engine
     finally:
         s.stop()
@@ -240,7 +224,7 @@ def test_two_people_at_one_address_play_for_nothing(db: str) -> None:
     told and the match is practice."""
     s = Server(db)
     try:
-        ana, bea = _account(s, "Ana"), _account(s, "Bea")        # both at 127.0.0.1
+        ana, bea = s.account("Ana"), s.account("Bea")        # both at 127.0.0.1
         r = ana.post("/api/tables", {"variant": "habanero", "name": "Ana",
                                      "competitive": True, "bet": 100, "move_seconds": 0.02,
                                      "robot_level": "random"})
@@ -279,7 +263,7 @@ def _loop_run(s: Server, coroutine: Any) -> Any:
 def test_leaving_a_running_match_is_an_abandon(db: str) -> None:
     s = Server(db)
     try:
-        ana, bea = _account(s, "Ana"), _account(s, "Bea", "127.0.0.2")
+        ana, bea = s.account("Ana"), s.account("Bea", "127.0.0.2")
         table = ana.post("/api/tables", {"variant": "habanero", "name": "Ana",
                                          "competitive": True, "bet": 100,
                                          "move_seconds": 0.02, "robot_level": "random"}
@@ -313,7 +297,7 @@ async def _poke(table: Any) -> None:
 def test_away_too_long_is_an_abandon_and_an_annulment_keeps_that_bet(db: str) -> None:
     s = Server(db)
     try:
-        ana, bea = _account(s, "Ana"), _account(s, "Bea", "127.0.0.2")
+        ana, bea = s.account("Ana"), s.account("Bea", "127.0.0.2")
         table = ana.post("/api/tables", {"variant": "habanero", "name": "Ana",
                                          "competitive": True, "bet": 100}).json()["id"]
         assert bea.post(f"/api/tables/{table}/seats", {"seat": 1, "name": "Bea"}

@@ -132,17 +132,11 @@ export function renderTables(tables, join) {
     status.className = "state";
     status.textContent = t(`status_${tb.status}`);
     head.append(title, " ", status);
-    if (tb.suggested) {                                  // nearest in skill (openskill)
-      const mark = document.createElement("span");
-      mark.className = "suggested-mark";
-      mark.textContent = t("suggested");
-      head.append(" ", mark);
-    }
+    const mark = (cls, text) => head.append(" ", Object.assign(document.createElement("span"),
+      { className: cls, textContent: text }));
+    if (tb.suggested) mark("suggested-mark", t("suggested"));   // nearest in skill (openskill)
     if (tb.competitive) {
-      const mark = document.createElement("span");
-      mark.className = "competitive-mark";
-      mark.textContent = tb.bet ? t("competitive_bet", { bet: tb.bet }) : t("competitive_mark");
-      head.append(" ", mark);
+      mark("competitive-mark", tb.bet ? t("competitive_bet", { bet: tb.bet }) : t("competitive_mark"));
     }
     li.append(head);
     const seats = document.createElement("div");
