@@ -77,3 +77,14 @@ def start_against_robots(page: Page, variant: str, level: str | None = None,
         page.select_option("#robot-level", level)
     page.click("#create")
     page.wait_for_selector(ready)
+
+
+def register(page: Page, port: int, name: str,
+             password: str = "naipes de la abuela") -> None:
+    """The lobby, with a new account called ``name`` logged in."""
+    open_lobby(page, port, name)
+    page.click("#login-open")
+    page.fill("#login-name", name)
+    page.fill("#login-password", password)
+    page.click("#register")
+    page.wait_for_selector("#account-in:not([hidden])")

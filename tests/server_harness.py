@@ -102,15 +102,24 @@ class Client:
         value = self.http.cookies.get(COOKIE)
         return None if value is None else str(value)
 
-    def ws(self, table: str, last: int = 0, origin: str | None = None) -> ClientConnection:
+    def ws(self, table: str, last: int = 0, origin: str | None = None,
+           watch: bool = False) -> ClientConnection:
         headers: dict[str, str] = {}
         jar = "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
         if jar:
             headers["cookie"] = jar                # the guest's and the account's
         if origin is not None:
             headers["origin"] = origin
-        return connect(f"ws://127.0.0.1:{self.server.port}/ws/{table}?last={last}",
+        query = f"last={last}" + ("&watch=1" if watch else "")
+        return connect(f"ws://127.0.0.1:{self.server.port}/ws/{table}?{query}",
                        open_timeout=10, additional_headers=headers,
+                       source_address=(self.address, 0))
+
+    def lobby_ws(self) -> ClientConnection:
+        """The lobby page's socket: the tables, live, and the lobby's chat."""
+        jar = "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
+        return connect(f"ws://127.0.0.1:{self.server.port}/lobby/ws", open_timeout=10,
+                       additional_headers={"cookie": jar} if jar else {},
                        source_address=(self.address, 0))
 
     def new_table(self, variant: str = "habanero", name: str = "Ana", robots: bool = True,
@@ -150,12 +159,11 @@ def postgres_or_skip() -> str:
         pytest.skip(f"PostgreSQL is not reachable at 127.0.0.1:5432 ({e})")
     from sqlalchemy import create_engine, text
 
+    from tute.server.db.schema import metadata
+
     engine = create_engine(POSTGRES)
-    with engine.begin() as c:                  # a clean store for this test
-        for name in ("tute_events", "tute_seats", "tute_tables", "tute_accounts",
-                     "tute_sessions", "tute_ledger", "tute_balances", "tute_xp",
-                     "tute_ratings",
-                     "alembic_version"):
+    with engine.begin() as c:                  # a clean store for this test: every table
+        for name in [*metadata.tables, "alembic_version"]:
             c.execute(text(f"DROP TABLE IF EXISTS {name}"))
     engine.dispose()
     return POSTGRES

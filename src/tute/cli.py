@@ -178,6 +178,31 @@ def _cmd_admin(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_reports(args: argparse.Namespace) -> int:
+    """The chat messages players reported, newest first, for the operator."""
+    import datetime
+
+    from sqlalchemy import create_engine
+
+    from tute.server.moderation import Moderation
+
+    engine = create_engine(args.db)
+    try:
+        found = Moderation(engine).reports(args.limit)
+    except Exception as e:
+        print(f"tute: cannot read the reports of {args.db}: {e}", file=sys.stderr)
+        return 2
+    finally:
+        engine.dispose()
+    if not found:
+        print("tute: no reported message")
+    for r in found:
+        when = datetime.datetime.fromtimestamp(r.at, datetime.UTC).strftime("%Y-%m-%d %H:%M")
+        print(f"{when}  {r.place} #{r.seq}  {r.name} ({r.author}), reported by "
+              f"{r.reporter}: {r.text!r}")
+    return 0
+
+
 def _cmd_ledger(args: argparse.Namespace) -> int:
     """Prove the chips' ledger: each balance equals its movements, none below zero but the
     mint's, all summing to zero."""
@@ -312,7 +337,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="do not upgrade the database's schema (tute admin migrate does)")
     sv.set_defaults(func=_cmd_serve)
 
-    ad = sub.add_parser("admin", help="the server's database: migrate, export, ledger")
+    ad = sub.add_parser("admin", help="the server's database: migrate, export, ledger, "
+                                      "reports")
     ad_sub = ad.add_subparsers(dest="admin_command", required=True)
     mg = ad_sub.add_parser("migrate", help="upgrade the database to the newest schema")
     mg.add_argument("--db", default="sqlite:///tute.db", help="database URL")
@@ -327,6 +353,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help="prove every balance equals its movements and all sum to zero")
     lg.add_argument("--db", default="sqlite:///tute.db", help="database URL")
     lg.set_defaults(func=_cmd_ledger)
+    rp = ad_sub.add_parser("reports", help="the chat messages players reported")
+    rp.add_argument("--db", default="sqlite:///tute.db", help="database URL")
+    rp.add_argument("--limit", type=int, default=100, help="at most this many (newest)")
+    rp.set_defaults(func=_cmd_reports)
 
     r = sub.add_parser("replay", help="step through a game record trick by trick")
     r.add_argument("file", help="a record (see docs/records.md)")

@@ -41,8 +41,11 @@ def test_register_log_out_and_in_again(server: Server) -> None:
     name = _unique("Ana")
     r = _register(ana, name)
     assert r.status_code == 200, r.text
-    assert r.json() == {"name": name, "chips": ledger.GRANT, "xp": 0, "level": 1,
-                        "ratings": {}, "abandons": 0, "games": {}}
+    me = r.json()
+    assert isinstance(me["id"], int) and me["author"] == f"a{me['id']}"   # in the chat
+    assert me == {"id": me["id"], "author": me["author"], "name": name,
+                  "chips": ledger.GRANT, "xp": 0, "level": 1, "ratings": {}, "abandons": 0,
+                  "games": {}}
     cookie = r.headers["set-cookie"]
     assert "tute_session=" in cookie and "HttpOnly" in cookie and "SameSite=lax" in cookie
     assert ana.get("/api/me").json()["name"] == name

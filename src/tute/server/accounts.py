@@ -188,7 +188,8 @@ class Accounts:
                                                func.sum(xp.c.won).label("won"))
                                         .where(xp.c.account_id == account.id)
                                         .group_by(xp.c.preset))}
-        return {"name": account.name, "chips": self.chips(account), "xp": points,
+        return {"id": account.id, "author": f"a{account.id}",
+                "name": account.name, "chips": self.chips(account), "xp": points,
                 "level": level_of(points), "ratings": skill, "abandons": int(abandons or 0),
                 "games": games}
 

@@ -34,7 +34,7 @@ from typing import Any, TypeVar
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
@@ -45,24 +45,36 @@ from tute.core.variants import parse_variant
 from tute.i18n import LANGS, load_catalog
 from tute.server import ledger
 from tute.server.accounts import SESSION_COOKIE, SESSION_DAYS, Account, Accounts
+from tute.server.audience import author_of
+from tute.server.chat import ChatError
 from tute.server.economy import Purse
 from tute.server.edge import Edge, client_address, lang_of
+from tute.server.friends import Friends, Presence
 from tute.server.help import help_page
-from tute.server.hub import Viewer
+from tute.server.hub import SPECTATOR, Viewer
+from tute.server.invites import Invites, server_key
+from tute.server.kept import Kept, parse_game_id, replay_hand
 from tute.server.limits import Limits, Window
 from tute.server.lobby import Lobby, offered_variants
+from tute.server.lobbychat import LobbyChat
 from tute.server.lobbyfeed import LobbyFeed
+from tute.server.moderation import Moderation, account_of_author
 from tute.server.protocol import (
     Act,
     Annul,
     Automatic,
+    Block,
+    BlockBody,
+    Chat,
     CreateTable,
     Credentials,
     Editing,
     Empty,
     Leave,
+    Mute,
     Ping,
     ProtocolError,
+    Report,
     SitDown,
     StartMatch,
     TableOptions,
@@ -72,6 +84,7 @@ from tute.server.protocol import (
 from tute.server.ratings import family, suggest
 from tute.server.robots import Thinkers
 from tute.server.sessions import ensure_player, player_of, set_cookie
+from tute.server.social import Social
 from tute.server.store import Store, StoreError
 from tute.server.table import TableError, TableRuntime
 from tute.server.wire import encode
@@ -85,7 +98,8 @@ MAX_LAST = 10**9
 _STATUS = {"no_such_table": 404, "table_broken": 410, "only_host": 403,
            "only_host_starts": 403, "too_many_tables": 429, "too_many_open_tables": 429,
            "bad_login": 401, "not_logged_in": 401, "too_many_logins": 429,
-           "name_taken": 409}
+           "name_taken": 409, "no_such_game": 404, "no_such_hand": 404,
+           "private_table": 403, "no_such_person": 404}
 
 
 def _error(e: TuteError, lang: str) -> JSONResponse:
@@ -98,10 +112,19 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
                migrate: bool = True) -> Starlette:
     limits = limits or Limits()
     store = Store(db_url, migrate_schema=migrate)
-    lobby = Lobby(store, thinkers or Thinkers(), limits, robot_delay, Purse(store.engine))
+    moderation = Moderation(store.engine)
+    lobby = Lobby(store, thinkers or Thinkers(), limits, robot_delay, Purse(store.engine),
+                  moderation)
     lobby.restore()                                # unfinished tables come back
     feed = LobbyFeed(lobby.listing, limits.lobby_pages)
     people = Accounts(store.engine)
+    presence = Presence()
+    talk = LobbyChat(store.engine, moderation)
+    try:
+        talk.load()
+    except Exception:
+        log.exception("the lobby's chat could not be read; it starts empty")
+    kept = Kept(store.engine)
 
     def account(conn: Any) -> Account | None:
         return people.account_of(conn.cookies.get(SESSION_COOKIE))
@@ -154,6 +177,14 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
             found = await run(lambda: suggested_for(person.id))
             for row in rows:
                 row["suggested"] = row["id"] == found
+        private = [lobby.tables[r["id"]] for r in rows
+                   if r.get("private") and r["id"] in lobby.tables]
+        if private:                                # open to me, or locked
+            mine = await run(lambda: {t.id for t in private
+                                      if social.may_sit(t, person, None)})
+            for row in rows:
+                if row.get("private"):
+                    row["may_sit"] = row["id"] in mine
         return JSONResponse({"tables": rows})
 
     def suggested_for(who: int) -> str | None:
@@ -248,6 +279,61 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
             {"at": m.at, "amount": m.amount if m.dest == mine else -m.amount,
              "memo": m.memo, "key": m.key} for m in moves]})
 
+    async def blocked(request: Request) -> JSONResponse:
+        """The accounts this person blocks (``GET``), or block and unblock (``POST``)."""
+        lang = lang_of(request.scope)
+        try:
+            person = await run(lambda: me_of(request))
+            if request.method == "POST":
+                data = decode_body(BlockBody, await body(request))
+                other = account_of_author(data.author)
+                if other is None or other == person.id:
+                    raise ChatError("chat_bad_author")
+                await run(lambda: moderation.block(person.id, other, data.on))
+            return JSONResponse({"blocked": await run(
+                lambda: moderation.blocked_names(person.id))})
+        except TuteError as e:
+            return _error(e, lang)
+
+    async def my_games(request: Request) -> JSONResponse:
+        """The logged-in person's finished matches (the profile's history)."""
+        try:
+            person = await run(lambda: me_of(request))
+            return JSONResponse({"games": await run(lambda: kept.history(person.id))})
+        except TuteError as e:
+            return _error(e, lang_of(request.scope))
+
+    async def game(request: Request) -> JSONResponse:
+        """A kept match and one of its hands step by step (``?hand=N``, 1 the first)."""
+        lang = lang_of(request.scope)
+        try:
+            table_id, number = parse_game_id(request.path_params["game_id"])
+            text = request.query_params.get("hand", "1")
+            hand = int(text) if text.isdigit() and len(text) < 6 else 0
+            summary = await run(lambda: kept.summary(table_id, number))
+            record = await run(lambda: kept.record(table_id, number))
+            steps = await run(lambda: replay_hand(record, hand))
+        except TuteError as e:
+            return _error(e, lang)
+        for key in ("first_seq", "last_seq"):
+            summary.pop(key)
+        return JSONResponse({"game": summary, "replay": steps})
+
+    async def game_record(request: Request) -> Response:
+        """A kept match as a ``.tute`` record, to download (``tute replay`` reads it)."""
+        lang = lang_of(request.scope)
+        try:
+            table_id, number = parse_game_id(request.path_params["game_id"])
+            text = await run(lambda: kept.record_text(table_id, number))
+        except TuteError as e:
+            return _error(e, lang)
+        name = f"tute-{table_id}-{number}.tute"
+        return Response(text, media_type="text/plain; charset=utf-8", headers={
+            "content-disposition": f'attachment; filename="{name}"'})
+
+    async def replay_page(request: Request) -> FileResponse:
+        return FileResponse(STATIC / "replay.html")
+
     async def body(request: Request) -> bytes:
         return await request.body()                # read whole and capped by the edge
 
@@ -282,6 +368,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
             logged = account(request)
             if table.options.competitive:
                 await run(lambda: can_bet(logged, table.options.bet))
+            await run(lambda: social.check_sit(table, logged, data.invite))
             await table.sit(player, data.seat, data.name, logged.id if logged else None,
                             client_address(request.scope))
         except TuteError as e:
@@ -323,6 +410,10 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
                 lobby.get(ws.path_params["table_id"])   # raises: which refusal
                 return
             seat = table.seat_of(player)
+            if seat is None and ws.query_params.get("watch") == "1":
+                if not table.options.spectators:
+                    raise TableError("no_spectators")
+                seat = SPECTATOR                    # the public table only
             if seat is None:
                 raise TableError("not_seated")
         except TuteError as e:
@@ -330,37 +421,64 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
                                        "key": e.key}))
             await ws.close(code=4400)
             return
-        viewer = Viewer(seat)
+        logged = account(ws)
+        row = table.seats.get(seat)
+        holder = row.account if row is not None else (logged.id if logged else None)
+        author = author_of(player, holder, table.id)
+        viewer = Viewer(seat, author, logged.name if logged and seat == SPECTATOR else "",
+                        table.muted.setdefault(author, set()) if author else set())
+        if logged is not None:                      # whom the account blocks, hidden
+            try:
+                blocked = await run(lambda: moderation.blocked(logged.id))
+                viewer.hidden.update(f"a{b}" for b in blocked)
+            except Exception:
+                log.exception("table %s: the blocks of account %d not read", table.id,
+                              logged.id)
         if not table.attach(viewer):
             await ws.send_text(encode({"type": "error", "key": "too_many_sockets",
                                        "message": TuteError("too_many_sockets")
                                        .localized(lang)}))
             await ws.close(code=4429)
             return
-        for message in table.missed(seat, last):
+        for message in table.missed(viewer, last):
             viewer.push(encode(message))
+        if logged is not None:
+            presence.came(logged.id, viewer)
         writer = asyncio.get_running_loop().create_task(_drain(viewer, ws))
         try:
             await _serve(ws, table, player, viewer, Window(limits.messages,
-                                                           limits.messages_window), lang)
+                                                           limits.messages_window), lang,
+                         lambda other, on: block(logged, viewer, other, on))
         finally:
             table.detach(viewer)
+            if logged is not None:
+                presence.went(logged.id, viewer)
             viewer.drop()
             writer.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await writer
 
     async def lobby_page(ws: WebSocket) -> None:
-        """The lobby's tables, live (a page's messages are only pings)."""
+        """The lobby's tables, live, and its chat (a page sends pings, chat messages and
+        reports)."""
         lang = lang_of(ws.scope)
         await ws.accept()
-        viewer = Viewer(-1)
+        logged = account(ws)
+        viewer = Viewer(SPECTATOR, f"a{logged.id}" if logged else "",
+                        logged.name if logged else "")
+        if logged is not None:
+            with contextlib.suppress(Exception):       # the blocks: best effort
+                blocked = await run(lambda: moderation.blocked(logged.id))
+                viewer.hidden.update(f"a{b}" for b in blocked)
         if not feed.attach(viewer):
             e = TuteError("too_many_sockets")
             await ws.send_text(encode({"type": "error", "key": e.key,
                                        "message": e.localized(lang)}))
             await ws.close(code=4429)
             return
+        viewer.push(talk.history(viewer))
+        if logged is not None:
+            presence.came(logged.id, viewer)
         writer = asyncio.get_running_loop().create_task(_drain(viewer, ws))
         window = Window(limits.messages, limits.messages_window)
         try:
@@ -368,14 +486,46 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
                 frame = await ws.receive()
                 if frame["type"] == "websocket.disconnect" or not window.allow():
                     return
+                try:
+                    message = decode_message(frame.get("text") or frame.get("bytes") or b"")
+                    if isinstance(message, Chat):
+                        await talk.say(viewer, logged.id if logged else None, message.text,
+                                       lang, feed.viewers)
+                    elif isinstance(message, Report):
+                        await talk.report(viewer, message.seq)
+                    elif isinstance(message, Block):
+                        await block(logged, viewer, message.author, message.on)
+                    elif isinstance(message, Ping):
+                        viewer.push('{"type":"pong"}')
+                except TuteError as e:
+                    viewer.push(encode({"type": "error", "message": e.localized(lang),
+                                        "key": e.key}))
         except WebSocketDisconnect:
             return
         finally:
             feed.detach(viewer)
+            if logged is not None:
+                presence.went(logged.id, viewer)
             viewer.drop()
             writer.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await writer
+
+    async def block(person: Account | None, viewer: Viewer, author: str, on: bool) -> None:
+        """A logged-in person blocks (or unblocks) the account behind ``author``."""
+        other = account_of_author(author)
+        if person is None:
+            raise TuteError("not_logged_in")
+        if other is None or other == person.id:
+            raise ChatError("chat_bad_author")
+        try:
+            await run(lambda: moderation.block(person.id, other, on))
+        except Exception as e:
+            raise StoreError("table_not_saved") from e
+        if on:
+            viewer.hidden.add(author)
+        else:
+            viewer.hidden.discard(author)
 
     async def sweeper() -> None:
         while True:
@@ -407,7 +557,11 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
             lobby.thinkers.close()
             store.close()
 
+    social = Social(Friends(store.engine), presence, Invites(server_key(store.engine)),
+                    lobby, account, _error, who)
+
     app = Starlette(routes=[
+        *social.routes(),
         Route("/", index),
         Route("/i18n/{lang}.json", catalog, methods=["GET"]),
         Route("/api/meta", meta, methods=["GET"]),
@@ -421,6 +575,11 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
         Route("/api/me", me, methods=["GET"]),
         Route("/api/rankings", rankings, methods=["GET"]),
         Route("/api/ledger", chips_ledger, methods=["GET"]),
+        Route("/api/blocks", blocked, methods=["GET", "POST"]),
+        Route("/api/games", my_games, methods=["GET"]),
+        Route("/api/games/{game_id}", game, methods=["GET"]),
+        Route("/api/games/{game_id}/record.tute", game_record, methods=["GET"]),
+        Route("/games/{game_id}", replay_page, methods=["GET"]),
         Route("/api/tables/{table_id}/seats", sit, methods=["POST"]),
         Route("/api/tables/{table_id}/robots", robots, methods=["POST"]),
         Route("/api/tables/{table_id}/start", start, methods=["POST"]),
@@ -454,7 +613,8 @@ async def _drain(viewer: Viewer, ws: WebSocket) -> None:
 
 
 async def _serve(ws: WebSocket, table: TableRuntime, player: str | None, viewer: Viewer,
-                 window: Window, lang: str) -> None:
+                 window: Window, lang: str,
+                 block: Callable[[str, bool], Awaitable[None]]) -> None:
     def refuse(e: TuteError) -> None:
         viewer.push(encode({"type": "error", "message": e.localized(lang), "key": e.key}))
 
@@ -490,6 +650,14 @@ async def _serve(ws: WebSocket, table: TableRuntime, player: str | None, viewer:
                     await table.abandon(player)
                 elif isinstance(message, Editing):
                     await table.edit_options(player, message.on)
+                elif isinstance(message, Chat):
+                    await table.chat.say(viewer, message.text, lang)
+                elif isinstance(message, Mute):
+                    table.chat.mute(viewer, message.author, message.on)
+                elif isinstance(message, Block):
+                    await block(message.author, message.on)
+                elif isinstance(message, Report):
+                    await table.chat.report(viewer, message.seq)
             except TuteError as e:
                 refuse(e)
     except WebSocketDisconnect:

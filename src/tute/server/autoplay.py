@@ -2,7 +2,8 @@
 person who ran out of time or is gone.
 
 Both go through the table's :meth:`~tute.server.table.TableRuntime.act` like a person's
-move, with the event number they were decided at (a stale move is dropped, not played).
+move, with the event number they were decided at (a stale move is dropped, not played;
+chat is no move: the number is the table's last event that was not a chat message).
 Nothing here dies silently: a write the store refuses is retried with a growing pause
 (the table keeps serving meanwhile); any other failure is logged with the table's id
 and the table rebuilt from its store -- or, failing that, marked broken.
@@ -30,7 +31,7 @@ class Table(Protocol):
     id: str
     match: Match | None
     broken: str | None
-    seq: int
+    turn: int                       # the last event that was not chat
     robot_delay: float
     grace_seconds: float
     thinkers: Thinkers
@@ -106,7 +107,7 @@ class Autoplay:
             if not t.hub.present(seat):
                 waits.append(t.grace_seconds)
             wait = min(waits) if waits else None
-        self.clock.arm(seat, t.seq, wait)
+        self.clock.arm(seat, t.turn, wait)
 
     def wake(self) -> None:
         if self._stopped or not self.table.played_by_robot():
@@ -140,7 +141,7 @@ class Autoplay:
     async def _robot_move(self) -> tuple[int, Action, int] | None:
         t = self.table
         assert t.match is not None
-        game, seq, robots = t.match.game, t.seq, t.played_by_robot()
+        game, seq, robots = t.match.game, t.turn, t.played_by_robot()
         level, people = t.robot_level, t.has_people()
         for in_hand, declaring in asked(game):          # the core driver's order
             seat = t.table_seat(in_hand)
@@ -187,7 +188,7 @@ class Autoplay:
         it, singing first if it can."""
         t = self.table
         in_hand = t.game_seat(seat)
-        if t.seq != seq or t.match is None or in_hand is None \
+        if t.turn != seq or t.match is None or in_hand is None \
                 or t.match.game.to_act != in_hand:
             return
         try:
@@ -198,14 +199,14 @@ class Autoplay:
                 if declared is not None:
                     if not await t.act(seat, str(declared), expect_seq=seq):
                         return
-                    seq = t.seq
+                    seq = t.turn
             if t.match is not None and t.match.game.to_act == in_hand:
                 view = t.match.game.view(in_hand)
                 choice = await t.thinkers.choose(t.robot_level, robot_seed(seq, seat), view,
                                                  t.id, True)
                 await t.act(seat, str(choice), expect_seq=seq, by_clock=True)
         except StoreError:
-            if t.seq == seq:
+            if t.turn == seq:
                 self._arm_clock(RETRY_FIRST * 5)          # try again in a moment
         except TuteError:
             log.exception("table %s: the clock's move for seat %s was refused", t.id, seat)

@@ -7,7 +7,8 @@ name, ``robot`` or not), ``start`` (a match: its shuffle seed, kept on the serve
 (the finished hand's count; derived from the actions, written in the same transaction
 as the hand's last action -- and derived again at a restart if missing), ``closed``;
 ``annul_vote``, ``annul_refused``, ``annul_expired`` and ``annulled`` (the friendly end
-of a match: :mod:`tute.server.annul`).
+of a match: :mod:`tute.server.annul`); ``chat`` (:mod:`tute.server.tablechat`) and
+``invite`` (the host invited an account to a private table).
 """
 
 from __future__ import annotations
@@ -31,12 +32,21 @@ class Options:
     move_seconds: float
     competitive: bool = False        # for XP and chips (seed 001); else practice
     bet: int = 0                     # chips each person puts in the pot of a match
+    spectators: bool = True          # "Permitir público": anyone may watch
+    chat_in_hand: bool = True        # the players may chat while a hand is played
+    private: bool = False            # "Mesa privada": the invited and the host's friends
 
     def json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"variant": str(self.variant), "robot_level": self.robot_level,
                                "move_seconds": self.move_seconds}
         if self.competitive:
             out.update(competitive=True, bet=self.bet)
+        if not self.spectators:
+            out["spectators"] = False
+        if not self.chat_in_hand:
+            out["chat_in_hand"] = False
+        if self.private:
+            out["private"] = True
         return out
 
 
@@ -122,7 +132,9 @@ def _apply(state: Replayed, e: Event) -> None:
     if e.kind == "options":
         state.options = Options(parse_variant(str(d["variant"])), str(d["robot_level"]),
                                 float(d["move_seconds"]), bool(d.get("competitive", False)),
-                                int(d.get("bet", 0)))
+                                int(d.get("bet", 0)), bool(d.get("spectators", True)),
+                                bool(d.get("chat_in_hand", True)),
+                                bool(d.get("private", False)))
     elif e.kind == "start":
         state.match = Match(state.options.variant, seed=int(d["seed"]))
     elif e.kind == "action":
@@ -141,8 +153,8 @@ def _apply(state: Replayed, e: Event) -> None:
 
 
 def match_games(stored: list[Event], variant: str, robot_level: str) -> list[Game]:
-    """The hands of a table's last match, as games (the last one as far as it went),
-    replayed from its events."""
+    """The hands of a table's last match, as games (the last one as far as it went:
+    unfinished, or annulled), replayed from its events."""
     state = Replayed(Options(parse_variant(variant), robot_level, 0.0))
     games: list[Game] = []
     for e in stored:
@@ -153,8 +165,9 @@ def match_games(stored: list[Event], variant: str, robot_level: str) -> list[Gam
         _apply(state, e)
     if state.match is None:
         raise ValueError("no match was started at this table")
-    if not state.match.is_over and state.match.game not in games:
-        games.append(state.match.game)
+    m = state.match
+    if (not m.is_over or m.annulled) and m.game not in games:   # as far as it went
+        games.append(m.game)
     return games
 
 

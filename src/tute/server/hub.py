@@ -13,13 +13,23 @@ from collections.abc import Callable
 
 QUEUE_LIMIT = 512          # texts waiting for one viewer before it is dropped
 SOCKETS_PER_SEAT = 4       # a seat open in this many tabs at most
+SPECTATOR = -1             # the "seat" of a spectator: the public table only
+SPECTATORS = 64            # spectators of one table at once
 
 
 class Viewer:
-    """One connection watching one seat."""
+    """One connection watching one seat (or the table as a spectator: :data:`SPECTATOR`).
 
-    def __init__(self, seat: int) -> None:
+    ``author`` is the person's public id at the table (its chat messages carry it) and
+    ``hidden`` the authors whose messages it does not get (muted, blocked); ``name`` is
+    how a spectator is shown to the table."""
+
+    def __init__(self, seat: int, author: str = "", name: str = "",
+                 hidden: set[str] | None = None) -> None:
         self.seat = seat
+        self.author = author
+        self.name = name
+        self.hidden: set[str] = hidden if hidden is not None else set()
         self._queue: deque[str] = deque()
         self._ready = asyncio.Event()
         self.dropped = False
@@ -59,9 +69,10 @@ class Hub:
         self._on_change = on_change      # presence changed (the clock re-arms)
 
     def attach(self, viewer: Viewer) -> bool:
-        """Add a viewer; False when its seat has :data:`SOCKETS_PER_SEAT` already."""
+        """Add a viewer; False when its seat has :data:`SOCKETS_PER_SEAT` already (a
+        table, :data:`SPECTATORS`)."""
         current = self.viewers.setdefault(viewer.seat, set())
-        if len(current) >= SOCKETS_PER_SEAT:
+        if len(current) >= (SPECTATORS if viewer.seat == SPECTATOR else SOCKETS_PER_SEAT):
             return False
         current.add(viewer)
         if self._on_change is not None:
@@ -76,13 +87,19 @@ class Hub:
     def present(self, seat: int) -> bool:
         return bool(self.viewers.get(seat))
 
+    def spectators(self) -> list[Viewer]:
+        return list(self.viewers.get(SPECTATOR, ()))
+
     def watched(self) -> list[int]:
         """The seats someone watches now."""
         return [s for s, vs in self.viewers.items() if vs]
 
-    def send(self, seat: int, text: str) -> None:
+    def send(self, seat: int, text: str, hidden: str | None = None,
+             sees: Callable[[Viewer], bool] | None = None) -> None:
+        """``text`` to the viewers of ``seat``; those that may not see it (``sees``
+        false) get ``hidden`` instead, so every viewer's numbering stays whole."""
         for viewer in list(self.viewers.get(seat, ())):
-            viewer.push(text)
+            viewer.push(text if sees is None or hidden is None or sees(viewer) else hidden)
             if viewer.dropped:
                 self.viewers[seat].discard(viewer)
 

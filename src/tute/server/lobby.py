@@ -23,6 +23,7 @@ from tute.server.events import (
     match_events,
 )
 from tute.server.limits import Limits, RateLimit
+from tute.server.moderation import Moderation
 from tute.server.names import validate_name
 from tute.server.protocol import CreateTable
 from tute.server.robots import QUICK, Thinkers
@@ -42,7 +43,8 @@ def offered_variants() -> list[Variant]:
 
 class Lobby:
     def __init__(self, store: Store, thinkers: Thinkers, limits: Limits,
-                 robot_delay: float = 0.4, purse: Purse | None = None) -> None:
+                 robot_delay: float = 0.4, purse: Purse | None = None,
+                 moderation: Moderation | None = None) -> None:
         self.store = store
         self.thinkers = thinkers
         self.limits = limits
@@ -50,6 +52,7 @@ class Lobby:
         self.tables: dict[str, TableRuntime] = {}
         self.broken: dict[str, str] = {}
         self.purse = purse                         # competitive matches' chips and XP
+        self.moderation = moderation               # reported chat messages
         self._new_tables = RateLimit(limits.tables_per_minute, 60.0)
 
     # ------------------------------------------------------------------ start-up
@@ -74,6 +77,7 @@ class Lobby:
                     log.exception("table %s: could not record it as broken", record.id)
                 continue
             table.purse = self.purse
+            table.chat.moderation = self.moderation
             if table.status in ("open", "playing"):
                 self.tables[table.id] = table
         self.reconcile()
@@ -138,6 +142,7 @@ class Lobby:
                                           body.seat, body.name, self.robot_delay, account,
                                           address)
         table.purse = self.purse
+        table.chat.moderation = self.moderation
         self.tables[table.id] = table
         if host is None:                                    # robots only: it plays itself
             await table.fill_robots(None)

@@ -45,6 +45,9 @@ class TableOptions(_Body, frozen=True, forbid_unknown_fields=True):
     move_seconds: Annotated[float, msgspec.Meta(ge=-1e6, le=1e6)] = 0.0
     competitive: bool = False
     bet: Annotated[int, msgspec.Meta(ge=-10**9, le=10**9)] = 0
+    spectators: bool = True          # "Permitir público"
+    chat_in_hand: bool = True        # off: the players' chat is closed during a hand
+    private: bool = False            # "Mesa privada"
 
     def to_variant(self) -> Variant:
         """The variant of a table from seed 001's table options, or a variant text."""
@@ -66,7 +69,7 @@ class TableOptions(_Body, frozen=True, forbid_unknown_fields=True):
     def to_options(self, current: Options | None = None) -> Options:
         level = self.robot_level or (current.robot_level if current else BEST)
         return check_options(self.to_variant(), level, self.move_seconds, self.competitive,
-                             self.bet)
+                             self.bet, self.spectators, self.chat_in_hand, self.private)
 
 
 class CreateTable(TableOptions, frozen=True, forbid_unknown_fields=True):
@@ -83,6 +86,27 @@ class SitDown(_Body, frozen=True, forbid_unknown_fields=True):
 
     seat: Seat
     name: Name
+    invite: Annotated[str, msgspec.Meta(max_length=128)] | None = None   # a link's token
+
+
+class FriendName(_Body, frozen=True, forbid_unknown_fields=True):
+    """``POST /api/friends``: ask an account, by its name, to be friends."""
+
+    name: Name
+
+
+class FriendAnswer(_Body, frozen=True, forbid_unknown_fields=True):
+    """``POST /api/friends/answer`` (accept or refuse a request) and
+    ``/api/friends/remove`` (``accept`` unused)."""
+
+    id: Annotated[int, msgspec.Meta(ge=1, le=2**62)]
+    accept: bool = True
+
+
+class Invite(_Body, frozen=True, forbid_unknown_fields=True):
+    """``POST /api/tables/{id}/invite``: the host invites a friend (an account id)."""
+
+    friend: Annotated[int, msgspec.Meta(ge=1, le=2**62)]
 
 
 class Empty(_Body, frozen=True, forbid_unknown_fields=True):
@@ -94,6 +118,13 @@ class Credentials(_Body, frozen=True, forbid_unknown_fields=True):
 
     name: Name
     password: Annotated[str, msgspec.Meta(max_length=1024)]
+
+
+class BlockBody(_Body, frozen=True, forbid_unknown_fields=True):
+    """``POST /api/blocks``: block (or unblock) the account behind a chat author id."""
+
+    author: Annotated[str, msgspec.Meta(max_length=24)]
+    on: bool = True
 
 
 # -- WebSocket: client to server ------------------------------------------------------
@@ -143,7 +174,41 @@ class Editing(msgspec.Struct, frozen=True, tag_field="type", tag="editing",
     on: bool
 
 
-ClientMessage = Act | StartMatch | Ping | Annul | Automatic | Leave | Editing
+Author = Annotated[str, msgspec.Meta(max_length=24)]
+
+
+class Chat(msgspec.Struct, frozen=True, tag_field="type", tag="chat",
+           forbid_unknown_fields=True):
+    """A chat message (plain text; :mod:`tute.server.chat` says what is kept)."""
+
+    text: Annotated[str, msgspec.Meta(max_length=1000)]
+
+
+class Mute(msgspec.Struct, frozen=True, tag_field="type", tag="mute",
+           forbid_unknown_fields=True):
+    """Stop getting a person's messages at this table (``on`` false: get them again)."""
+
+    author: Author
+    on: bool = True
+
+
+class Block(msgspec.Struct, frozen=True, tag_field="type", tag="block",
+            forbid_unknown_fields=True):
+    """Block an account: its messages hidden everywhere, for good (or unblock)."""
+
+    author: Author
+    on: bool = True
+
+
+class Report(msgspec.Struct, frozen=True, tag_field="type", tag="report",
+             forbid_unknown_fields=True):
+    """Report the chat message numbered ``seq`` (at a table; in the lobby, its id)."""
+
+    seq: Annotated[int, msgspec.Meta(ge=1, le=10**9)]
+
+
+ClientMessage = (Act | StartMatch | Ping | Annul | Automatic | Leave | Editing | Chat | Mute
+                 | Block | Report)
 
 T = TypeVar("T")
 _DECODERS: dict[type, msgspec.json.Decoder[Any]] = {}

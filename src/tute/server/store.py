@@ -78,7 +78,23 @@ class Status:
     note: str | None = None
 
 
-Op = NewTable | PutSeat | Event | Status
+@dataclass(frozen=True, slots=True)
+class KeepMatch:
+    """A finished match kept for history and replay: its events stay in the table's
+    log (``first_seq`` .. ``last_seq``); ``people``: (seat, account, outcome)."""
+
+    number: int
+    first_seq: int
+    last_seq: int
+    variant: str
+    robot_level: str
+    status: str                                  # over | annulled
+    names: tuple[str, ...]
+    result: dict[str, Any]
+    people: tuple[tuple[int, int, str], ...] = ()
+
+
+Op = NewTable | PutSeat | Event | Status | KeepMatch
 
 
 @dataclass(slots=True)
@@ -131,6 +147,19 @@ class Store:
             "event": ("INSERT INTO tute_events (table_id, seq, kind, data) "
                       f"VALUES ({m}, {m}, {m}, {m})"),
             "status": f"UPDATE tute_tables SET status = {m}, note = {m} WHERE id = {m}",
+            # a match kept again (its table rebuilt from fewer events) replaces itself
+            "match": ("INSERT INTO tute_matches (table_id, number, first_seq, last_seq, "
+                      "finished, variant, robot_level, status, names, result) VALUES "
+                      f"({m}, {m}, {m}, {m}, {m}, {m}, {m}, {m}, {m}, {m}) "
+                      "ON CONFLICT (table_id, number) DO UPDATE SET "
+                      "first_seq = excluded.first_seq, last_seq = excluded.last_seq, "
+                      "finished = excluded.finished, status = excluded.status, "
+                      "names = excluded.names, result = excluded.result"),
+            "match_person": ("INSERT INTO tute_match_people (table_id, number, seat, "
+                             f"account_id, outcome) VALUES ({m}, {m}, {m}, {m}, {m}) "
+                             "ON CONFLICT (table_id, number, seat) DO UPDATE SET "
+                             "account_id = excluded.account_id, "
+                             "outcome = excluded.outcome"),
             "has_event": f"SELECT 1 FROM tute_events WHERE table_id = {m} AND seq = {m}",
             "has_table": f"SELECT 1 FROM tute_tables WHERE id = {m}",
         }
@@ -333,6 +362,12 @@ def _statements(table_id: str, op: Op) -> list[tuple[str, tuple[object, ...]]]:
                 ("seat", (table_id, r.seat, r.name, r.kind, r.player, r.account))]
     if isinstance(op, Status):
         return [("status", (op.status, op.note, table_id))]
+    if isinstance(op, KeepMatch):
+        return [("match", (table_id, op.number, op.first_seq, op.last_seq, int(time.time()),
+                           op.variant, op.robot_level, op.status, json.dumps(op.names),
+                           json.dumps(op.result))),
+                *(("match_person", (table_id, op.number, seat, account, outcome))
+                  for seat, account, outcome in op.people)]
     return [("table", (op.id, op.variant, op.robot_level, "open", int(time.time()),
                        op.host))]
 

@@ -19,6 +19,7 @@ import asyncio
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from typing import Any
 
 from tute.bots import LEVELS
@@ -27,7 +28,8 @@ from tute.core.errors import OutOfTurnError, TuteError, WrongPhaseError
 from tute.core.game import Game
 from tute.core.match import Match
 from tute.core.variants import Variant
-from tute.server.annul import ANNUL_SECONDS, Vote, outcome
+from tute.server.annul import Annulment
+from tute.server.audience import placeholder, sees, spectator_names, viewer_sees
 from tute.server.autoplay import Autoplay
 from tute.server.economy import Purse, Stake, accounts_at, stakes_of, winning_seats
 from tute.server.events import (
@@ -39,11 +41,12 @@ from tute.server.events import (
     public,
     replay,
 )
-from tute.server.hub import Hub, Viewer
+from tute.server.hub import SPECTATOR, Hub, Viewer
 from tute.server.names import InvalidNameError, name_key, validate_name
 from tute.server.robots import Thinkers
 from tute.server.store import (
     Event,
+    KeepMatch,
     NewTable,
     Op,
     PutSeat,
@@ -53,7 +56,8 @@ from tute.server.store import (
     StoreError,
     TableRecord,
 )
-from tute.server.wire import encode, event_json, seat_json, table_json
+from tute.server.tablechat import TableChat
+from tute.server.wire import encode, event_json, seat_json, spectator_json, table_json
 
 log = logging.getLogger("tute.server")
 
@@ -75,14 +79,16 @@ MAX_BET = 100_000
 
 
 def check_options(variant: Variant, robot_level: str, move_seconds: float,
-                  competitive: bool = False, bet: int = 0) -> Options:
+                  competitive: bool = False, bet: int = 0, spectators: bool = True,
+                  chat_in_hand: bool = True, private: bool = False) -> Options:
     if robot_level not in LEVELS:
         raise TableError("unknown_bot", level=robot_level, known=", ".join(LEVELS))
     if not 0 <= move_seconds <= 600:
         raise TableError("bad_move_time")
     if not 0 <= bet <= MAX_BET or (bet and not competitive):
         raise TableError("bad_bet", max=MAX_BET)
-    return Options(variant, robot_level, float(move_seconds), competitive, bet)
+    return Options(variant, robot_level, float(move_seconds), competitive, bet, spectators,
+                   chat_in_hand, private)
 
 
 class TableRuntime:
@@ -99,6 +105,7 @@ class TableRuntime:
         self.seats: dict[int, SeatRow] = {}
         self.match: Match | None = None
         self.seq = 0
+        self.turn = 0                              # the last event that is not chat
         self.history: list[dict[str, Any]] = []    # public events, for reconnection
         self.lock = asyncio.Lock()
         self.hub = Hub(on_change=self._presence_changed)
@@ -107,7 +114,7 @@ class TableRuntime:
         self.closed = False
         self.suspect = False                       # a write failed: check before the next
         self.purse: Purse | None = None            # bets and XP of competitive matches
-        self.vote: Vote | None = None              # a proposal to annul the match
+        self.annulment = Annulment(self)           # a proposal to annul the match
         self.automatic: set[int] = set()           # people's seats the robot plays for
         self.addresses: dict[int, str] = {}        # where each person connects from
         self.practice = False                      # this competitive match counts not
@@ -117,7 +124,10 @@ class TableRuntime:
         self.editing = False                       # the host has the options open
         self.timeouts: dict[int, int] = {}         # plays in a row made by the clock
         self.auto_after = AUTO_AFTER
-        self._vote_timer: asyncio.Task[None] | None = None
+        self.muted: dict[str, set[str]] = {}      # by a person's author id: whom it hides
+        self.invited: set[int] = set()             # accounts the host invited
+        self.chat = TableChat(self)
+        self._spectators_told: tuple[int, list[str]] = (0, [])
         self.last_activity = time.monotonic()
 
     # ------------------------------------------------------------------ building
@@ -161,11 +171,14 @@ class TableRuntime:
     def _install(self, record: TableRecord, state: Replayed) -> None:
         self.options, self.match = state.options, state.match
         self.seq, self.history = state.seq, state.history
+        self.turn = max((int(e["seq"]) for e in self.history if e["kind"] != "chat"),
+                        default=0)
         current = match_events(record.events,
                                sum(1 for e in record.events if e.kind == "start"))
         self.practice = bool(current and current[0].data.get("practice"))
         self.abandoned = abandoned_seats(current)
         self.seats = {s.seat: s for s in record.seats}
+        self.invited = {int(e.data["account"]) for e in record.events if e.kind == "invite"}
         if self.robots():
             self.thinkers.warm(self.options.robot_level)
 
@@ -206,9 +219,13 @@ class TableRuntime:
                 "robot_level": self.robot_level, "players": self.variant.players,
                 "partnerships": self.variant.partnerships,
                 "competitive": self.options.competitive, "bet": self.options.bet,
+                "spectators_allowed": self.options.spectators,
+                "chat_in_hand": self.options.chat_in_hand,
+                "private": self.options.private,
+                "spectators": len(self.hub.spectators()),
                 "move_seconds": self.move_seconds, "host": self.host_seat(),
-                "annul": self.vote.json() if self.vote is not None and self.vote.open()
-                else None, "automatic": sorted(self.automatic), "editing": self.editing,
+                "annul": self.annulment.open_vote(), "automatic": sorted(self.automatic),
+                "editing": self.editing,
                 "seats": [{"seat": s, "name": r.name, "robot": r.kind == "robot"}
                           for s, r in sorted(self.seats.items())]}
 
@@ -269,9 +286,10 @@ class TableRuntime:
                         self.seq + 1, record.events[-1].seq)
             self._install(record, replay(record.variant, record.robot_level,
                                          record.events))
-            for seat in self.hub.watched():
-                for message in self.missed(seat, self.seq):
-                    self.hub.send(seat, encode(message))
+            for viewers in list(self.hub.viewers.values()):
+                for viewer in list(viewers):
+                    for message in self.missed(viewer, self.seq):
+                        viewer.push(encode(message))
 
     def _take(self, events: list[Event], games: list[tuple[Game, Match | None]] | None = None
               ) -> None:
@@ -280,8 +298,11 @@ class TableRuntime:
         published = [public(e) for e in events]
         self.history.extend(published)
         self.seq = events[-1].seq
-        self.last_activity = time.monotonic()
-        self.auto.moved()                         # the clock first: it goes with the views
+        moves = [e.seq for e in events if e.kind != "chat"]
+        if moves:                                 # chat moves no clock and no robot
+            self.turn = moves[-1]
+            self.last_activity = time.monotonic()
+            self.auto.moved()                     # the clock first: it goes with the views
         for i, p in enumerate(published):
             game, match = games[i] if games else (self._game(), self.match)
             self._broadcast(p, game, match)
@@ -289,25 +310,41 @@ class TableRuntime:
     def _game(self) -> Game | None:
         return self.match.game if self.match is not None else None
 
-    def _broadcast(self, p: dict[str, Any], game: Game | None, match: Match | None) -> None:
-        summary = self.summary() if p["kind"] != "action" else None
-        clock = self.auto.clock_state()
-        shared: tuple[object, dict[str, Any]] | None = None    # made once per event
+    def _views(self, game: Game | None, match: Match | None
+               ) -> Callable[[int], dict[str, Any] | None]:
+        """The view of each seat (a spectator's, or a seat out of the match: the public
+        one) after an event; the part every seat shares is made once."""
         names = self.names(match)
+        shared: list[dict[str, Any]] = []
+
+        def table() -> dict[str, Any]:
+            if not shared:
+                assert game is not None
+                shared.append(table_json(game.view(0).table, names, match))
+            return shared[0]
+
+        def of(seat: int) -> dict[str, Any] | None:
+            if game is None:
+                return None
+            in_hand = None if seat == SPECTATOR else self.game_seat(seat, match)
+            if in_hand is None:
+                return spectator_json(game, table())
+            return seat_json(game.view(in_hand), table())
+        return of
+
+    def _broadcast(self, p: dict[str, Any], game: Game | None, match: Match | None) -> None:
+        chat = p["kind"] == "chat"
+        summary = self.summary() if p["kind"] not in ("action", "chat") else None
+        clock = self.auto.clock_state()
+        views = self._views(game, match)
+        hidden = encode(event_json(placeholder(p["seq"]), None)) if chat else None
         for seat in self.hub.watched():
-            view: dict[str, Any] | None = None
-            in_hand = self.game_seat(seat, match)
-            if game is not None and in_hand is not None:
-                v = game.view(in_hand)
-                if shared is None or shared[0] is not v.table:
-                    shared = v.table, table_json(v.table, names, match)
-                view = seat_json(v, shared[1])
-            message = event_json(p, view)
+            message = event_json(p, None if chat else views(seat))
             if summary is not None:
                 message["table"] = summary
-            if clock is not None:
+            if clock is not None and not chat:
                 message["clock"] = clock
-            self.hub.send(seat, encode(message))
+            self.hub.send(seat, encode(message), hidden, viewer_sees(p) if chat else None)
 
     # ------------------------------------------------------------------ requests
     def _check_open(self) -> None:
@@ -351,6 +388,24 @@ class TableRuntime:
             self.seats[seat] = row
             if address is not None:
                 self.addresses[seat] = address
+            self._take([e])
+
+    def host_account(self) -> int | None:
+        seat = self.host_seat()
+        return self.seats[seat].account if seat is not None else None
+
+    async def invite(self, player: str | None, account: int, name: str) -> None:
+        """The host invites an account (a friend) to sit at this table, private or not;
+        the table hears of it."""
+        async with self.lock:
+            self._check_host(player)
+            if self.broken is not None:
+                raise TableBrokenError("table_broken")
+            if account in self.invited:
+                return
+            e = Event(self.seq + 1, "invite", {"account": account, "name": name})
+            await self._commit([e])
+            self.invited.add(account)
             self._take([e])
 
     async def fill_robots(self, player: str | None) -> None:
@@ -427,60 +482,27 @@ class TableRuntime:
         return len(known) != len(set(known))
 
     async def vote_annul(self, player: str | None, agree: bool) -> None:
-        """A person proposes to annul the running match, or agrees, or refuses (then
-        the match goes on).  Once every person agreed, it is annulled: stored, the bets
-        returned, no XP."""
-        async with self.lock:
-            seat = self.seat_of(player)
-            if seat is None or self.seats[seat].kind != "human":
-                raise TableError("not_seated")
-            m = self.match
-            if m is None or m.is_over:
-                raise TableError("no_match_running")
-            vote = self.vote if self.vote is not None and self.vote.open() else None
-            if vote is None and not agree:
-                raise TableError("no_annul_vote")
-            if vote is None:
-                vote = Vote(seat, time.monotonic() + ANNUL_SECONDS)
-                self._vote_timer = asyncio.get_running_loop().create_task(
-                    self._vote_expired(vote))
-            if not agree:
-                self.vote = None
-                e = Event(self.seq + 1, "annul_refused", {"seat": seat})
-                await self._commit([e])
-                self._take([e])
-                return
-            vote.agreed.add(seat)
-            people = {s for s, r in self.seats.items()       # who left has no say
-                      if r.kind == "human" and s not in self.abandoned}
-            if outcome(vote, people) == "open":
-                self.vote = vote
-                e = Event(self.seq + 1, "annul_vote", {"seat": seat,
-                                                       "agreed": sorted(vote.agreed)})
-                await self._commit([e])
-                self._take([e])
-                return
-            self.vote = None
-            after = m.copy()
-            after.annul()
-            e = Event(self.seq + 1, "annulled", {"agreed": sorted(vote.agreed)})
-            await self._commit([e], [Status("over")])
-            self.match = after
-            await self._run_purse("refund", self.matches_started())   # before it is told
-            self._take([e])
+        """A person proposes to annul the running match, or agrees, or refuses
+        (:class:`~tute.server.annul.Annulment`)."""
+        await self.annulment.vote(player, agree)
 
-    async def _vote_expired(self, vote: Vote) -> None:
-        await asyncio.sleep(max(0.0, vote.until - time.monotonic()) + 0.05)
-        async with self.lock:
-            if self.vote is not vote or self.match is None or self.match.is_over:
-                return
-            self.vote = None
-            e = Event(self.seq + 1, "annul_expired", {})
-            try:
-                await self._commit([e])
-            except TuteError:
-                return                       # the vote is gone anyway: nothing to store
-            self._take([e])
+    def _kept(self, match: Match, status: str, last_seq: int) -> KeepMatch:
+        """The finished match to keep (in the commit of its last event): its events'
+        span, its players, each account's outcome."""
+        first = max(int(e["seq"]) for e in self.history if e["kind"] == "start")
+        winners = set() if status == "annulled" else winning_seats(match, list(self.seats))
+        people = tuple(
+            (s, r.account, "annulled" if status == "annulled" else "abandoned"
+             if s in self.abandoned else "won" if s in winners else "lost")
+            for s, r in sorted(self.seats.items()) if r.account is not None)
+        score = match.score()
+        return KeepMatch(self.matches_started(), first, last_seq, str(self.variant),
+                         self.robot_level, status,
+                         tuple(self.seats[s].name if s in self.seats else ""
+                               for s in range(self.variant.players)),
+                         {"winner": score.winner, "winners": sorted(winners),
+                          "points": list(score.points), "hands_won": list(score.hands_won),
+                          "hands": match.hand_number}, people)
 
     def matches_started(self) -> int:
         return sum(1 for e in self.history if e["kind"] == "start")
@@ -566,7 +588,7 @@ class TableRuntime:
 
     async def _act(self, seat: int | None, text: object, expect_seq: int | None) -> bool:
         """:meth:`act` under the table's lock."""
-        if expect_seq is not None and self.seq != expect_seq:
+        if expect_seq is not None and self.turn != expect_seq:
             return False
         if seat is None:
             raise OutOfTurnError("not_seated")
@@ -593,7 +615,7 @@ class TableRuntime:
             events += hand_end(after, self.seq + 2)
             games.append((after.game, after))
             if after.is_over:
-                ops.append(Status("over"))
+                ops += [Status("over"), self._kept(after, "over", events[-1].seq)]
         await self._commit(events, ops)
         if after is match:
             match.game = game
@@ -612,6 +634,13 @@ class TableRuntime:
         self.hub.detach(viewer)
 
     def _presence_changed(self) -> None:
+        watching = self.hub.spectators()
+        told = (len(watching), spectator_names(watching))
+        if told != self._spectators_told:           # the table hears who watches it
+            self._spectators_told = told
+            text = encode({"type": "audience", "count": told[0], "spectators": told[1]})
+            for seat in self.hub.watched():
+                self.hub.send(seat, text)
         now = time.monotonic()
         for s, r in self.seats.items():
             if r.kind != "human" or self.hub.present(s):
@@ -673,18 +702,19 @@ class TableRuntime:
     def abandoned_accounts(self) -> frozenset[int]:
         return accounts_at(self.seats.values(), self.abandoned)
 
-    def missed(self, seat: int, last_seq: int) -> list[dict[str, Any]]:
-        """The events after ``last_seq``, then the seat's current view."""
-        out = [event_json(e, None) for e in self.history if int(e["seq"]) > last_seq]
-        game = self._game()
-        view = None
-        in_hand = self.game_seat(seat)
-        if game is not None and in_hand is not None:
-            v = game.view(in_hand)
-            view = seat_json(v, table_json(v.table, self.names(self.match), self.match))
+    def missed(self, viewer: Viewer, last_seq: int) -> list[dict[str, Any]]:
+        """The events after ``last_seq`` (those the viewer may not see as placeholders),
+        then the viewer's current view."""
+        out = [event_json(e if sees(e, viewer.seat, viewer.hidden)
+                          else placeholder(int(e["seq"])), None)
+               for e in self.history if int(e["seq"]) > last_seq]
+        view = self._views(self._game(), self.match)(viewer.seat)
         state = event_json({"seq": self.seq, "kind": "state"}, view)
         state["table"] = self.summary()
-        state["you"] = seat
+        state["you"] = None if viewer.seat == SPECTATOR else viewer.seat
+        state["author"] = viewer.author             # how the page knows its own lines
+        state["audience"] = {"count": len(self.hub.spectators()),
+                             "spectators": spectator_names(self.hub.spectators())}
         clock = self.auto.clock_state()
         if clock is not None:
             state["clock"] = clock
@@ -723,8 +753,7 @@ class TableRuntime:
     def shut(self) -> None:
         """Leave memory (finished, or the server stops): clocks, robots, sockets."""
         self.auto.stop()
-        if self._vote_timer is not None:
-            self._vote_timer.cancel()
+        self.annulment.stop()
         self.hub.close_all()
 
 

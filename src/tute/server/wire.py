@@ -11,6 +11,7 @@ from typing import Any
 import orjson
 
 from tute.core.actions import Play
+from tute.core.game import Game
 from tute.core.match import Match
 from tute.core.result import HandResult, result_to_json
 from tute.core.tables import rank_order
@@ -33,6 +34,25 @@ def seat_json(v: PlayerView, table: dict[str, Any]) -> dict[str, Any]:
         "legal": [str(a) for a in v.legal],
         "legal_cards": [a.card.code for a in v.legal if isinstance(a, Play)],
     })
+    return out
+
+
+def spectator_json(game: Game, table: dict[str, Any]) -> dict[str, Any]:
+    """A spectator's view as JSON, given :func:`table_json` of the game's table: the
+    public table, the cards every seat has shown to all -- no hand, no stock -- and,
+    once the hand is over, every hand as it was dealt and the cards drawn (a hand is
+    public once played)."""
+    n = game.players
+    out = dict(table)
+    out.update({
+        "seat": None, "hand": [], "legal": [], "legal_cards": [], "spectator": True,
+        # what seat s showed to all, as any other seat sees it
+        "known_cards": [sorted(c.code for c in game.view((s + 1) % n).known_cards[s])
+                        for s in range(n)],
+    })
+    if game.is_over:
+        out["dealt"] = [[c.code for c in h] for h in game.deal.hands]
+        out["drawn"] = [[s, c.code] for s, c in game.draws]
     return out
 
 

@@ -3,7 +3,17 @@ migration; ``migrations/versions`` says how a database gets there)."""
 
 from __future__ import annotations
 
-from sqlalchemy import CheckConstraint, Column, Float, Integer, MetaData, String, Table, Text
+from sqlalchemy import (
+    CheckConstraint,
+    Column,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
 
 metadata = MetaData()
 
@@ -100,3 +110,74 @@ ratings = Table(
 )
 
 ACTIVE = ("open", "playing")          # the statuses a restart resumes
+
+# chat: whom an account blocks (their messages hidden everywhere), reported messages
+# (for the operator: ``tute admin reports``), and the lobby's chat
+blocks = Table(
+    "tute_blocks", metadata,
+    Column("account_id", Integer, primary_key=True),
+    Column("blocked_id", Integer, primary_key=True),
+    Column("at", Integer, nullable=False),
+)
+
+reports = Table(
+    "tute_reports", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("at", Integer, nullable=False),
+    Column("place", String(48), nullable=False),         # a table's id, or "lobby"
+    Column("seq", Integer, nullable=False),              # the message's number there
+    Column("reporter", String(24), nullable=False),      # author ids (audience.author_of)
+    Column("author", String(24), nullable=False),
+    Column("name", Text, nullable=False),
+    Column("text", Text, nullable=False),
+    UniqueConstraint("place", "seq", "reporter", name="uq_report_once"),
+)
+
+lobby_chat = Table(
+    "tute_lobby_chat", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("at", Integer, nullable=False),
+    Column("account_id", Integer, nullable=False),
+    Column("name", Text, nullable=False),
+    Column("text", Text, nullable=False),
+)
+
+# every finished match: which of its table's events it is (they are kept), its people
+matches = Table(
+    "tute_matches", metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("number", Integer, primary_key=True),         # the table's n-th match
+    Column("first_seq", Integer, nullable=False),        # its start event
+    Column("last_seq", Integer, nullable=False),         # its end event
+    Column("finished", Integer, nullable=False, index=True),
+    Column("variant", Text, nullable=False),
+    Column("robot_level", String(32), nullable=False),
+    Column("status", String(16), nullable=False),        # over | annulled
+    Column("names", Text, nullable=False),               # JSON, by table seat
+    Column("result", Text, nullable=False),              # JSON: winner, score
+)
+
+match_people = Table(
+    "tute_match_people", metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("account_id", Integer, nullable=False, index=True),
+    Column("outcome", String(16), nullable=False),       # won | lost | annulled | abandoned
+)
+
+# friends: a request (pending) from requester to target, then accepted
+friends = Table(
+    "tute_friends", metadata,
+    Column("requester", Integer, primary_key=True),
+    Column("target", Integer, primary_key=True),
+    Column("state", String(16), nullable=False),          # pending | accepted
+    Column("since", Integer, nullable=False),
+)
+
+# the server's own secrets (the key that signs invitation links), made at first start
+secrets = Table(
+    "tute_secrets", metadata,
+    Column("name", String(32), primary_key=True),
+    Column("value", String(128), nullable=False),
+)

@@ -16,7 +16,13 @@ export async function refreshMe() {
   return me;
 }
 
+let shownAs = undefined;   // the account the page was last drawn for
 function show() {
+  const who = me ? me.id : null;
+  if (who !== shownAs) {                   // the page's sockets are opened again as it
+    shownAs = who;
+    document.dispatchEvent(new CustomEvent("account-changed"));
+  }
   $("account-out").hidden = Boolean(me);
   $("account-in").hidden = !me;
   $("competitive-options").hidden = !me;
@@ -73,6 +79,7 @@ export async function showProfile() {
     dd.textContent = t("games_won", { played: g.played, won: g.won });
     facts.append(dt, dd);
   }
+  showGames();
   const list = $("profile-ledger");
   list.replaceChildren();
   try {
@@ -85,6 +92,32 @@ export async function showProfile() {
       list.append(li);
     }
   } catch { /* shown empty */ }
+}
+
+// the finished matches: when, what, with whom, how it went, XP and chips; each a
+// link to its replay
+async function showGames() {
+  const list = $("profile-games");
+  list.replaceChildren();
+  let games = [];
+  try { ({ games } = await api("/api/games")); } catch { /* shown empty */ }
+  $("profile-no-games").hidden = games.length > 0;
+  for (const g of games) {
+    const li = document.createElement("li");
+    li.className = `game ${g.outcome}`;
+    const a = document.createElement("a");
+    a.href = `/games/${encodeURIComponent(g.id)}`;
+    const when = new Date(g.finished * 1000).toLocaleDateString(document.documentElement.lang);
+    const others = g.names.filter((n, s) => n && s !== g.seat).map((n) => n.replace(/ \(robot\)$/, ""));
+    a.textContent = `${when} · ${t(`preset_${g.variant.split("(")[0]}`)} · ${t("game_with", { names: others.join(", ") })}`;
+    li.append(a, " ", Object.assign(document.createElement("span"),
+      { className: "outcome", textContent: t(`outcome_${g.outcome}`) }));
+    const gains = [];
+    if (g.xp) gains.push(t("xp_gain", { n: g.xp }));
+    if (g.chips) gains.push(t("chips_gain", { n: `${g.chips > 0 ? "+" : ""}${number(g.chips)}` }));
+    if (gains.length) li.append(` · ${gains.join(" · ")}`);
+    list.append(li);
+  }
 }
 
 export async function showRankings(period = "week") {

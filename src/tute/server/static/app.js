@@ -3,7 +3,11 @@
 // cloth a moment (or until a click) before the next ones are drawn.
 import { cardSVG } from "/static/cards.js";
 import { cardWords, getLang, LANGS, loadText, setLang, suitName, t, translate } from "/static/i18n.js";
-import { api, fillChoices, setMeta, showOptions, stopWatching, tableOptions, watchTables } from "/static/lobby.js";
+import { ChatBox } from "/static/chat.js";
+import { makeLink, showFriends, showInvites, showNotice, wireFriends } from "/static/friends.js";
+import {
+  api, fillChoices, invitation, lobbySend, setMeta, showOptions, stopWatching, tableOptions, watchTables,
+} from "/static/lobby.js";
 import { current as currentAccount, refreshMe, showRankings, wireAccount } from "/static/account.js";
 import { pause, save, settings, SPEEDS } from "/static/settings.js";
 import { play } from "/static/sound.js";
@@ -19,11 +23,65 @@ let current = null;   // the seat's view now
 let tableInfo = null; // the table's summary (seats, robots' level, host)
 let clock = null;
 let offline = false;
+let myAuthor = "";    // this person's id in the table's chat (the server says it)
+
+const spectator = () => Boolean(session && (session.seat === null || session.seat === undefined));
+const chatMe = () => ({ author: myAuthor, loggedIn: Boolean(currentAccount()) });
+const tableChat = new ChatBox($("chat"), (m) => send(m), chatMe);
+tableChat.canMute = true;
+const lobbyChat = new ChatBox($("lobby-chat"), (m) => { if (!lobbySend(m)) say(t("offline")); },
+  () => ({ author: currentAccount() ? currentAccount().author : "", loggedIn: Boolean(currentAccount()) }));
+let chatSeen = 0;     // the last chat event shown (a reconnection sends them again)
+let started = false;  // the page has loaded its words and choices
+
+function openLobby() {
+  lobbyChat.clear();
+  showLobbyChat();
+  watchTables(join, () => Boolean(currentAccount()), (id) => enter(id, null, true), (msg) => {
+    if (msg.type === "chat_history") { lobbyChat.clear(); msg.messages.forEach((m) => lobbyChat.add(m)); }
+    else if (msg.type === "chat") lobbyChat.add(msg.message);
+    else if (msg.type === "notice") notice(msg);
+    else if (msg.type === "error") say(msg.message);
+  });
+}
+// a notice from the server (a friend's request, an invitation): a banner to act on
+function notice(msg) {
+  showNotice(msg, { go: goInvited, friends: () => { showFriends(); $("friends-panel").scrollIntoView(); } });
+}
+async function goInvited(tableId) {       // the first free seat of the table I am invited to
+  try {
+    const { tables } = await api("/api/tables");
+    const tb = tables.find((x) => x.id === tableId);
+    if (!tb || tb.status !== "open") { say(t("invite_gone")); return; }
+    const free = [...Array(tb.players).keys()].find((s) => !tb.seats.some((x) => x.seat === s));
+    if (free === undefined) { say(t("invite_full")); return; }
+    if (!session) join(tableId, free);
+  } catch (e) { say(e.message); }
+}
+
+function showLobbyChat() {
+  const logged = Boolean(currentAccount());
+  if (logged) showFriends(); else $("friends-panel").hidden = true;
+  $("lobby-chat").querySelector(".chat-form").hidden = !logged;
+  $("lobby-chat").querySelector(".chat-login").hidden = logged;
+}
+
+// who watches the table: "Mirando: Vera, Tomás y 2 invitados"
+function showAudience(a) {
+  const box = $("audience");
+  if (!a || !a.count) { box.hidden = true; return; }
+  const guests = a.count - a.spectators.length;
+  const names = [...a.spectators];
+  if (guests > 0) names.push(t("guests_n", { n: guests }));
+  box.textContent = t("watching_now", { names: names.join(", ") });
+  box.hidden = false;
+}
 
 // a notice or a refusal, over the page for a few seconds (never over your hand for good)
 let sayTimer = null;
-function say(text) {
+function say(text, good = false) {          // good: news, not a refusal
   $("message").textContent = text;
+  $("message").classList.toggle("good", good);
   clearTimeout(sayTimer);
   if (text) sayTimer = setTimeout(() => { $("message").textContent = ""; }, 7000);
 }
@@ -39,7 +97,11 @@ function playerName() {
 async function join(tableId, seat) {
   const name = playerName();
   if (!name) return;
-  try { await api(`/api/tables/${tableId}/seats`, { seat, name }); } catch (e) { say(e.message); return; }
+  const invite = invitation();                    // a link followed to this table
+  const body = { seat, name };
+  if (invite && invite.table === tableId) body.invite = invite.token;
+  try { await api(`/api/tables/${tableId}/seats`, body); } catch (e) { say(e.message); return; }
+  if (invite && invite.table === tableId) sessionStorage.removeItem("tute.invite");
   enter(tableId, seat);
 }
 
@@ -64,10 +126,13 @@ async function createAndPlay(ev) {
   } catch (e) { say(e.message); }
 }
 
-function enter(tableId, seat) {
-  session = { tableId, seat };
+function enter(tableId, seat, watch = false) {
+  session = { tableId, seat, watch };
   lastSeq = 0;
+  chatSeen = 0;
   current = null;
+  tableChat.clear();
+  showAudience(null);
   stopWatching();
   say("");
   connect();
@@ -78,8 +143,12 @@ function connect() {
   $("lobby").hidden = true;
   $("table").hidden = false;
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(session.tableId)}?last=${lastSeq}&lang=${getLang()}`);
-  socket.onmessage = (m) => { inbox.push(JSON.parse(m.data)); pump(); };
+  const watch = session.watch ? "&watch=1" : "";
+  socket = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(session.tableId)}?last=${lastSeq}&lang=${getLang()}${watch}`);
+  socket.onmessage = (m) => {
+    const msg = JSON.parse(m.data);
+    if (!talk(msg)) { inbox.push(msg); pump(); }
+  };
   socket.onclose = () => {
     if (!session) return;
     setOffline(true);
@@ -97,6 +166,17 @@ function setOffline(value) {
 function send(message) {
   if (offline || !socket || socket.readyState !== WebSocket.OPEN) { say(t("offline")); return; }
   socket.send(JSON.stringify(message));
+}
+
+// chat and who watches: shown at once, whatever the cloth is holding
+function talk(msg) {
+  if (msg.type === "audience") { showAudience(msg); return true; }
+  if (msg.type === "notice") { notice(msg); return true; }
+  const ev = msg.type === "event" ? msg.event : null;
+  if (!ev || (ev.kind !== "chat" && ev.kind !== "hidden")) return false;
+  lastSeq = Math.max(lastSeq, ev.seq);                  // a hidden one: its number only
+  if (ev.kind === "chat" && ev.seq > chatSeen) { chatSeen = ev.seq; tableChat.add(ev); }
+  return true;
 }
 
 // ---------------------------------------------------------------- the queue
@@ -133,7 +213,16 @@ function handle(msg) {
   }
   const ev = msg.event || {};
   if (ev.seq) lastSeq = Math.max(lastSeq, ev.seq);
-  if (ev.kind === "state") setOffline(false);
+  if (ev.kind === "state") {
+    setOffline(false);
+    if (session && "you" in msg) session.seat = msg.you;     // null: watching
+    if (msg.author !== undefined) myAuthor = msg.author;
+    showAudience(msg.audience);
+    $("watch-note").hidden = !spectator();
+    $("hand").hidden = spectator();                           // no hand to hold
+    $("declare").hidden = spectator();
+    $("chat").querySelector(".chat-form").hidden = spectator() && !currentAccount();
+  }
   if (msg.table) {
     tableInfo = msg.table;
     showAnnul(tableInfo.annul);
@@ -233,14 +322,15 @@ function showAnnul(vote) {
 }
 
 function drawAfter(v) {
-  $("annul").hidden = !v.match || v.match.over;
-  $("auto-on").hidden = !v.match || v.match.over || !$("auto-box").hidden;
+  const watching = spectator();
+  $("annul").hidden = watching || !v.match || v.match.over;
+  $("auto-on").hidden = watching || !v.match || v.match.over || !$("auto-box").hidden;
   $("last-trick").disabled = !v.last_trick.length;
   const over = Boolean(v.match && v.match.over);
   $("after").hidden = !over;
-  $("again").hidden = !(tableInfo && tableInfo.host === v.seat);
+  $("again").hidden = watching || !(tableInfo && tableInfo.host === v.seat);
   $("options-again").hidden = $("again").hidden;
-  $("wait-again").hidden = !(over && tableInfo && tableInfo.host !== v.seat);
+  $("wait-again").hidden = watching || !(over && tableInfo && tableInfo.host !== v.seat);
 }
 
 // ---------------------------------------------------------------- your hand
@@ -357,7 +447,13 @@ function renderWaiting(table) {
     if (seat && session && seat.seat === session.seat) li.className = "mine";
     list.append(li);
   }
+  for (const id of ["annul", "auto-on", "last-trick"]) $(id).hidden = true;   // no match yet
+  $("last-trick").hidden = false;
+  $("last-trick").disabled = true;
   const host = session && table.host === session.seat;
+  const inviting = Boolean(host) && $("invite-box").hidden;
+  $("invite-box").hidden = !host;
+  if (inviting) showInvites(session.tableId);            // once, when the panel opens
   $("add-robots").hidden = !host;
   $("options-open").hidden = !host;
   $("start").hidden = !host;
@@ -374,6 +470,7 @@ function backToTables() {
   if (socket) { socket.onclose = null; socket.close(); }
   showClock(null);
   $("table").hidden = true;
+  $("invite-box").hidden = true;
   refreshMe();
   showRankings();
   $("after").hidden = true;
@@ -381,7 +478,7 @@ function backToTables() {
   $("count").replaceChildren();
   $("waiting").hidden = true;
   $("lobby").hidden = false;
-  watchTables(join, () => Boolean(currentAccount()));
+  openLobby();
 }
 
 function showLastTrick() {
@@ -417,7 +514,7 @@ async function changeLanguage(next) {
   fillChoices();
   if (current) draw(current);
   if (tableInfo && tableInfo.status === "open") renderWaiting(tableInfo);
-  if ($("table").hidden) watchTables(join, () => Boolean(currentAccount()));
+  if ($("table").hidden) openLobby();
 }
 
 // a speaker, with waves or crossed out (drawn here: no emoji font is needed)
@@ -430,6 +527,7 @@ function showSound() {
     settings.sound ? WAVES : CROSS}</svg>`;
 }
 
+document.addEventListener("account-changed", () => { if ($("table").hidden && started) openLobby(); });
 $("lang").onchange = () => changeLanguage($("lang").value);
 $("sound").onclick = () => { save({ sound: !settings.sound }); showSound(); };
 function showSpeed() {                 // the animations follow the pauses
@@ -461,6 +559,8 @@ function openOptions() {
   $("opt-seconds").value = String(tableInfo.move_seconds || 0);
   $("opt-competitive").checked = Boolean(tableInfo.competitive);
   $("opt-bet").value = String(tableInfo.bet || 0);
+  $("opt-spectators").checked = tableInfo.spectators_allowed !== false;
+  $("opt-chat-in-hand").checked = tableInfo.chat_in_hand !== false;
   $("table-options").hidden = false;
   send({ type: "editing", on: true });
 }
@@ -475,6 +575,7 @@ $("table-options").onsubmit = async (e) => {
       variant: tableInfo.variant, robot_level: $("opt-level").value,
       move_seconds: Number($("opt-seconds").value), competitive,
       bet: competitive ? Math.max(0, Math.round(Number($("opt-bet").value) || 0)) : 0,
+      spectators: $("opt-spectators").checked, chat_in_hand: $("opt-chat-in-hand").checked,
     });
     $("table-options").hidden = true;
   } catch (err) { say(err.message); }
@@ -484,10 +585,17 @@ $("auto-on").onclick = () => send({ type: "automatic", on: true });
 $("auto-off").onclick = () => send({ type: "automatic", on: false });
 $("annul-yes").onclick = () => send({ type: "annul", agree: true });
 $("annul-no").onclick = () => send({ type: "annul", agree: false });
+$("invite-link-make").onclick = () => makeLink(session.tableId);
 $("add-robots").onclick = () => api(`/api/tables/${session.tableId}/robots`, {}).catch((e) => say(e.message));
 $("start").onclick = () => api(`/api/tables/${session.tableId}/start`, {}).catch((e) => say(e.message));
 
 async function resume() {
+  const link = new URLSearchParams(location.search).get("invite");
+  if (link && /^[0-9a-f]{12}\.\d+\.[0-9a-f]{32}$/.test(link)) {   // an invitation link
+    sessionStorage.setItem("tute.invite", JSON.stringify({ table: link.split(".")[0], token: link }));
+    history.replaceState(null, "", "/");
+  }
+  wireFriends((id) => enter(id, null, true), say);
   await changeLanguage(settings.lang);
   $("speed").value = settings.speed;
   showSpeed();
@@ -503,8 +611,9 @@ async function resume() {
   try {   // where this browser sits (its cookie), unless that table is over
     const { tables } = await api("/api/session");
     const live = tables.find((x) => x.status === "open" || x.status === "playing");
-    if (live) { enter(live.id, live.seat); return; }
+    if (live) { started = true; enter(live.id, live.seat); return; }
   } catch (e) { say(e.message); }
-  watchTables(join, () => Boolean(currentAccount()));
+  started = true;
+  openLobby();
 }
 resume();

@@ -74,7 +74,9 @@ function withFormat(text, chosen) {
 
 export function tableOptions() {
   const v = chosenVariant();
-  const common = { robot_level: $("robot-level").value, move_seconds: Number($("move-seconds").value) };
+  const common = { robot_level: $("robot-level").value, move_seconds: Number($("move-seconds").value),
+    spectators: $("spectators").checked, chat_in_hand: $("chat-in-hand").checked,
+    private: $("private").checked };
   if (!$("competitive-options").hidden && $("competitive").checked) {
     common.competitive = true;
     common.bet = Math.max(0, Math.round(Number($("bet").value) || 0));
@@ -116,7 +118,7 @@ function variantTitle(text, players) {
 }
 
 // ---------------------------------------------------------------- the tables, live
-export function renderTables(tables, join) {
+export function renderTables(tables, join, watch) {
   const list = $("tables");
   list.replaceChildren();
   $("no-tables").hidden = tables.length > 0;
@@ -138,6 +140,11 @@ export function renderTables(tables, join) {
     if (tb.competitive) {
       mark("competitive-mark", tb.bet ? t("competitive_bet", { bet: tb.bet }) : t("competitive_mark"));
     }
+    if (tb.spectators) mark("watchers-mark", t("watchers_n", { n: tb.spectators }));
+    const invited = invitedTo() === tb.id;
+    const locked = tb.private && !tb.may_sit && !invited;     // "Mesa privada"
+    if (tb.private) mark(`private-mark${locked ? " locked" : ""}`, t(locked ? "private_locked" : "private_mark"));
+    if (invited) mark("invited-mark", t("invited_mark"));
     li.append(head);
     const seats = document.createElement("div");
     seats.className = "lobby-seats";
@@ -156,21 +163,36 @@ export function renderTables(tables, join) {
         b.textContent = partner ? t("join_partner", { n: s + 1, name: partner.name })
           : t("join_seat", { n: s + 1 });
         b.onclick = () => join(tb.id, s);
+        if (locked) { b.disabled = true; b.title = t("private_locked"); }
         seats.append(b);
       } else {
         seats.append(Object.assign(document.createElement("span"), { className: "free", textContent: t("free") }));
       }
+    }
+    if (tb.spectators_allowed && watch) {             // "Permitir público"
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "watch";
+      b.textContent = t("watch");
+      b.onclick = () => watch(tb.id);
+      seats.append(b);
     }
     li.append(seats);
     list.append(li);
   }
 }
 
+// an invitation link this browser followed: {table, token}
+export function invitation() {
+  try { return JSON.parse(sessionStorage.getItem("tute.invite") || "null"); } catch { return null; }
+}
+const invitedTo = () => (invitation() || {}).table;
+
 // the lobby's socket: the listing now and whenever it changes; polling if it fails
 let feed = null;
 let poll = null;
-export function watchTables(join, personal = () => false) {
-  const refresh = () => api("/api/tables").then(({ tables }) => renderTables(tables, join)).catch(() => {});
+export function watchTables(join, personal = () => false, watch = null, onMessage = null) {
+  const refresh = () => api("/api/tables").then(({ tables }) => renderTables(tables, join, watch)).catch(() => {});
   stopWatching();
   refresh();
   const proto = location.protocol === "https:" ? "wss" : "ws";
@@ -178,15 +200,22 @@ export function watchTables(join, personal = () => false) {
     feed = new WebSocket(`${proto}://${location.host}/lobby/ws?lang=${getLang()}`);
     feed.onmessage = (m) => {
       const msg = JSON.parse(m.data);
-      if (msg.type !== "tables") return;
+      if (msg.type !== "tables") { if (onMessage) onMessage(msg); return; }
       if (personal()) refresh();                    // with the table suggested for me
-      else renderTables(msg.tables, join);
+      else renderTables(msg.tables, join, watch);
     };
     feed.onclose = () => {
       feed = null;
       if (!$("lobby").hidden && !poll) poll = setInterval(() => { if (!document.hidden) refresh(); }, 3000);
     };
   } catch { poll = setInterval(refresh, 3000); }
+}
+
+// a message on the lobby's socket (its chat); false when it is not open
+export function lobbySend(message) {
+  if (!feed || feed.readyState !== WebSocket.OPEN) return false;
+  feed.send(JSON.stringify(message));
+  return true;
 }
 
 export function stopWatching() {

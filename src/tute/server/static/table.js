@@ -45,10 +45,11 @@ function back() {
 export const shortName = (name) => name.replace(/ \(robot\)$/, "");
 
 export function sideOf(v, seat) { return v.partnerships ? seat % 2 : seat; }
+export const watching = (v) => v.seat === null || v.seat === undefined;   // a spectator, a replay
 export function sideName(v, side) {
   const n = (s) => shortName(v.names[s]);
   if (!v.partnerships) return side === v.seat ? t("you_named", { name: n(side) }) : n(side);
-  const mine = side === v.seat % 2;
+  const mine = !watching(v) && side === v.seat % 2;
   const pair = `${n(side)} + ${n(side + 2)}`;
   return mine ? t("us_pair", { pair }) : pair;
 }
@@ -72,7 +73,9 @@ export function renderSeats(v, info, clock) {
     if (robot) {
       plate.append(el("span", "badge", t("robot_level", { level: t(`level_${info.robot_level}`) })));
     }
-    if (v.partnerships && s !== v.seat && s % 2 === v.seat % 2) plate.append(el("span", "badge partner", t("partner")));
+    if (v.partnerships && !watching(v) && s !== v.seat && s % 2 === v.seat % 2) {
+      plate.append(el("span", "badge partner", t("partner")));
+    }
     if (v.declarer === s) {
       plate.append(el("span", "badge declarer", v.bid ? t("declarer_bid", { bid: v.bid }) : t("declarer")));
     }
@@ -83,7 +86,14 @@ export function renderSeats(v, info, clock) {
     if (s !== v.seat) facts.unshift(t("cards_n", { n: v.hand_counts[s] }));
     if (v.sitting_out === s) facts.unshift(t("sits_out"));
     seat.append(el("div", "facts", facts.join(" · ")));
-    if (s !== v.seat && v.hand_counts[s] > 0) {
+    // the cards face up where they are public: a replay, or a finished hand's deal
+    const faces = v.faces ? v.faces[s] : v.phase === "over" && v.dealt ? v.dealt[s] : null;
+    if (faces && faces.length) {
+      const fan = el("div", "fan faces");
+      fan.dataset.faces = String(s);
+      for (const code of faces) fan.append(cardView(code));
+      seat.append(fan);
+    } else if (s !== v.seat && v.hand_counts[s] > 0) {
       const fan = el("div", "fan");
       for (let i = 0; i < Math.min(v.hand_counts[s], 12); i++) fan.append(back());
       seat.append(fan);
@@ -194,7 +204,7 @@ export function renderScore(v) {
   for (let s = 0; s < sides; s++) {
     if (v.sitting_out === s && !v.partnerships) continue;
     const row = el("tr");
-    if (v.partnerships ? s === v.seat % 2 : s === v.seat) row.className = "mine";
+    if (!watching(v) && (v.partnerships ? s === v.seat % 2 : s === v.seat)) row.className = "mine";
     const points = r ? r.totals[s] : v.points_taken[s] + v.cantes[s];
     const pts = el("td", "", String(points));
     if (!r && v.cantes[s]) pts.title = t("with_cantes", { n: v.cantes[s] });
@@ -204,7 +214,7 @@ export function renderScore(v) {
   }
   box.append(table);
   const line = el("p", "turn-line");
-  if (v.to_act === v.seat) { line.classList.add("turn"); line.textContent = t("turn"); }
+  if (!watching(v) && v.to_act === v.seat) { line.classList.add("turn"); line.textContent = t("turn"); }
   else if (v.to_act !== null) line.textContent = t("waits", { name: shortName(v.names[v.to_act]) });
   else if (v.phase === "over") line.textContent = t("hand_over");
   box.append(line);

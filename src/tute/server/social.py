@@ -1,0 +1,164 @@
+"""Friends, invitations and private tables over HTTP (``/api/friends...``,
+``/api/tables/{id}/invite`` and ``/link``), and who may sit at a private table.
+
+Notices (a friend's request, an invitation) reach a person's open pages through
+:class:`~tute.server.friends.Presence` as ``{"type": "notice", "kind": ...}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from tute.core.errors import TuteError
+from tute.server.accounts import Account
+from tute.server.edge import lang_of
+from tute.server.friends import FriendError, Friends, Presence
+from tute.server.invites import Invites
+from tute.server.lobby import Lobby
+from tute.server.protocol import Empty, FriendAnswer, FriendName, Invite, decode_body
+from tute.server.table import TableError, TableRuntime
+
+T = TypeVar("T")
+
+
+async def run(fn: Callable[[], T]) -> T:
+    return await asyncio.get_running_loop().run_in_executor(None, fn)
+
+
+class Social:
+    def __init__(self, friends: Friends, presence: Presence, invites: Invites, lobby: Lobby,
+                 account: Callable[[Any], Account | None],
+                 error: Callable[[TuteError, str], JSONResponse],
+                 who: Callable[[Any], str | None]) -> None:
+        self.friends, self.presence, self.invites, self.lobby = friends, presence, invites, lobby
+        self.account, self.error, self.who = account, error, who
+
+    # ------------------------------------------------------------------ rules
+    def may_sit(self, table: TableRuntime, person: Account | None, token: str | None) -> bool:
+        """At a private table: the host, the invited, the host's friends, a link's
+        holder.  (Any table that is not private: anyone.)"""
+        if not table.options.private:
+            return True
+        if token is not None and self.invites.valid(token, table.id):
+            return True
+        if person is None:
+            return False
+        if person.id in table.invited:
+            return True
+        host = table.host_account()
+        return host is not None and (host == person.id or self.friends.are_friends(host,
+                                                                                   person.id))
+
+    def check_sit(self, table: TableRuntime, person: Account | None, token: str | None
+                  ) -> None:
+        if not self.may_sit(table, person, token):
+            raise TableError("private_table")
+
+    def where(self, account: int) -> dict[str, Any] | None:
+        """The open or running table an account sits at (the first), if any."""
+        for t in self.lobby.tables.values():
+            if t.status in ("open", "playing") and any(
+                    r.account == account for r in t.seats.values()):
+                return {"id": t.id, "variant": str(t.variant), "status": t.status,
+                        "spectators_allowed": t.options.spectators}
+        return None
+
+    # ------------------------------------------------------------------ handlers
+    def _me(self, request: Request) -> Account:
+        person = self.account(request)
+        if person is None:
+            raise TuteError("not_logged_in")
+        return person
+
+    async def list_friends(self, request: Request) -> JSONResponse:
+        try:
+            me = await run(lambda: self._me(request))
+            found = await run(lambda: self.friends.of(me.id))
+        except TuteError as e:
+            return self.error(e, lang_of(request.scope))
+        for f in found["friends"]:
+            f["online"] = self.presence.online(f["id"])
+            f["table"] = self.where(f["id"])
+        return JSONResponse(found)
+
+    async def ask(self, request: Request) -> JSONResponse:
+        try:
+            me = await run(lambda: self._me(request))
+            data = decode_body(FriendName, await request.body())
+            state = await run(lambda: self.friends.request(me.id, data.name))
+            mine = await run(lambda: self.friends.of(me.id))
+        except TuteError as e:
+            return self.error(e, lang_of(request.scope))
+        other = next(f for kind in ("friends", "outgoing") for f in mine[kind]
+                     if f["name"].casefold() == data.name.strip().casefold())
+        self.presence.notify(other["id"], {"kind": "friend_request" if state == "pending"
+                                           else "friend_accepted", "from": me.name,
+                                           "id": me.id})
+        return JSONResponse({"state": state})
+
+    async def answer(self, request: Request) -> JSONResponse:
+        try:
+            me = await run(lambda: self._me(request))
+            data = decode_body(FriendAnswer, await request.body())
+            await run(lambda: self.friends.answer(me.id, data.id, data.accept))
+        except TuteError as e:
+            return self.error(e, lang_of(request.scope))
+        if data.accept:
+            self.presence.notify(data.id, {"kind": "friend_accepted", "from": me.name,
+                                           "id": me.id})
+        return JSONResponse({"ok": True})
+
+    async def remove(self, request: Request) -> JSONResponse:
+        try:
+            me = await run(lambda: self._me(request))
+            data = decode_body(FriendAnswer, await request.body())
+            await run(lambda: self.friends.remove(me.id, data.id))
+        except TuteError as e:
+            return self.error(e, lang_of(request.scope))
+        return JSONResponse({"ok": True})
+
+    async def invite(self, request: Request) -> JSONResponse:
+        """The host invites a friend: the table keeps it, the friend is told."""
+        lang = lang_of(request.scope)
+        try:
+            me = await run(lambda: self._me(request))
+            data = decode_body(Invite, await request.body())
+            table = self.lobby.get(request.path_params["table_id"])
+            if not await run(lambda: self.friends.are_friends(me.id, data.friend)):
+                raise FriendError("not_friends")
+            found = await run(lambda: self.friends.of(me.id))
+            name = next(f["name"] for f in found["friends"] if f["id"] == data.friend)
+            await table.invite(self.who(request) or "", data.friend, name)
+        except TuteError as e:
+            return self.error(e, lang)
+        self.presence.notify(data.friend, {"kind": "invite", "from": me.name,
+                                           "table": table.id, "variant": str(table.variant)})
+        return JSONResponse({"table": table.summary()})
+
+    async def link(self, request: Request) -> JSONResponse:
+        """The host's link that seats its holder (signed, for a day, this table only)."""
+        lang = lang_of(request.scope)
+        try:
+            decode_body(Empty, await request.body())
+            table = self.lobby.get(request.path_params["table_id"])
+            table._check_host(self.who(request))
+        except TuteError as e:
+            return self.error(e, lang)
+        token = self.invites.token(table.id)
+        return JSONResponse({"token": token, "path": f"/?invite={token}"})
+
+    def routes(self) -> list[Route]:
+        return [
+            Route("/api/friends", self.list_friends, methods=["GET"]),
+            Route("/api/friends", self.ask, methods=["POST"]),
+            Route("/api/friends/answer", self.answer, methods=["POST"]),
+            Route("/api/friends/remove", self.remove, methods=["POST"]),
+            Route("/api/tables/{table_id}/invite", self.invite, methods=["POST"]),
+            Route("/api/tables/{table_id}/link", self.link, methods=["POST"]),
+        ]

@@ -1,0 +1,149 @@
+// A finished match, replayed: every hand step by step with all the cards face up (a
+// match is public once it is over), the cantes and the count; the record to download
+// and a link to share.  The steps come from the server (the core replays them): the
+// page holds no rule.
+import { cardWords, getLang, LANGS, loadText, setLang, suitName, t, translate } from "/static/i18n.js";
+import { save, settings } from "/static/settings.js";
+import { renderCount, renderScore, renderSeats, renderStock, renderTrick, shortName, sideName } from "/static/table.js";
+
+const $ = (id) => document.getElementById(id);
+const gameId = decodeURIComponent(location.pathname.split("/").pop() || "");
+let data = null;       // {game, replay: {hand, hands, names, steps, result}}
+let step = 0;
+
+function say(text) {
+  $("message").textContent = text;
+  if (text) setTimeout(() => { $("message").textContent = ""; }, 5000);
+}
+
+async function load(hand, at = 0) {
+  const res = await fetch(`/api/games/${encodeURIComponent(gameId)}?hand=${hand}&lang=${getLang()}`,
+    { credentials: "same-origin" });
+  const body = await res.json();
+  if (!res.ok) { say(body.error || t("replay_missing")); $("table").hidden = true; return; }
+  data = body;
+  step = at < 0 ? data.replay.steps.length - 1 : at;
+  head();
+  draw();
+}
+
+function head() {
+  const g = data.game;
+  const preset = g.variant.split("(")[0];
+  $("game-title").textContent = t("replay_of", { game: t(`preset_${preset}`) });
+  const when = new Date(g.finished * 1000).toLocaleString(document.documentElement.lang,
+    { dateStyle: "long", timeStyle: "short" });
+  const names = g.names.filter(Boolean).map(shortName).join(", ");
+  const v = data.replay.steps[0];
+  let end = t("replay_annulled");
+  if (g.status !== "annulled" && g.result.winner !== null && g.result.winner !== undefined) {
+    const who = v.partnerships ? sideName({ ...v, names: g.names, seat: null }, g.result.winner)
+      : shortName(g.names[g.result.winner] || "");
+    end = t("match_won", { name: who });
+  }
+  $("game-facts").textContent = `${when} · ${names} · ${end}`;
+  $("download").href = `/api/games/${encodeURIComponent(gameId)}/record.tute`;
+  document.title = `${$("game-title").textContent} · Tute`;
+}
+
+// what the step's move was, in words
+function moveWords(v) {
+  const m = v.move;
+  if (!m) return t("replay_deal", { name: shortName(v.names[v.dealer] || "") });
+  const name = shortName(v.names[m.seat] || "");
+  const a = m.action;
+  if (/^[A2-9SCR][oceb]$/.test(a)) return t("replay_play", { name, card: cardWords(a) });
+  if (a === "40") return t("announce_forty", { name });
+  if (/^20[oceb]$/.test(a)) return t("announce_twenty", { name, suit: suitName(a[2]) });
+  if (a === "tute") return t("announce_tute", { name });
+  if (a === "swap") return t("replay_swap", { name });
+  if (a.startsWith("bid ")) return t("announce_bid", { name, points: a.slice(4) });
+  if (a === "pass") return t("announce_pass", { name });
+  if (a.startsWith("trump ")) return t("announce_trump", { name, suit: suitName(a.slice(6)) });
+  if (a.startsWith("manilla ")) return t("announce_manilla", { name, suit: suitName(a.slice(8)) });
+  return a;
+}
+
+// the steps where a trick closes: "trick by trick"
+const closes = (steps, i) => i > 0 && !steps[i].trick.length && steps[i - 1].trick.length > 0;
+
+function draw() {
+  const steps = data.replay.steps;
+  const v = steps[step];
+  const g = data.game;                     // who was a robot, and of which level
+  renderSeats(v, { robot_level: g.robot_level, seats: v.names.map((n, s) => ({ seat: s, robot: / \(robot\)$/.test(n) })) }, null);
+  renderStock(v);
+  if (closes(steps, step)) renderTrick(v, v.last_trick, v.last_trick_winner, true);
+  else renderTrick(v, v.trick, null, false);
+  renderScore(v);
+  $("move-said").textContent = moveWords(v);
+  const over = step === steps.length - 1 && data.replay.result;
+  $("count-box").hidden = !over;
+  if (over) renderCount(v, data.replay.result);
+  $("step-said").textContent = t("replay_step", { hand: data.replay.hand, hands: data.replay.hands,
+    step, steps: steps.length - 1 });
+  $("first").disabled = $("prev").disabled = $("prev-trick").disabled = step === 0;
+  $("last").disabled = $("next").disabled = $("next-trick").disabled = step === steps.length - 1;
+  $("prev-hand").disabled = data.replay.hand <= 1;
+  $("next-hand").disabled = data.replay.hand >= data.replay.hands;
+}
+
+function go(to) {
+  if (!data) return;
+  step = Math.max(0, Math.min(data.replay.steps.length - 1, to));
+  draw();
+}
+
+function trick(dir) {
+  const steps = data.replay.steps;
+  let i = step + dir;
+  while (i > 0 && i < steps.length - 1 && !closes(steps, i)) i += dir;
+  go(i);
+}
+
+function hand(dir) {
+  if (!data) return;
+  const n = data.replay.hand + dir;
+  if (n >= 1 && n <= data.replay.hands) load(n, dir < 0 ? -1 : 0);
+}
+
+async function changeLanguage(next) {
+  const code = LANGS.includes(next) ? next : "es";
+  await loadText(code);
+  setLang(code);
+  save({ lang: code });
+  $("lang").value = code;
+  translate();
+  if (data) { head(); draw(); }
+}
+
+$("lang").onchange = () => changeLanguage($("lang").value);
+$("first").onclick = () => go(0);
+$("prev").onclick = () => go(step - 1);
+$("next").onclick = () => go(step + 1);
+$("last").onclick = () => go(Infinity);
+$("prev-trick").onclick = () => trick(-1);
+$("next-trick").onclick = () => trick(1);
+$("prev-hand").onclick = () => hand(-1);
+$("next-hand").onclick = () => hand(1);
+$("share").onclick = async () => {
+  try { await navigator.clipboard.writeText(location.href); say(t("replay_copied")); } catch {
+    window.prompt(t("replay_share"), location.href);      // no clipboard: shown to copy
+  }
+};
+document.addEventListener("keydown", (e) => {
+  if (e.target.tagName === "SELECT") return;
+  if (e.key === "ArrowRight") go(step + 1);
+  else if (e.key === "ArrowLeft") go(step - 1);
+  else if (e.key === "ArrowDown") trick(1);
+  else if (e.key === "ArrowUp") trick(-1);
+  else if (e.key === "PageDown") hand(1);
+  else if (e.key === "PageUp") hand(-1);
+  else return;
+  e.preventDefault();
+});
+
+(async () => {
+  await changeLanguage(settings.lang);
+  await load(1);
+})();

@@ -1,0 +1,113 @@
+"""A table's chat: messages are events of the table (numbered with the rest, kept
+with it), checked and filtered here, and hidden from whom they should be hidden by
+:mod:`tute.server.audience`.
+
+Who writes: a seated person (by the seat's name) or a logged-in spectator (by the
+account's name).  Against collusion at partnership tables: a table may close the
+players' chat while a hand is played (``chat_in_hand`` off), and a spectator's message
+written during a hand is never shown to the players (``quiet``), as Skat servers do.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Protocol
+
+from tute.core.match import Match
+from tute.server.chat import ChatError, Flood, WordFilter, clean
+from tute.server.events import Options
+from tute.server.hub import SPECTATOR, Viewer
+from tute.server.limits import RateLimit
+from tute.server.moderation import Moderation
+from tute.server.store import Event, SeatRow
+
+
+class ChatTable(Protocol):
+    """What a table's chat needs of it (:class:`~tute.server.table.TableRuntime`)."""
+
+    id: str
+    seq: int
+    lock: asyncio.Lock
+    seats: dict[int, SeatRow]
+    match: Match | None
+    options: Options
+    history: list[dict[str, Any]]
+
+    async def _commit(self, events: list[Event], ops: Any = None) -> None: ...
+    def _take(self, events: list[Event], games: Any = None) -> None: ...
+
+TABLE_MESSAGES = 3000            # messages one table keeps; then its chat is full
+REPORTS_PER_HOUR = 10
+
+
+class TableChat:
+    def __init__(self, table: ChatTable) -> None:
+        self.table = table
+        self.flood = Flood()
+        self.reports = RateLimit(REPORTS_PER_HOUR, 3600.0)
+        self.moderation: Moderation | None = None
+
+    def count(self) -> int:
+        return sum(1 for e in self.table.history if e["kind"] == "chat")
+
+    def _writer(self, viewer: Viewer) -> tuple[str, int]:
+        t = self.table
+        if viewer.seat == SPECTATOR:
+            if not viewer.name or not viewer.author:
+                raise ChatError("chat_needs_account")
+            return viewer.name, SPECTATOR
+        row = t.seats.get(viewer.seat)
+        if row is None or row.kind != "human" or not viewer.author:
+            raise ChatError("chat_not_here")
+        return row.name, viewer.seat
+
+    async def say(self, viewer: Viewer, text: object, lang: str) -> None:
+        """A message from the person behind ``viewer``: stored, then sent; or a
+        ChatError and nothing changes."""
+        t = self.table
+        async with t.lock:
+            name, seat = self._writer(viewer)
+            said = clean(text)
+            in_hand = t.match is not None and not t.match.is_over
+            if seat != SPECTATOR and in_hand and not t.options.chat_in_hand:
+                raise ChatError("chat_closed_in_hand")
+            if self.count() >= TABLE_MESSAGES:
+                raise ChatError("chat_full")
+            self.flood.check(viewer.author, said)
+            data: dict[str, Any] = {"author": viewer.author, "name": name, "seat": seat,
+                                    "text": WordFilter(lang).mask(said)}
+            if seat == SPECTATOR and in_hand:
+                data["quiet"] = True                     # never shown to the players
+            e = Event(t.seq + 1, "chat", data)
+            await t._commit([e])
+            t._take([e])
+
+    def mute(self, viewer: Viewer, author: str, on: bool) -> None:
+        """The person behind ``viewer`` no longer gets ``author``'s messages at this
+        table (or again: ``on`` false); in memory, for the table's life."""
+        if not author or author == viewer.author:
+            raise ChatError("chat_bad_author")
+        if on:
+            viewer.hidden.add(author)
+        else:
+            viewer.hidden.discard(author)
+
+    async def report(self, viewer: Viewer, seq: int) -> None:
+        """Keep the message numbered ``seq`` for the operator."""
+        t = self.table
+        said = next((e for e in t.history if e["seq"] == seq and e["kind"] == "chat"), None)
+        if said is None:
+            raise ChatError("chat_no_message")
+        if not viewer.author or said["author"] == viewer.author:
+            raise ChatError("chat_bad_author")
+        if not self.reports.allow(viewer.author):
+            raise ChatError("chat_too_many_reports")
+        moderation = self.moderation
+        if moderation is None:
+            raise ChatError("chat_no_reports")
+        try:
+            await asyncio.get_running_loop().run_in_executor(
+                None, moderation.report, t.id, seq, viewer.author, str(said["author"]),
+                str(said["name"]), str(said["text"]))
+        except Exception as e:                   # the store is down: say so, keep going
+            raise ChatError("chat_report_failed") from e

@@ -1,0 +1,123 @@
+"""Every finished match is kept: in the player's history with its XP and chips, as a
+replay of every hand step by step with all the cards, and as a ``.tute`` record that
+``tute replay`` reads back to the same count."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from server_harness import Client, Server, until
+from tute.core.records import parse_record, replay
+from tute.server import ledger
+
+
+def _kind(kind: str) -> Any:
+    return lambda m: m.get("type") == "event" and m["event"]["kind"] == kind
+
+
+def _play_out(s: Server, ana: Client, **options: Any) -> str:
+    """Ana sits with robots and lets the robot play her seat to the end."""
+    table = ana.new_table("habanero(match_target=2)", **options)
+    with ana.ws(table) as w:
+        until(w, _kind("state"))
+        assert ana.post(f"/api/tables/{table}/start").status_code == 200
+        until(w, _kind("start"))
+        w.send(json.dumps({"type": "automatic", "on": True}))
+        until(w, _kind("match_over"), timeout=120)
+    return table
+
+
+def test_a_finished_match_is_kept_replayed_and_downloaded(db: str, tmp_path: Path) -> None:
+    s = Server(db, robot_delay=0.0)
+    try:
+        ana = s.account("Ana")
+        table = _play_out(s, ana, competitive=True, bet=50)
+        runtime = s.table(table)
+        assert runtime.match is not None and runtime.match.is_over
+        results = runtime.match.score().results
+        history = ana.get("/api/games").json()["games"]
+        assert len(history) == 1
+        kept = history[0]
+        assert kept["id"] == f"{table}-1" and kept["variant"].startswith("habanero")
+        assert kept["names"][0] == "Ana" and kept["outcome"] in ("won", "lost")
+        me = ana.get("/api/me").json()
+        assert kept["xp"] == me["xp"] > 0
+        assert kept["chips"] == me["chips"] - ledger.GRANT          # -50, or the pot's share
+        # the replay: every hand, from the deal to its count, all cards face up
+        first = ana.get(f"/api/games/{kept['id']}?hand=1").json()
+        steps = first["replay"]["steps"]
+        assert first["game"]["status"] == "over" and first["replay"]["hands"] >= 2
+        dealt = steps[0]["faces"]
+        assert len(dealt) == 2 and len(dealt[0]) == len(dealt[1]) >= 6
+        assert steps[0]["move"] is None
+        plays = 0
+        for before, after in itertools.pairwise(steps):             # each card played
+            move = after["move"]                                     # leaves its hand
+            if move["action"] in before["faces"][move["seat"]]:
+                plays += 1
+                assert move["action"] not in after["faces"][move["seat"]]
+                assert move["action"] in [c for _, c in after["trick"] + after["last_trick"]]
+        assert plays >= 1 and steps[-1]["result"] is not None
+        last = first["replay"]["hands"]
+        end = ana.get(f"/api/games/{kept['id']}?hand={last}").json()["replay"]
+        assert end["result"]["winners"] == list(results[-1].winners)
+        # anyone may see a finished match: a stranger too, by its link
+        stranger = s.client("127.0.0.9")
+        assert stranger.get(f"/api/games/{kept['id']}?hand=1").status_code == 200
+        page = stranger.get(f"/games/{kept['id']}")
+        assert page.status_code == 200 and "replay.js" in page.text
+        # the record, downloaded, replays to the same count
+        r = stranger.get(f"/api/games/{kept['id']}/record.tute")
+        assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
+        record = parse_record(r.text)
+        again = replay(record)
+        assert again.match.is_over and again.match.score().results == results
+        path = tmp_path / "kept.tute"
+        path.write_text(r.text, encoding="utf-8")
+        shown = subprocess.run([sys.executable, "-m", "tute.cli", "replay", str(path)],
+                               capture_output=True, text=True, timeout=60)
+        assert shown.returncode == 0 and "Ana" in shown.stdout, shown.stderr
+        # what is not a kept match is refused in words
+        for bad in ("nope", f"{table}-2", f"{table}-0", table.upper() + "-1", f"{table}-1x",
+                    "x" * 500):
+            got = stranger.get(f"/api/games/{bad}")
+            assert got.status_code == 404 and got.json()["key"] == "no_such_game", bad
+        got = stranger.get(f"/api/games/{kept['id']}?hand=99")
+        assert got.status_code == 404 and got.json()["key"] == "no_such_hand"
+        assert "99" not in got.json()["error"] and str(last) in got.json()["error"]
+        assert s.client("127.0.0.8").get("/api/games").status_code == 401
+    finally:
+        s.stop()
+
+
+def test_an_annulled_match_is_kept_as_annulled(db: str) -> None:
+    s = Server(db)
+    try:
+        ana, bea = s.account("Ana"), s.account("Bea", "127.0.0.2")
+        table = ana.post("/api/tables", {"variant": "habanero", "name": "Ana"}).json()["id"]
+        assert bea.post(f"/api/tables/{table}/seats", {"seat": 1, "name": "Bea"}
+                        ).status_code == 200
+        with ana.ws(table) as wa, bea.ws(table) as wb:
+            until(wa, _kind("state"))
+            until(wb, _kind("state"))
+            assert ana.post(f"/api/tables/{table}/start").status_code == 200
+            until(wa, _kind("start"))
+            wa.send(json.dumps({"type": "annul"}))
+            until(wb, _kind("annul_vote"))
+            wb.send(json.dumps({"type": "annul", "agree": True}))
+            until(wa, _kind("annulled"))
+        for c in (ana, bea):
+            games = c.get("/api/games").json()["games"]
+            assert [(g["outcome"], g["xp"], g["chips"]) for g in games] == [
+                ("annulled", 0, 0)]
+        steps = ana.get(f"/api/games/{table}-1?hand=1").json()["replay"]["steps"]
+        assert len(steps) == 1                    # annulled before the first card
+        time.sleep(0)
+    finally:
+        s.stop()
