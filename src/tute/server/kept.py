@@ -19,12 +19,14 @@ from sqlalchemy.engine import Engine
 
 from tute.core.errors import TuteError
 from tute.core.game import Game
+from tute.core.match import Match
 from tute.core.records import GameRecord, format_record, replay
 from tute.server import ledger
 from tute.server.db.schema import events, match_people, matches, xp
 from tute.server.db.schema import ledger as movements
+from tute.server.economy import winning_seats
 from tute.server.events import table_record
-from tute.server.store import Event
+from tute.server.store import Event, KeepMatch, SeatRow
 from tute.server.wire import result_json, table_json
 
 _ID = re.compile(r"([0-9a-f]{12})-([1-9][0-9]{0,5})")
@@ -109,6 +111,25 @@ class Kept:
 
     def record_text(self, table_id: str, number: int) -> str:
         return format_record(self.record(table_id, number))
+
+
+def keep_match(number: int, first_seq: int, last_seq: int, robot_level: str, status: str,
+               seats: dict[int, SeatRow], abandoned: set[int], match: Match) -> KeepMatch:
+    """A table's finished (or annulled) match to keep: its events' span, its players,
+    each account's outcome (``won``, ``lost``, ``abandoned``, ``annulled``)."""
+    v = match.variant
+    annulled = status == "annulled"
+    winners = set() if annulled else winning_seats(match, list(seats))
+    people = tuple(
+        (s, r.account, "annulled" if annulled else "abandoned" if s in abandoned
+         else "won" if s in winners else "lost")
+        for s, r in sorted(seats.items()) if r.account is not None)
+    score = match.score()
+    return KeepMatch(number, first_seq, last_seq, str(v), robot_level, status,
+                     tuple(seats[s].name if s in seats else "" for s in range(v.players)),
+                     {"winner": score.winner, "winners": sorted(winners),
+                      "points": list(score.points), "hands_won": list(score.hands_won),
+                      "hands": match.hand_number}, people)
 
 
 def replay_hand(record: GameRecord, hand: int) -> dict[str, Any]:

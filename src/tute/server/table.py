@@ -10,7 +10,10 @@ The match is the core's :class:`~tute.core.match.Match`, so a table rebuilds exa
 events (:mod:`tute.server.events`).  Each viewer is sent the event and its own seat's
 view after it (:mod:`tute.server.wire`) -- never another seat's cards.  The table's
 robots and its move clock (:mod:`tute.server.autoplay`) act through :meth:`act` like
-everyone else.
+everyone else.  Its parts with a job of their own live beside it: what each viewer is
+sent (:mod:`~tute.server.audience`), the chat (:mod:`~tute.server.tablechat`), the vote
+to annul (:mod:`~tute.server.annul`), abandons (:mod:`~tute.server.leaving`), the
+finished match kept (:mod:`~tute.server.kept`).
 """
 
 from __future__ import annotations
@@ -19,7 +22,6 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable
 from typing import Any
 
 from tute.bots import LEVELS
@@ -29,7 +31,7 @@ from tute.core.game import Game
 from tute.core.match import Match
 from tute.core.variants import Variant
 from tute.server.annul import Annulment
-from tute.server.audience import placeholder, sees, spectator_names, viewer_sees
+from tute.server.audience import Audience
 from tute.server.autoplay import Autoplay
 from tute.server.economy import Purse, Stake, accounts_at, stakes_of, winning_seats
 from tute.server.events import (
@@ -41,7 +43,9 @@ from tute.server.events import (
     public,
     replay,
 )
-from tute.server.hub import SPECTATOR, Hub, Viewer
+from tute.server.hub import Hub, Viewer
+from tute.server.kept import keep_match
+from tute.server.leaving import ABANDON_SECONDS, Leaving
 from tute.server.names import InvalidNameError, name_key, validate_name
 from tute.server.robots import Thinkers
 from tute.server.store import (
@@ -57,14 +61,13 @@ from tute.server.store import (
     TableRecord,
 )
 from tute.server.tablechat import TableChat
-from tute.server.wire import encode, event_json, seat_json, spectator_json, table_json
+from tute.server.wire import encode
 
 log = logging.getLogger("tute.server")
 
 ROBOT_NAMES = ("Ada", "Bruno", "Carmen", "Diego", "Elena", "Fermín")
 GRACE_SECONDS = 30.0
 AUTO_AFTER = 2                # plays in a row by the clock: then automatic play
-ABANDON_SECONDS = 180.0       # away this long from a running competitive match: abandoned          # an absent player's seat, then the table's robot plays it
 
 
 class TableError(TuteError):
@@ -121,13 +124,14 @@ class TableRuntime:
         self.abandoned: set[int] = set()           # seats that left the running match
         self.gone_since: dict[int, float] = {}     # people's seats with nobody connected
         self.abandon_seconds = ABANDON_SECONDS
+        self.leaving = Leaving(self)               # abandons of competitive matches
         self.editing = False                       # the host has the options open
         self.timeouts: dict[int, int] = {}         # plays in a row made by the clock
         self.auto_after = AUTO_AFTER
         self.muted: dict[str, set[str]] = {}      # by a person's author id: whom it hides
         self.invited: set[int] = set()             # accounts the host invited
         self.chat = TableChat(self)
-        self._spectators_told: tuple[int, list[str]] = (0, [])
+        self.audience = Audience(self)             # what each viewer is sent
         self.last_activity = time.monotonic()
 
     # ------------------------------------------------------------------ building
@@ -305,46 +309,10 @@ class TableRuntime:
             self.auto.moved()                     # the clock first: it goes with the views
         for i, p in enumerate(published):
             game, match = games[i] if games else (self._game(), self.match)
-            self._broadcast(p, game, match)
+            self.audience.broadcast(p, game, match)
 
     def _game(self) -> Game | None:
         return self.match.game if self.match is not None else None
-
-    def _views(self, game: Game | None, match: Match | None
-               ) -> Callable[[int], dict[str, Any] | None]:
-        """The view of each seat (a spectator's, or a seat out of the match: the public
-        one) after an event; the part every seat shares is made once."""
-        names = self.names(match)
-        shared: list[dict[str, Any]] = []
-
-        def table() -> dict[str, Any]:
-            if not shared:
-                assert game is not None
-                shared.append(table_json(game.view(0).table, names, match))
-            return shared[0]
-
-        def of(seat: int) -> dict[str, Any] | None:
-            if game is None:
-                return None
-            in_hand = None if seat == SPECTATOR else self.game_seat(seat, match)
-            if in_hand is None:
-                return spectator_json(game, table())
-            return seat_json(game.view(in_hand), table())
-        return of
-
-    def _broadcast(self, p: dict[str, Any], game: Game | None, match: Match | None) -> None:
-        chat = p["kind"] == "chat"
-        summary = self.summary() if p["kind"] not in ("action", "chat") else None
-        clock = self.auto.clock_state()
-        views = self._views(game, match)
-        hidden = encode(event_json(placeholder(p["seq"]), None)) if chat else None
-        for seat in self.hub.watched():
-            message = event_json(p, None if chat else views(seat))
-            if summary is not None:
-                message["table"] = summary
-            if clock is not None and not chat:
-                message["clock"] = clock
-            self.hub.send(seat, encode(message), hidden, viewer_sees(p) if chat else None)
 
     # ------------------------------------------------------------------ requests
     def _check_open(self) -> None:
@@ -487,22 +455,10 @@ class TableRuntime:
         await self.annulment.vote(player, agree)
 
     def _kept(self, match: Match, status: str, last_seq: int) -> KeepMatch:
-        """The finished match to keep (in the commit of its last event): its events'
-        span, its players, each account's outcome."""
+        """The finished match to keep, in the commit of its last event."""
         first = max(int(e["seq"]) for e in self.history if e["kind"] == "start")
-        winners = set() if status == "annulled" else winning_seats(match, list(self.seats))
-        people = tuple(
-            (s, r.account, "annulled" if status == "annulled" else "abandoned"
-             if s in self.abandoned else "won" if s in winners else "lost")
-            for s, r in sorted(self.seats.items()) if r.account is not None)
-        score = match.score()
-        return KeepMatch(self.matches_started(), first, last_seq, str(self.variant),
-                         self.robot_level, status,
-                         tuple(self.seats[s].name if s in self.seats else ""
-                               for s in range(self.variant.players)),
-                         {"winner": score.winner, "winners": sorted(winners),
-                          "points": list(score.points), "hands_won": list(score.hands_won),
-                          "hands": match.hand_number}, people)
+        return keep_match(self.matches_started(), first, last_seq, self.robot_level,
+                          status, self.seats, self.abandoned, match)
 
     def matches_started(self) -> int:
         return sum(1 for e in self.history if e["kind"] == "start")
@@ -634,13 +590,7 @@ class TableRuntime:
         self.hub.detach(viewer)
 
     def _presence_changed(self) -> None:
-        watching = self.hub.spectators()
-        told = (len(watching), spectator_names(watching))
-        if told != self._spectators_told:           # the table hears who watches it
-            self._spectators_told = told
-            text = encode({"type": "audience", "count": told[0], "spectators": told[1]})
-            for seat in self.hub.watched():
-                self.hub.send(seat, text)
+        self.audience.tell_watchers()
         now = time.monotonic()
         for s, r in self.seats.items():
             if r.kind != "human" or self.hub.present(s):
@@ -662,64 +612,23 @@ class TableRuntime:
             self._take([e])
 
     async def abandon(self, player: str | None) -> None:
-        """A person leaves a running competitive match ("Salir"): it is lost -- the bet
-        stays in the pot, no XP, an abandon on the profile -- and the table's robot plays
-        the seat to the end.  Leaving any other table is no abandon."""
-        async with self.lock:
-            seat = self.seat_of(player)
-            if seat is None:
-                raise TableError("not_seated")
-            await self._abandon(seat)
+        """A person leaves a running competitive match (:mod:`tute.server.leaving`)."""
+        await self.leaving.leave(player)
 
     async def abandon_the_absent(self, now: float | None = None) -> None:
-        """Whoever has been away from a running competitive match longer than
-        :attr:`abandon_seconds` abandoned it (a shorter disconnection is not one)."""
-        moment = time.monotonic() if now is None else now
-        async with self.lock:
-            for seat, since in list(self.gone_since.items()):
-                if moment - since > self.abandon_seconds:
-                    await self._abandon(seat)
-
-    async def _abandon(self, seat: int) -> None:
-        m = self.match
-        row = self.seats.get(seat)
-        if not self.options.competitive or self.practice or m is None or m.is_over \
-                or seat in self.abandoned or row is None or row.kind != "human":
-            return
-        e = Event(self.seq + 1, "abandon", {"seat": seat})
-        await self._commit([e])
-        self.abandoned.add(seat)
-        self.automatic.add(seat)
-        self._take([e])
-        if self.purse is not None and row.account is not None:
-            try:
-                await asyncio.get_running_loop().run_in_executor(
-                    None, self.purse.count_abandon, row.account)
-            except Exception:
-                log.exception("table %s: the abandon of seat %d was not counted", self.id,
-                              seat)
+        """Who has been away from a running competitive match too long abandoned it."""
+        await self.leaving.the_absent(now)
 
     def abandoned_accounts(self) -> frozenset[int]:
         return accounts_at(self.seats.values(), self.abandoned)
 
     def missed(self, viewer: Viewer, last_seq: int) -> list[dict[str, Any]]:
-        """The events after ``last_seq`` (those the viewer may not see as placeholders),
-        then the viewer's current view."""
-        out = [event_json(e if sees(e, viewer.seat, viewer.hidden)
-                          else placeholder(int(e["seq"])), None)
-               for e in self.history if int(e["seq"]) > last_seq]
-        view = self._views(self._game(), self.match)(viewer.seat)
-        state = event_json({"seq": self.seq, "kind": "state"}, view)
-        state["table"] = self.summary()
-        state["you"] = None if viewer.seat == SPECTATOR else viewer.seat
-        state["author"] = viewer.author             # how the page knows its own lines
-        state["audience"] = {"count": len(self.hub.spectators()),
-                             "spectators": spectator_names(self.hub.spectators())}
-        clock = self.auto.clock_state()
-        if clock is not None:
-            state["clock"] = clock
-        out.append(state)
-        return out
+        """The events after ``last_seq`` (placeholders for those the viewer may not
+        see), then its current view (:meth:`~tute.server.audience.Audience.missed`)."""
+        return self.audience.missed(viewer, last_seq)
+
+    def clock_state(self) -> dict[str, Any] | None:
+        return self.auto.clock_state()
 
     # ------------------------------------------------------------------ ending
     def mark_broken(self, why: str) -> None:
