@@ -309,7 +309,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
         try:
             table_id, number = parse_game_id(request.path_params["game_id"])
             text = request.query_params.get("hand", "1")
-            hand = int(text) if text.isdigit() and len(text) < 6 else 0
+            hand = int(text) if text.isascii() and text.isdigit() and len(text) < 6 else 0
             summary = await run(lambda: kept.summary(table_id, number))
             record = await run(lambda: kept.record(table_id, number))
             steps = await run(lambda: replay_hand(record, hand))
@@ -413,6 +413,9 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
             if seat is None and ws.query_params.get("watch") == "1":
                 if not table.options.spectators:
                     raise TableError("no_spectators")
+                if table.options.private and not await run(
+                        lambda: social.may_sit(table, account(ws), None)):
+                    raise TableError("private_table")   # its public: who may sit there
                 seat = SPECTATOR                    # the public table only
             if seat is None:
                 raise TableError("not_seated")
@@ -426,7 +429,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
         holder = row.account if row is not None else (logged.id if logged else None)
         author = author_of(player, holder, table.id)
         viewer = Viewer(seat, author, logged.name if logged and seat == SPECTATOR else "",
-                        table.muted.setdefault(author, set()) if author else set())
+                        set(table.muted.get(author, ())), client_address(ws.scope))
         if logged is not None:                      # whom the account blocks, hidden
             try:
                 blocked = await run(lambda: moderation.blocked(logged.id))
@@ -465,7 +468,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
         await ws.accept()
         logged = account(ws)
         viewer = Viewer(SPECTATOR, f"a{logged.id}" if logged else "",
-                        logged.name if logged else "")
+                        logged.name if logged else "", None, client_address(ws.scope))
         if logged is not None:
             with contextlib.suppress(Exception):       # the blocks: best effort
                 blocked = await run(lambda: moderation.blocked(logged.id))
@@ -500,6 +503,11 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
                 except TuteError as e:
                     viewer.push(encode({"type": "error", "message": e.localized(lang),
                                         "key": e.key}))
+                except Exception:
+                    log.exception("the lobby: a message could not be handled")
+                    fault = TuteError("server_fault")
+                    viewer.push(encode({"type": "error", "message": fault.localized(lang),
+                                        "key": fault.key}))
         except WebSocketDisconnect:
             return
         finally:
@@ -595,7 +603,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
 
 
 def _last(text: str) -> int:
-    if not text.isdigit() or len(text) > 10 or int(text) > MAX_LAST:
+    if not (text.isascii() and text.isdigit()) or len(text) > 10 or int(text) > MAX_LAST:
         raise ProtocolError("bad_last")
     return int(text)
 
@@ -660,5 +668,8 @@ async def _serve(ws: WebSocket, table: TableRuntime, player: str | None, viewer:
                     await table.chat.report(viewer, message.seq)
             except TuteError as e:
                 refuse(e)
+            except Exception:                    # a fault of ours: said, logged, kept on
+                log.exception("table %s: a message could not be handled", table.id)
+                refuse(TuteError("server_fault"))
     except WebSocketDisconnect:
         return

@@ -22,6 +22,7 @@ from functools import cache
 from pathlib import Path
 
 from tute.core.errors import TuteError
+from tute.server.lookalike import latin, sounded, visible
 
 MAX_CHARS = 200
 BURST, BURST_SECONDS = 4, 5.0         # at most 4 messages in 5 seconds
@@ -29,11 +30,8 @@ MINUTE = 15                           # and 15 in a minute
 REPEAT_SECONDS = 60.0                 # the same message again within a minute: refused
 WORDS = Path(__file__).parent / "words"
 
-# letters of other alphabets that look like Latin ones, and signs written for letters
-_LOOKALIKE = str.maketrans({
-    "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "ѕ": "s",
-    "і": "i", "ј": "j", "к": "k", "м": "m", "т": "t", "в": "b", "н": "h", "ο": "o",
-    "α": "a", "ε": "e", "ι": "i", "κ": "k", "ν": "v", "ρ": "p", "τ": "t", "υ": "u",
+# signs written for letters (the look-alike letters of other alphabets: lookalike.py)
+_SIGNS = str.maketrans({
     "0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s",
     "€": "e", "!": "i", "|": "l", "ß": "ss",
 })
@@ -48,7 +46,8 @@ def clean(text: object) -> str:
     """The message as it will be kept: text only, one line, trimmed; or ChatError."""
     if not isinstance(text, str):
         raise ChatError("chat_empty")
-    kept = "".join(" " if ch.isspace() else ch for ch in unicodedata.normalize("NFC", text)
+    kept = "".join(" " if ch.isspace() else ch
+                   for ch in visible(unicodedata.normalize("NFC", text))
                    if ch.isspace() or unicodedata.category(ch)[0] != "C")
     kept = _SPACES.sub(" ", kept).strip()
     if not kept:
@@ -65,7 +64,7 @@ def skeleton(word: str) -> str:
     """A word as the filter compares it: look-alikes and signs to letters, no accents,
     lower case, letters only, no letter twice in a row."""
     inner = word.strip(_PUNCT)
-    text = unicodedata.normalize("NFKD", inner.casefold()).translate(_LOOKALIKE)
+    text = latin(unicodedata.normalize("NFKD", latin(inner)).casefold()).translate(_SIGNS)
     letters = [ch for ch in text if ch.isalpha() and not unicodedata.combining(ch)]
     out: list[str] = []
     for ch in letters:
@@ -89,7 +88,7 @@ class WordFilter:
         self.words = _list("all") | _list(lang if lang in known else "es")
 
     def bad(self, token: str) -> bool:
-        if skeleton(token) in self.words:
+        if skeleton(token) in self.words or skeleton(sounded(token)) in self.words:
             return True
         parts = re.split(r"[^\w@$€!|]+", token)
         return len(parts) > 1 and any(skeleton(p) in self.words for p in parts if p)
@@ -112,6 +111,19 @@ class WordFilter:
                     out[k] = _stars(tokens[k])
             i = max(j, i + 1)
         return " ".join(out)
+
+
+def _plain(text: str) -> str:
+    """A message as the repeat rule compares it: letters and digits, look-alikes read
+    as Latin letters, no case, no accents, no spaces; a digit inside a word read as
+    the letter it stands for ("h0la" is "hola"; "mensaje 2" stays "mensaje2")."""
+    out = []
+    for token in text.split(" "):
+        word = latin(unicodedata.normalize("NFKD", latin(token.strip(_PUNCT))).casefold())
+        if any(ch.isalpha() for ch in word):
+            word = word.translate(_SIGNS)
+        out.append("".join(ch for ch in word if ch.isalnum()))
+    return "".join(out)                           # "h o l a" is "hola" too
 
 
 def _stars(token: str) -> str:
@@ -145,8 +157,7 @@ class Flood:
         if sum(1 for t in w.times if now - t < BURST_SECONDS) >= BURST \
                 or len(w.times) >= MINUTE:
             raise ChatError("chat_too_fast")
-        said = "".join(ch for ch in unicodedata.normalize("NFKD", text.casefold())
-                       if ch.isalnum())                  # "Ya puedo!" is "ya puedo"
+        said = _plain(text)                              # "Ya puedo!" is "ya puedo"
         if any(said == s for _, s in w.recent):
             raise ChatError("chat_repeated")
         w.times.append(now)

@@ -42,9 +42,9 @@ class Friends:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def request(self, me: int, name: str) -> str:
+    def request(self, me: int, name: str) -> tuple[str, int]:
         """Ask the account called ``name`` to be friends: ``pending``, or ``friends``
-        when it had asked me already."""
+        when it had asked me already; and the account asked."""
         with self.engine.begin() as c:
             other = c.execute(select(accounts.c.id).where(
                 accounts.c.name_key == name_key(name.strip()))).scalar()
@@ -57,17 +57,22 @@ class Friends:
                 if row.state == "accepted":
                     raise FriendError("already_friends", name=name)
                 if row.requester == me:
-                    return "pending"
+                    return "pending", other
                 c.execute(update(friends).where(_pair(me, other))
                           .values(state="accepted", since=int(time.time())))
-                return "friends"
-            count = c.execute(select(friends.c.target).where(
-                or_(friends.c.requester == me, friends.c.target == me))).all()
-            if len(count) >= MAX_FRIENDS:
+                return "friends", other
+            mine = c.execute(select(friends.c.target).where(or_(     # mine, and my asks
+                friends.c.requester == me,
+                and_(friends.c.target == me, friends.c.state == "accepted")))).all()
+            if len(mine) >= MAX_FRIENDS:
                 raise FriendError("too_many_friends", max=MAX_FRIENDS)
+            asking = c.execute(select(friends.c.requester).where(        # theirs to answer
+                friends.c.target == other, friends.c.state == "pending")).all()
+            if len(asking) >= MAX_FRIENDS:
+                raise FriendError("friend_requests_full", name=name)
             c.execute(friends.insert().values(requester=me, target=other, state="pending",
                                               since=int(time.time())))
-            return "pending"
+            return "pending", other
 
     def answer(self, me: int, requester: int, accept: bool) -> None:
         """Accept (or refuse) the request ``requester`` sent me."""

@@ -15,6 +15,9 @@ QUEUE_LIMIT = 512          # texts waiting for one viewer before it is dropped
 SOCKETS_PER_SEAT = 4       # a seat open in this many tabs at most
 SPECTATOR = -1             # the "seat" of a spectator: the public table only
 SPECTATORS = 64            # spectators of one table at once
+SPECTATOR_SOCKETS = 2      # of them, one person's
+SPECTATORS_PER_ADDRESS = 8  # and one address's
+ANONYMOUS_PER_ADDRESS = 4  # of them without a guest's cookie
 
 
 class Viewer:
@@ -25,10 +28,11 @@ class Viewer:
     how a spectator is shown to the table."""
 
     def __init__(self, seat: int, author: str = "", name: str = "",
-                 hidden: set[str] | None = None) -> None:
+                 hidden: set[str] | None = None, address: str = "") -> None:
         self.seat = seat
         self.author = author
         self.name = name
+        self.address = address
         self.hidden: set[str] = hidden if hidden is not None else set()
         self._queue: deque[str] = deque()
         self._ready = asyncio.Event()
@@ -74,10 +78,23 @@ class Hub:
         current = self.viewers.setdefault(viewer.seat, set())
         if len(current) >= (SPECTATORS if viewer.seat == SPECTATOR else SOCKETS_PER_SEAT):
             return False
+        if viewer.seat == SPECTATOR and self._crowded(current, viewer):
+            return False
         current.add(viewer)
         if self._on_change is not None:
             self._on_change()
         return True
+
+    @staticmethod
+    def _crowded(current: set[Viewer], viewer: Viewer) -> bool:
+        """Nobody takes the public's places: a person watches in two tabs at most, one
+        address (a guest without a cookie counts as its address) in a few."""
+        same_address = [v for v in current if viewer.address and v.address == viewer.address]
+        if viewer.author:
+            return sum(v.author == viewer.author for v in current) >= SPECTATOR_SOCKETS \
+                or len(same_address) >= SPECTATORS_PER_ADDRESS
+        return sum(not v.author for v in same_address) >= ANONYMOUS_PER_ADDRESS \
+            or len(same_address) >= SPECTATORS_PER_ADDRESS
 
     def detach(self, viewer: Viewer) -> None:
         self.viewers.get(viewer.seat, set()).discard(viewer)

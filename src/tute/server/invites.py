@@ -58,7 +58,7 @@ class Invites:
         if not isinstance(token, str) or len(token) > 128:
             return False
         parts = token.split(".")
-        if len(parts) != 3 or not parts[1].isdigit():
+        if len(parts) != 3 or not (parts[1].isascii() and parts[1].isdigit()):
             return False
         table, expires, signature = parts
         if not hmac.compare_digest(self._sign(f"{table}.{expires}"), signature):

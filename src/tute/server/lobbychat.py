@@ -29,6 +29,7 @@ class LobbyChat:
         self.moderation = moderation
         self.flood = Flood()
         self.reports = RateLimit(10, 3600.0)
+        self.reports_from = RateLimit(10, 3600.0)        # by address
         self.recent: deque[dict[str, Any]] = deque(maxlen=RECENT)
 
     def load(self) -> None:
@@ -77,7 +78,8 @@ class LobbyChat:
             raise ChatError("chat_no_message")
         if not viewer.author or said["author"] == viewer.author:
             raise ChatError("chat_bad_author")
-        if not self.reports.allow(viewer.author):
+        if not self.reports.allow(viewer.author) or (
+                viewer.address and not self.reports_from.allow(viewer.address)):
             raise ChatError("chat_too_many_reports")
         try:
             await asyncio.get_running_loop().run_in_executor(

@@ -1,5 +1,5 @@
 """What players do about each other's words, kept in the store: blocks (an account
-hides another's messages everywhere, for good) and reports (a message kept for the
+hides another's messages everywhere, for good, and ends any friendship) and reports (a message kept for the
 operator, ``tute admin reports``).  Muting is lighter and lives with the table
 (:class:`tute.server.tablechat.TableChat`)."""
 
@@ -8,11 +8,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from sqlalchemy import delete, select
+from sqlalchemy import and_, delete, or_, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
-from tute.server.db.schema import accounts, blocks, reports
+from tute.server.db.schema import accounts, blocks, friends, reports
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +59,9 @@ class Moderation:
                 return
             c.execute(blocks.insert().values(account_id=account, blocked_id=other,
                                              at=int(time.time())))
+            c.execute(delete(friends).where(or_(                # a block ends a friendship
+                and_(friends.c.requester == account, friends.c.target == other),
+                and_(friends.c.requester == other, friends.c.target == account))))
 
     def report(self, place: str, seq: int, reporter: str, author: str, name: str,
                text: str) -> bool:
@@ -82,6 +85,7 @@ class Moderation:
 
 def account_of_author(author: str) -> int | None:
     """The account behind a public author id (``a12``), None for a guest's."""
-    if len(author) > 1 and author[0] == "a" and author[1:].isdigit() and len(author) < 15:
+    digits = author[1:]
+    if author[:1] == "a" and digits.isascii() and digits.isdigit() and len(author) < 15:
         return int(author[1:])
     return None

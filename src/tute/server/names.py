@@ -4,7 +4,8 @@ A name is checked on the server before it is stored or sent (the page shows it a
 whatever it holds, but a name is also read by other players): NFC, 1 to 20 characters
 of letters (with their combining accents), digits, spaces and ``- _ . '``; no control,
 bidi or zero-width character; not ending in the robots' marker; unique at a table
-(compared without case or width: "ANA" and "ａｎａ" are Ana).
+(compared without case or width, look-alike letters of other alphabets read as Latin:
+"ANA", "ａｎａ" and "Аna" with a Cyrillic А are Ana).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import unicodedata
 
 from tute.core.errors import TuteError
+from tute.server.lookalike import INVISIBLE, latin
 
 MAX_LENGTH = 20
 ROBOT_MARKER = "robot"            # robots are "Ada (robot)": no person ends in it
@@ -45,7 +47,8 @@ def validate_name(raw: object) -> str:
                 raise InvalidNameError("name_bad_character", char=_shown(ch))
             continue
         marks = 0
-        if not (category[0] == "L" or category == "Nd" or ch in _PUNCTUATION):
+        if ch in INVISIBLE or not (category[0] == "L" or category == "Nd"
+                                   or ch in _PUNCTUATION):
             raise InvalidNameError("name_bad_character", char=_shown(ch))
         previous = ch
     if name_key(name).endswith(ROBOT_MARKER):
@@ -54,8 +57,10 @@ def validate_name(raw: object) -> str:
 
 
 def name_key(name: str) -> str:
-    """What two names are compared by (unique at a table): no case, no width."""
-    return unicodedata.normalize("NFKC", name).casefold().replace(" ", "")
+    """What two names are compared by (unique at a table and among accounts): no case,
+    no width, and a look-alike letter of another alphabet read as the Latin one ("Аna"
+    with a Cyrillic А is Ana)."""
+    return latin(unicodedata.normalize("NFKC", name).casefold()).replace(" ", "")
 
 
 def _shown(ch: str) -> str:

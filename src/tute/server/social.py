@@ -20,11 +20,13 @@ from tute.server.accounts import Account
 from tute.server.edge import lang_of
 from tute.server.friends import FriendError, Friends, Presence
 from tute.server.invites import Invites
+from tute.server.limits import RateLimit
 from tute.server.lobby import Lobby
 from tute.server.protocol import Empty, FriendAnswer, FriendName, Invite, decode_body
 from tute.server.table import TableError, TableRuntime
 
 T = TypeVar("T")
+NOTICE_SECONDS = 600.0          # the same notice from the same person: once in this time
 
 
 async def run(fn: Callable[[], T]) -> T:
@@ -38,6 +40,14 @@ class Social:
                  who: Callable[[Any], str | None]) -> None:
         self.friends, self.presence, self.invites, self.lobby = friends, presence, invites, lobby
         self.account, self.error, self.who = account, error, who
+        self.notices = RateLimit(1, NOTICE_SECONDS)     # one of a kind per pair a while
+
+    def notify(self, to: int, kind: str, sender: Account, **more: Any) -> None:
+        """A notice from ``sender`` to ``to`` -- not again for a while (asking or
+        inviting again is no way to flood someone)."""
+        if self.notices.allow(f"{kind}:{sender.id}:{to}:{more.get('table', '')}"):
+            self.presence.notify(to, {"kind": kind, "from": sender.name, "id": sender.id,
+                                      **more})
 
     # ------------------------------------------------------------------ rules
     def may_sit(self, table: TableRuntime, person: Account | None, token: str | None) -> bool:
@@ -91,15 +101,10 @@ class Social:
         try:
             me = await run(lambda: self._me(request))
             data = decode_body(FriendName, await request.body())
-            state = await run(lambda: self.friends.request(me.id, data.name))
-            mine = await run(lambda: self.friends.of(me.id))
+            state, other = await run(lambda: self.friends.request(me.id, data.name))
         except TuteError as e:
             return self.error(e, lang_of(request.scope))
-        other = next(f for kind in ("friends", "outgoing") for f in mine[kind]
-                     if f["name"].casefold() == data.name.strip().casefold())
-        self.presence.notify(other["id"], {"kind": "friend_request" if state == "pending"
-                                           else "friend_accepted", "from": me.name,
-                                           "id": me.id})
+        self.notify(other, "friend_request" if state == "pending" else "friend_accepted", me)
         return JSONResponse({"state": state})
 
     async def answer(self, request: Request) -> JSONResponse:
@@ -110,8 +115,7 @@ class Social:
         except TuteError as e:
             return self.error(e, lang_of(request.scope))
         if data.accept:
-            self.presence.notify(data.id, {"kind": "friend_accepted", "from": me.name,
-                                           "id": me.id})
+            self.notify(data.id, "friend_accepted", me)
         return JSONResponse({"ok": True})
 
     async def remove(self, request: Request) -> JSONResponse:
@@ -137,8 +141,7 @@ class Social:
             await table.invite(self.who(request) or "", data.friend, name)
         except TuteError as e:
             return self.error(e, lang)
-        self.presence.notify(data.friend, {"kind": "invite", "from": me.name,
-                                           "table": table.id, "variant": str(table.variant)})
+        self.notify(data.friend, "invite", me, table=table.id, variant=str(table.variant))
         return JSONResponse({"table": table.summary()})
 
     async def link(self, request: Request) -> JSONResponse:

@@ -3,9 +3,11 @@ with it), checked and filtered here, and hidden from whom they should be hidden 
 :mod:`tute.server.audience`.
 
 Who writes: a seated person (by the seat's name) or a logged-in spectator (by the
-account's name).  Against collusion at partnership tables: a table may close the
-players' chat while a hand is played (``chat_in_hand`` off), and a spectator's message
-written during a hand is never shown to the players (``quiet``), as Skat servers do.
+account's name).  Against collusion at partnership tables: a spectator's message written
+during a hand is never shown to the players (``quiet``), as Skat servers do; and a table
+may close its chat while a hand is played (``chat_in_hand`` off) -- the players' and the
+spectators' alike, so that not even the numbered placeholders of the spectators'
+messages can carry a sign to a player.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any, Protocol
 from tute.core.match import Match
 from tute.server.chat import ChatError, Flood, WordFilter, clean
 from tute.server.events import Options
-from tute.server.hub import SPECTATOR, Viewer
+from tute.server.hub import SPECTATOR, Hub, Viewer
 from tute.server.limits import RateLimit
 from tute.server.moderation import Moderation
 from tute.server.store import Event, SeatRow
@@ -32,12 +34,15 @@ class ChatTable(Protocol):
     match: Match | None
     options: Options
     history: list[dict[str, Any]]
+    hub: Hub
+    muted: dict[str, set[str]]
 
     async def _commit(self, events: list[Event], ops: Any = None) -> None: ...
     def _take(self, events: list[Event], games: Any = None) -> None: ...
 
 TABLE_MESSAGES = 3000            # messages one table keeps; then its chat is full
-REPORTS_PER_HOUR = 10
+REPORTS_PER_HOUR = 10            # per person, and per address
+MUTES = 100                      # people one person mutes at a table
 
 
 class TableChat:
@@ -45,6 +50,7 @@ class TableChat:
         self.table = table
         self.flood = Flood()
         self.reports = RateLimit(REPORTS_PER_HOUR, 3600.0)
+        self.reports_from = RateLimit(REPORTS_PER_HOUR, 3600.0)     # by address
         self.moderation: Moderation | None = None
 
     def count(self) -> int:
@@ -69,8 +75,8 @@ class TableChat:
             name, seat = self._writer(viewer)
             said = clean(text)
             in_hand = t.match is not None and not t.match.is_over
-            if seat != SPECTATOR and in_hand and not t.options.chat_in_hand:
-                raise ChatError("chat_closed_in_hand")
+            if in_hand and not t.options.chat_in_hand:   # players' and spectators': no
+                raise ChatError("chat_closed_in_hand")   # word, and no sign, in a hand
             if self.count() >= TABLE_MESSAGES:
                 raise ChatError("chat_full")
             self.flood.check(viewer.author, said)
@@ -84,13 +90,27 @@ class TableChat:
 
     def mute(self, viewer: Viewer, author: str, on: bool) -> None:
         """The person behind ``viewer`` no longer gets ``author``'s messages at this
-        table (or again: ``on`` false); in memory, for the table's life."""
+        table (or again: ``on`` false) -- on every socket of theirs, and when they come
+        back; in memory, for the table's life.  Only someone who wrote here or is here
+        can be muted, and a hundred at most."""
+        t = self.table
         if not author or author == viewer.author:
             raise ChatError("chat_bad_author")
+        mine = [v for vs in t.hub.viewers.values() for v in vs
+                if viewer.author and v.author == viewer.author] or [viewer]
         if on:
-            viewer.hidden.add(author)
-        else:
-            viewer.hidden.discard(author)
+            here = any(e["kind"] == "chat" and e.get("author") == author for e in t.history) \
+                or any(v.author == author for vs in t.hub.viewers.values() for v in vs)
+            if not here:
+                raise ChatError("chat_bad_author")
+            if len(viewer.hidden) >= MUTES:
+                raise ChatError("chat_too_many_mutes", max=MUTES)
+        kept = t.muted.setdefault(viewer.author, set()) if viewer.author else set()
+        for hidden in [kept, *(v.hidden for v in mine)]:
+            if on:
+                hidden.add(author)
+            else:
+                hidden.discard(author)
 
     async def report(self, viewer: Viewer, seq: int) -> None:
         """Keep the message numbered ``seq`` for the operator."""
@@ -100,7 +120,8 @@ class TableChat:
             raise ChatError("chat_no_message")
         if not viewer.author or said["author"] == viewer.author:
             raise ChatError("chat_bad_author")
-        if not self.reports.allow(viewer.author):
+        if not self.reports.allow(viewer.author) or (
+                viewer.address and not self.reports_from.allow(viewer.address)):
             raise ChatError("chat_too_many_reports")
         moderation = self.moderation
         if moderation is None:
