@@ -94,6 +94,45 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_analyze(args: argparse.Namespace) -> int:
+    """Every decision of a seat in a record, judged from what the seat knew."""
+    import json
+    from pathlib import Path
+
+    from tute.core.records import RecordError, parse_record
+    from tute.i18n import render
+    from tute.tools.analysis_text import report_json, report_text
+    from tute.tools.analyze import analyze, summary
+
+    try:
+        record = parse_record(Path(args.file).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as e:
+        print(f"tute: {args.file}: {e}", file=sys.stderr)
+        return 2
+    except RecordError as e:
+        print(f"tute: {args.file}: {e.localized(args.lang)}", file=sys.stderr)
+        return 1
+    if not 0 <= args.seat < len(record.names):
+        print(f"tute: --seat goes from 0 to {len(record.names) - 1}", file=sys.stderr)
+        return 2
+    show = sys.stderr.isatty() and not args.json
+
+    def progress(done: int, total: int) -> None:
+        if show:
+            bar = "#" * (30 * done // max(1, total))
+            text = render("analysis_progress", {"done": done, "total": total}, args.lang)
+            print(f"\r[{bar:<30}] {text}", end="", file=sys.stderr, flush=True)
+    decisions = analyze(record, args.seat, args.budget_ms, args.seed, progress)
+    if show:
+        print(file=sys.stderr)
+    found = summary(decisions, args.seat, len(record.hands))
+    if args.json:
+        print(json.dumps(report_json(decisions, found), ensure_ascii=False, indent=1))
+    else:
+        sys.stdout.write(report_text(decisions, found, record.names[args.seat], args.lang))
+    return 0
+
+
 def _cmd_play(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -366,6 +405,17 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--lang", default="es", choices=("es", "pt", "it", "en"))
     r.add_argument("--no-color", action="store_true", help="no colours")
     r.set_defaults(func=_cmd_replay)
+
+    an = sub.add_parser("analyze", help="judge every decision of a seat in a record, "
+                                        "from what it knew")
+    an.add_argument("file", help="a record (see docs/records.md)")
+    an.add_argument("--seat", type=int, default=0, help="the seat to judge (default 0)")
+    an.add_argument("--budget-ms", type=float, default=800.0,
+                    help="thinking time per decision (default 800 ms)")
+    an.add_argument("--seed", type=int, default=0, help="seed of the sampled deals")
+    an.add_argument("--json", action="store_true", help="print one JSON object")
+    an.add_argument("--lang", default="es", choices=("es", "pt", "it", "en"))
+    an.set_defaults(func=_cmd_analyze)
 
     d = sub.add_parser("demo", help="a random game printed trick by trick")
     d.add_argument("--variant", default="habanero", help="variant text (default habanero)")

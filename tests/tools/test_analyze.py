@@ -1,0 +1,144 @@
+"""The analysis of a record (``tute analyze``): the grade thresholds and the accuracy
+formula, losses beyond the sampling's noise, exact values where every card is known
+(checked against the solver itself), forced moves, and seed 002's worked example."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tute.core.game import Game
+from tute.core.records import parse_record, replay
+from tute.search.solver import WIN, solve
+from tute.tools.analyze import (
+    GRADES,
+    Decision,
+    analyze,
+    grade,
+    lost,
+    move_accuracy,
+    summary,
+)
+
+SEED002 = Path(__file__).parent.parent.parent / "examples" / "seed002.tute"
+
+
+@pytest.mark.parametrize(("win", "points", "expected"), [
+    (0.0, 0.0, "best"), (1.9, 2.9, "best"), (2.0, 0.0, "good"), (0.0, 3.0, "good"),
+    (4.9, 9.9, "good"), (5.0, 0.0, "inaccuracy"), (0.0, 10.0, "inaccuracy"),
+    (9.9, 0.0, "inaccuracy"), (10.0, 0.0, "mistake"), (0.0, 20.0, "mistake"),
+    (20.0, 0.0, "blunder"), (0.0, 40.0, "blunder"), (1.0, 45.0, "blunder"),
+])
+def test_grades_from_what_a_move_gave_up(win: float, points: float, expected: str) -> None:
+    assert grade(win, points) == expected
+    assert expected in GRADES
+
+
+def test_the_accuracy_formula() -> None:
+    assert move_accuracy(0.0) == pytest.approx(100.0, abs=0.01)
+    assert move_accuracy(10.0) == pytest.approx(63.6, abs=0.1)
+    assert move_accuracy(20.0) == pytest.approx(40.0, abs=0.1)
+    assert move_accuracy(100.0) == 0.0                   # never below zero
+    assert move_accuracy(-5.0) == pytest.approx(100.0, abs=0.01)
+
+
+def test_a_loss_counts_beyond_the_noise_of_sampling() -> None:
+    assert lost((1.0,), (0.0,)) == 1.0                    # one deal: exact
+    assert lost((5.0, 5.0, 5.0), (5.0, 5.0, 5.0)) == 0.0
+    assert lost((10.0, 10.0, 10.0, 10.0), (0.0, 0.0, 0.0, 0.0)) == 10.0   # sure
+    noisy = lost((10.0, 0.0, 10.0, 0.0), (0.0, 10.0, 0.0, 10.0))          # a coin
+    assert noisy == 0.0
+    assert lost((), ()) == 0.0
+
+
+@pytest.fixture(scope="module")
+def seed002() -> list[Decision]:
+    record = parse_record(SEED002.read_text(encoding="utf-8"))
+    return analyze(record, 0, budget_ms=10**9, seed=1, samples=60)
+
+
+def test_every_decision_of_the_seat_is_judged(seed002: list[Decision]) -> None:
+    record = parse_record(SEED002.read_text(encoding="utf-8"))
+    game = replay(record).games[0]
+    mine = [a for s, a in game.history if s == 0]
+    assert [d.played for d in seed002] == [str(a) for a in mine]
+    for d in seed002:
+        assert d.played in [v.action for v in d.values]
+        assert d.values[0].win >= d.values[-1].win
+        assert 0.0 <= d.loss_win <= 100.0 and d.loss_points >= 0.0
+
+
+def test_forced_moves_are_marked_forced(seed002: list[Decision]) -> None:
+    record = parse_record(SEED002.read_text(encoding="utf-8"))
+    played = replay(record).games[0]
+    g = Game(played.variant, played.deal)
+    forced = []
+    for who, action in played.history:
+        if who == 0:
+            forced.append(len(g.view(0).legal) == 1)
+        g.apply(who, action)
+    assert [d.forced for d in seed002] == forced and any(forced)
+    assert all(d.grade == "best" and d.loss_win == 0 for d in seed002 if d.forced)
+
+
+def test_exact_values_are_the_solvers(seed002: list[Decision]) -> None:
+    """Where every card is known (the strict phase of two players) the values are the
+    solver's own: the same best move, the same points lost."""
+    record = parse_record(SEED002.read_text(encoding="utf-8"))
+    played = replay(record).games[0]
+    g = Game(played.variant, played.deal)
+    decisions = iter(seed002)
+    checked = 0
+    for who, action in played.history:
+        if who == 0:
+            d = next(decisions)
+            if d.exact:
+                sol = solve(g.copy(), perspective=0)
+                margins = {str(a): (v - WIN if v > 0 else v + WIN)
+                           for a, v in sol.move_values.items()}
+                assert {v.action: v.margin for v in d.values} == margins
+                assert d.loss_points == max(margins.values()) - margins[d.played]
+                checked += 1
+        g.apply(who, action)
+    assert checked >= 4
+
+
+def test_seed002_the_swap_the_forty_and_the_knight_on_the_ace(
+        seed002: list[Decision]) -> None:
+    """Seed 002's reasons, found by the analysis: swapping the 7 at the first lead, the
+    forty sung, and the caballo of copas after the ace (not the rey) are all best."""
+    by_move = {(d.trick, d.played): d for d in seed002}
+    assert by_move[(1, "swap")].grade == "best"
+    assert by_move[(2, "40")].grade == "best"
+    assert by_move[(15, "Cc")].grade == "best" and by_move[(15, "Cc")].exact
+    assert by_move[(15, "Cc")].values[0].action == "Cc"
+
+
+def test_summary_and_the_command(seed002: list[Decision], tmp_path: Path) -> None:
+    s = summary(seed002, 0, 1)
+    assert 0 <= s.accuracy <= 100 and s.decisions == sum(not d.forced for d in seed002)
+    assert all(d.grade in ("inaccuracy", "mistake", "blunder") for d in s.worst)
+    done = subprocess.run([sys.executable, "-m", "tute.cli", "analyze", str(SEED002),
+                           "--seat", "0", "--budget-ms", "60", "--json"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert len(data["decisions"]) == len(seed002)
+    assert {"accuracy", "decisions", "points_lost_per_hand", "worst"} <= set(data["summary"])
+    words = subprocess.run([sys.executable, "-m", "tute.cli", "analyze", str(SEED002),
+                            "--budget-ms", "30"], capture_output=True, text=True,
+                           timeout=300)
+    assert words.returncode == 0 and "cambiar el siete" in words.stdout
+    assert "las cuarenta" in words.stdout and "Precisión" in words.stdout
+    bad = subprocess.run([sys.executable, "-m", "tute.cli", "analyze", str(SEED002),
+                          "--seat", "7"], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "--seat" in bad.stderr
+    junk = tmp_path / "junk.tute"
+    junk.write_text("[Variant \"habanero\"]\n\n1. Zz\n", encoding="utf-8")
+    broken = subprocess.run([sys.executable, "-m", "tute.cli", "analyze", str(junk)],
+                            capture_output=True, text=True, timeout=60)
+    assert broken.returncode in (1, 2) and broken.stderr
