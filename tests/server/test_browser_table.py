@@ -295,9 +295,14 @@ def test_the_host_changes_the_options_and_the_others_see_it(server: Server) -> N
         shot(bea, "waiting-phone-host-editing")
         ana.select_option("#opt-seconds", "30")
         ana.select_option("#opt-level", "mc")
+        assert not ana.is_checked("#opt-private") and ana.is_checked("#opt-spectators")
+        ana.check("#opt-private")
+        ana.uncheck("#opt-spectators")
         ana.click("#opt-save")
         bea.wait_for_selector("#editing-note", state="hidden")
         browser.close()
     (table,) = server.lobby.tables.values()
     assert table.move_seconds == 30 and table.robot_level == "mc"
+    assert table.options.private and not table.options.spectators and \
+        table.options.chat_in_hand
     assert str(table.variant) == "habanero" and not table.editing

@@ -559,6 +559,7 @@ function openOptions() {
   $("opt-seconds").value = String(tableInfo.move_seconds || 0);
   $("opt-competitive").checked = Boolean(tableInfo.competitive);
   $("opt-bet").value = String(tableInfo.bet || 0);
+  $("opt-private").checked = Boolean(tableInfo.private);
   $("opt-spectators").checked = tableInfo.spectators_allowed !== false;
   $("opt-chat-in-hand").checked = tableInfo.chat_in_hand !== false;
   $("table-options").hidden = false;
@@ -576,6 +577,7 @@ $("table-options").onsubmit = async (e) => {
       move_seconds: Number($("opt-seconds").value), competitive,
       bet: competitive ? Math.max(0, Math.round(Number($("opt-bet").value) || 0)) : 0,
       spectators: $("opt-spectators").checked, chat_in_hand: $("opt-chat-in-hand").checked,
+      private: $("opt-private").checked,
     });
     $("table-options").hidden = true;
   } catch (err) { say(err.message); }
