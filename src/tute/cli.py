@@ -127,7 +127,8 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         print(file=sys.stderr)
     found = summary(decisions, args.seat, len(record.hands))
     if args.json:
-        print(json.dumps(report_json(decisions, found), ensure_ascii=False, indent=1))
+        print(json.dumps(report_json(decisions, found, args.lang), ensure_ascii=False,
+                         indent=1))
     else:
         sys.stdout.write(report_text(decisions, found, record.names[args.seat], args.lang))
     return 0

@@ -7,6 +7,7 @@ from typing import Any
 from tute.core.actions import Play, parse_action
 from tute.i18n import card_name, render
 from tute.tools.analyze import Decision, Summary
+from tute.tools.reasons import Reason, words
 
 
 def action_words(text: str, lang: str) -> str:
@@ -38,7 +39,8 @@ def report_text(decisions: list[Decision], summary: Summary, name: str, lang: st
             render("analysis_trick", {"n": d.trick}, lang)
         played = action_words(d.played, lang)
         if d.forced:
-            lines.append(render("analysis_forced", {"where": where, "played": played}, lang))
+            lines.append(render("analysis_forced", {"where": where, "played": played}, lang)
+                         + _said(d.why, lang))
             continue
         mine = next(v for v in d.values if v.action == d.played)
         facts = render("analysis_facts", {"win": round(mine.win * 100),
@@ -47,7 +49,8 @@ def report_text(decisions: list[Decision], summary: Summary, name: str, lang: st
             facts += " · " + render("analysis_exact", {}, lang)
         if d.grade == "best":
             lines.append(render("analysis_best_line", {"where": where, "played": played,
-                                                       "facts": facts}, lang))
+                                                       "facts": facts}, lang)
+                         + _said(d.why, lang))
         else:
             top = d.values[0]
             best_facts = render("analysis_facts", {"win": round(top.win * 100),
@@ -56,24 +59,36 @@ def report_text(decisions: list[Decision], summary: Summary, name: str, lang: st
                 "where": where, "played": played, "grade": render(f"grade_{d.grade}", {}, lang),
                 "win": f"{d.loss_win:.0f}", "points": f"{d.loss_points:.0f}",
                 "best": action_words(d.best, lang), "facts": facts,
-                "best_facts": best_facts}, lang))
+                "best_facts": best_facts}, lang) + _said(d.why_not, lang))
+            if d.why:
+                lines.append("    " + render("analysis_best_because", {
+                    "best": action_words(d.best, lang),
+                    "why": "; ".join(words(r, lang) for r in d.why)}, lang))
     lines.append(render("analysis_summary", {"accuracy": f"{summary.accuracy:.0f}",
                                              "lost": f"{summary.points_lost_per_hand:.1f}",
                                              "n": summary.decisions}, lang))
     for d in summary.worst:
         lines.append(render("analysis_worst", {
             "hand": d.hand, "trick": d.trick, "played": action_words(d.played, lang),
-            "best": action_words(d.best, lang), "win": f"{d.loss_win:.0f}"}, lang))
+            "best": action_words(d.best, lang), "win": f"{d.loss_win:.0f}",
+            "points": f"{d.loss_points:.0f}"}, lang))
     return "\n".join(lines) + "\n"
 
 
-def report_json(decisions: list[Decision], summary: Summary) -> dict[str, Any]:
+def _said(reasons: tuple[Reason, ...], lang: str) -> str:
+    return (" — " + "; ".join(words(r, lang) for r in reasons)) if reasons else ""
+
+
+def report_json(decisions: list[Decision], summary: Summary, lang: str = "es"
+                ) -> dict[str, Any]:
     return {
         "seat": summary.seat,
         "decisions": [{
             "hand": d.hand, "trick": d.trick, "played": d.played, "forced": d.forced,
             "exact": d.exact, "samples": d.samples, "best": d.best, "grade": d.grade,
             "loss_win": round(d.loss_win, 2), "loss_points": round(d.loss_points, 2),
+            "why": [{"key": r.key, "text": words(r, lang)} for r in d.why],
+            "why_not": [{"key": r.key, "text": words(r, lang)} for r in d.why_not],
             "values": [{"action": v.action, "win": round(v.win, 4),
                         "margin": round(v.margin, 2)} for v in d.values],
         } for d in decisions],

@@ -35,6 +35,7 @@ from tute.core.game import Game
 from tute.core.records import GameRecord, replay
 from tute.core.tables import STRICT
 from tute.search.solver import WIN, solve
+from tute.tools.reasons import Reason, by_value, forced, why_best, why_not
 
 GRADES = ("best", "good", "inaccuracy", "mistake", "blunder")
 # the least loss of each grade after "best": in winning chance (percentage points) ...
@@ -69,6 +70,8 @@ class Decision:
     loss_win: float          # percentage points of winning chance given up
     loss_points: float       # points of margin given up
     grade: str
+    why: tuple[Reason, ...] = ()       # why the best move is best (or: forced)
+    why_not: tuple[Reason, ...] = ()   # what the played move gave up (a loss only)
 
     @property
     def best(self) -> str:
@@ -218,14 +221,22 @@ def _decision(g: Game, seat: int, action: Action, hand: int, budget_ms: float,
     if len(legal) == 1:
         only = Value(played, 0.0, 0.0)
         return Decision(hand, trick, seat, played, True, False, 0, (only,), 0.0, 0.0,
-                        "best")
+                        "best", (forced(g, seat, played),))
     values, exact, n = evaluate(g, seat, budget_ms, seed, samples)
     best = values[0]
     mine = next(v for v in values if v.action == played)
     loss_win = 100 * lost(best.wins, mine.wins)
     loss_points = max(lost(v.margins, mine.margins) for v in values)
+    graded = grade(loss_win, loss_points)
+    if graded == "best":
+        return Decision(hand, trick, seat, played, False, exact, n, values, loss_win,
+                        loss_points, graded, tuple(why_best(g, seat, played)))
+    why = [r for r in why_best(g, seat, best.action) if r.key != "reason_value"]
+    if not why:                          # no rule of play names it: what it is worth
+        why = [by_value(loss_points, exact)]
     return Decision(hand, trick, seat, played, False, exact, n, values, loss_win,
-                    loss_points, grade(loss_win, loss_points))
+                    loss_points, graded, tuple(why), tuple(why_not(g, seat, played,
+                                                                   best.action)))
 
 
 def lost(better: tuple[float, ...], mine: tuple[float, ...]) -> float:

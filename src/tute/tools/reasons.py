@@ -1,0 +1,193 @@
+"""Why a move is best, or why another was: reasons derived from the position.
+
+Each reason is read off the position the seat saw -- which cards, which obligation,
+which cante is at stake, who takes the trick -- never a fixed text per grade: a forced
+move says the rule that forced it ("debes montar sobre el 3 de copas"), a cante says
+which and what it is worth, the forty before the twenty, the swap names the card it
+takes, the last trick's ten, a trick won or given away with the points in it, a marriage
+broken, trumps drawn.  A reason is a catalog key and its parameters, put in words in the
+reader's language by :func:`words`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tute.core.actions import Play, Swap, parse_action
+from tute.core.errors import TuteError
+from tute.core.game import Game
+from tute.core.tables import rank_points
+from tute.i18n import render
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    key: str
+    params: tuple[tuple[str, object], ...] = ()
+    rule: TuteError | None = None           # a forced move: the rule that forces it
+
+
+def words(r: Reason, lang: str = "es") -> str:
+    params = dict(r.params)
+    if r.rule is not None:
+        params["rule"] = r.rule.localized(lang)
+    return render(r.key, params, lang)
+
+
+def _reason(key: str, **params: object) -> Reason:
+    return Reason(key, tuple(params.items()))
+
+
+def _points(g: Game, code: str) -> int:
+    card = parse_action(code)
+    assert isinstance(card, Play)
+    return rank_points(card.card.rank, g.variant.ranking)
+
+
+def _after(g: Game, seat: int, text: str) -> Game:
+    h = g.copy()
+    h.apply(seat, parse_action(text))
+    return h
+
+
+def _trick_taker(g: Game, seat: int, text: str) -> int | None:
+    """Who takes the trick if ``seat`` plays ``text`` now -- known when it closes it."""
+    if len(g.trick) != g.nplay - 1:
+        return None
+    h = _after(g, seat, text)
+    return h.view(seat).table.last_trick_winner
+
+
+def forced(g: Game, seat: int, played: str) -> Reason:
+    """Why the only legal move was the only one: the rule another card breaks (a card
+    of the suit led first: "debes montar sobre el 3 de copas")."""
+    led = g.trick[0].suit if g.trick else None
+    for card in sorted(g.hand(seat), key=lambda c: c.suit != led):
+        if card.code == played:
+            continue
+        try:
+            _after(g, seat, card.code)
+        except TuteError as e:
+            return Reason("reason_forced", rule=e)
+    return _reason("reason_last_card")
+
+
+def by_value(points: float, exact: bool) -> Reason:
+    """The reason no rule of play names: what the search found it worth."""
+    return _reason("reason_exact_points" if exact else "reason_mean_points",
+                   points=f"{points:.0f}")
+
+
+def why_best(g: Game, seat: int, best: str) -> list[Reason]:
+    """What the best move does, from the position."""
+    v = g.variant
+    legal = {str(a) for a in g.view(seat).legal}
+    out: list[Reason] = []
+    if best == "tute":
+        return [_reason("reason_tute")]
+    if best == "40" or best.startswith("20"):
+        h = _after(g, seat, best)
+        sung = h.view(seat).table.cantes_shown[-1]
+        if best == "40" and (any(a.startswith("20") for a in legal) or any(
+                found is not None and not found[0]
+                for found in (_marriage(g, seat, f"R{c.suit.value}") for c in g.hand(seat)
+                              if c.rank.value == "R"))):
+            out.append(_reason("reason_forty_first"))     # a twenty waits its turn
+        out.append(_reason("reason_sing", points=sung.points, suit=sung.suit.value))
+        return out
+    if best == "swap":
+        up = g.view(seat).table.turn_up
+        return [_reason("reason_swap", card=up.code if up else "")]
+    action = parse_action(best)
+    if not isinstance(action, Play):
+        return [_reason("reason_value")]
+    taker = _trick_taker(g, seat, best)
+    last = len(g.hand(seat)) == 1 and g.view(seat).table.stock_left == 0
+    side = v.side_of(seat)
+    if taker is not None and v.side_of(taker) == side:
+        points = sum(_points(g, c.code) for c in g.trick) + _points(g, best)
+        if last and v.last_trick_bonus:
+            out.append(_reason("reason_last_trick", bonus=v.last_trick_bonus))
+        else:
+            out.append(_reason("reason_wins_trick", card=best, points=points))
+    if not g.trick and g.trump is not None and action.card.suit == g.trump \
+            and g.view(seat).table.stock_left == 0:
+        out.append(_reason("reason_draw_trumps"))
+    kept = _marriage_kept(g, seat, best)
+    if kept:
+        out.append(kept)
+    if taker is not None and v.side_of(taker) != side and _points(g, best) == 0:
+        out.append(_reason("reason_cheap_loss", card=best))
+    return out or [_reason("reason_value")]
+
+
+def why_not(g: Game, seat: int, played: str, best: str) -> list[Reason]:
+    """What the played move gives up that the best one does not."""
+    v = g.variant
+    out: list[Reason] = []
+    side = v.side_of(seat)
+    if best in ("40", "tute") or best.startswith("20"):
+        out.append(_reason("reason_missed_cante", best=best))
+    if best == "swap":
+        out.append(_reason("reason_missed_swap"))
+    action = parse_action(played)
+    if isinstance(action, Play):
+        taker = _trick_taker(g, seat, played)
+        if taker is not None and v.side_of(taker) != side and _points(g, played) >= 10:
+            out.append(_reason("reason_gives_points", card=played,
+                               points=_points(g, played)))
+        broken = _marriage_broken(g, seat, played)
+        if broken:
+            out.append(broken)
+        best_taker = _trick_taker(g, seat, best) if isinstance(parse_action(best), Play) \
+            else None
+        last = len(g.hand(seat)) == 1 and g.view(seat).table.stock_left == 0
+        if best_taker is not None and v.side_of(best_taker) == side and (
+                taker is None or v.side_of(taker) != side):
+            out.append(_reason("reason_loses_last" if last and v.last_trick_bonus
+                               else "reason_loses_trick", card=best))
+    if isinstance(action, Swap):
+        out.append(_reason("reason_value"))
+    return out
+
+
+def _marriage(g: Game, seat: int, card_text: str) -> tuple[bool, str] | None:
+    """Whether ``card_text`` is a king or knight of a marriage the seat still holds
+    (both cards, not sung, a cante still possible): (of trumps, suit)."""
+    action = parse_action(card_text)
+    if not isinstance(action, Play) or action.card.rank.value not in ("R", "C"):
+        return None
+    suit = action.card.suit
+    hand = {c.code for c in g.hand(seat)}
+    if not {f"R{suit.value}", f"C{suit.value}"} <= hand:
+        return None
+    sung = {c.suit for c in g.view(seat).table.cantes_shown}
+    if suit in sung:
+        return None
+    return g.trump == suit, suit.value
+
+
+def _marriage_kept(g: Game, seat: int, best: str) -> Reason | None:
+    """A marriage the best move keeps, closing a trick that its king or knight would
+    have won (leading, or where they would not win, there is no temptation to name)."""
+    if not g.trick:
+        return None
+    legal = {str(a) for a in g.view(seat).legal}
+    side = g.variant.side_of(seat)
+    for card in g.hand(seat):
+        found = _marriage(g, seat, card.code)
+        taker = _trick_taker(g, seat, card.code) if found else None
+        tempting = taker is not None and g.variant.side_of(taker) == side  # it would win
+        if found and tempting and card.code in legal and card.code != best \
+                and _marriage(g, seat, best) is None:
+            return _reason("reason_keeps_forty" if found[0] else "reason_keeps_twenty",
+                           suit=found[1])
+    return None
+
+
+def _marriage_broken(g: Game, seat: int, played: str) -> Reason | None:
+    found = _marriage(g, seat, played)
+    if found is None:
+        return None
+    return _reason("reason_breaks_forty" if found[0] else "reason_breaks_twenty",
+                   suit=found[1])

@@ -1,0 +1,122 @@
+"""The reasons of the analysis come from the position: a move forced by must-beat says
+that rule; the forty before the twenty; the last trick's ten; a trick given away with a
+three in it; a marriage kept or broken -- each found in hand-built or random positions
+where it holds, and not where it does not."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+
+from helpers import deal, run
+from tute.core.actions import Action
+from tute.core.game import Game
+from tute.tools.reasons import forced, why_best, why_not, words
+
+
+def _positions(variant: str, games: int = 300) -> Iterator[tuple[Game, int]]:
+    """Every decision point of random hands: (the game, the seat to decide)."""
+    rng = random.Random(7)
+    for _ in range(games):
+        g = Game.new(variant, seed=rng.randrange(1 << 30))
+        while not g.is_over:
+            seats = [*g.seats_with_declarations(), g.to_act]
+            for seat in {s for s in seats if s is not None}:
+                yield g, seat
+            for s in g.seats_with_declarations():
+                if rng.random() < 0.5 and not g.is_over:
+                    g.apply(s, rng.choice(_no_tute(g, s)))
+            if g.is_over or g.to_act is None:
+                break
+            g.apply(g.to_act, rng.choice(_no_tute(g, g.to_act)))
+
+
+def _no_tute(g: Game, seat: int) -> list[Action]:
+    """The seat's legal actions but a tute (which would end the hand at once)."""
+    return [a for a in g.legal_actions(seat) if str(a) != "tute"] or \
+        list(g.legal_actions(seat))
+
+
+def _first(variant: str, test: Callable[[Game, int], bool]) -> tuple[Game, int]:
+    for g, seat in _positions(variant):
+        if test(g, seat):
+            return g.copy(), seat
+    raise AssertionError("no such position in the random hands")
+
+
+def test_a_move_forced_by_must_beat_says_so() -> None:
+    g = deal("parejas", {0: "3c Ao Ro", 1: "Ac 2c Re Ce", 3: "5o"}, turn_up="5o", dealer=3)
+    run(g, "0:3c")
+    assert [str(a) for a in g.legal_actions(1)] == ["Ac"]
+    reason = forced(g, 1, "Ac")
+    assert reason.rule is not None and reason.rule.key == "must_beat"
+    assert words(reason, "es") == "debes montar sobre el 3 de copas"
+
+
+def test_the_last_card_is_forced_by_being_the_last() -> None:
+    g, seat = _first("habanero", lambda g, s: s == g.to_act and len(g.hand(s)) == 1)
+    assert forced(g, seat, g.hand(seat)[0].code).key == "reason_last_card"
+
+
+def test_the_forty_before_the_twenty() -> None:
+    def both(g: Game, s: int) -> bool:                # the forty open, a twenty held
+        held = {c.code for c in g.hand(s)}
+        trump = g.trump.value if g.trump else ""
+        return "40" in {str(a) for a in g.legal_actions(s)} and any(
+            {f"R{x}", f"C{x}"} <= held for x in "oceb" if x != trump)
+    g, seat = _first("habanero", both)
+    said = why_best(g, seat, "40")
+    assert [r.key for r in said][:2] == ["reason_forty_first", "reason_sing"]
+    assert "las cuarenta antes que las veinte" in words(said[0], "es")
+    assert "40 puntos" in words(said[1], "es")
+    only, single = _first("habanero", lambda g, s: "40" in {
+        str(a) for a in g.legal_actions(s)} and not both(g, s))
+    assert "reason_forty_first" not in [r.key for r in why_best(only, single, "40")]
+
+
+def test_the_last_trick_and_its_ten() -> None:
+    def closing_last(g: Game, s: int) -> bool:
+        return s == g.to_act and len(g.hand(s)) == 1 and len(g.trick) == g.nplay - 1
+    for g, seat in _positions("habanero"):
+        if not closing_last(g, seat):
+            continue
+        card = g.hand(seat)[0].code
+        h = g.copy()
+        h.apply(seat, h.legal_actions(seat)[0])
+        won = h.variant.side_of(h.view(seat).table.last_trick_winner or 0) == \
+            h.variant.side_of(seat)
+        keys = [r.key for r in why_best(g, seat, card)]
+        assert ("reason_last_trick" in keys) == won, (keys, won)
+        if won:
+            said = words(next(r for r in why_best(g, seat, card)
+                              if r.key == "reason_last_trick"), "es")
+            assert said == "gana la última baza: 10 de últimas"
+            return
+    raise AssertionError("no last trick won in the random hands")
+
+
+def test_a_three_given_to_the_other_side() -> None:
+    g = deal("parejas", {0: "Ac Ro", 1: "3c 2o", 2: "4o", 3: "5o"}, turn_up="5o", dealer=3)
+    run(g, "0:Ac")
+    keys = [r.key for r in why_not(g, 1, "3c", "3c")]
+    assert "reason_gives_points" not in keys          # 2 more to play: not known yet
+    g = deal("habanero", {0: "Ac Ro Co 2o 3o 4o 5o 6o", 1: "3c 2c 7b 2e 3e 4e 5e 6e"},
+             turn_up="7o", dealer=1)
+    run(g, "0:Ac")
+    said = why_not(g, 1, "3c", "2c")
+    assert [r.key for r in said] == ["reason_gives_points"]
+    assert words(said[0], "es") == "regala el 3 de copas (10 puntos) a los contrarios"
+
+
+def test_a_marriage_broken_and_kept() -> None:
+    g = deal("habanero", {0: "2c 2o 3o 4o 5o 6o 7o So", 1: "Rc Cc 7c 4e 5e 6e 7e Se"},
+             turn_up="Ro", dealer=1)
+    run(g, "0:2c")                       # the rey or caballo of copas would take it
+    assert {"Rc", "4e"} <= {str(a) for a in g.legal_actions(1)}
+    broken = why_not(g, 1, "Rc", "4e")
+    assert "reason_breaks_twenty" in [r.key for r in broken]
+    assert "rompe rey y caballo de copas" in words(
+        next(r for r in broken if r.key == "reason_breaks_twenty"), "es")
+    kept = why_best(g, 1, "4e")
+    assert "reason_keeps_twenty" in [r.key for r in kept]
+    assert "reason_keeps_twenty" not in [r.key for r in why_best(g, 1, "Rc")]
