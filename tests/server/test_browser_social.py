@@ -237,3 +237,26 @@ def test_friends_invitation_and_a_private_table(server: Server) -> None:
         table = next(iter(server.lobby.tables.values()))
         assert sorted(r.name for r in table.seats.values()) == ["Ana", "Bea", "Dani"]
         browser.close()
+
+
+def test_the_hint_at_a_practice_table(server: Server) -> None:
+    from playwright.sync_api import sync_playwright
+
+    from browser_kit import open_lobby, start_against_robots
+
+    with sync_playwright() as p:
+        browser = chromium(p)
+        page = browser.new_context(viewport=PHONE).new_page()
+        open_lobby(page, server.port, "Ana")
+        start_against_robots(page, "habanero", "heuristic",
+                             ready="#hand button.card[data-legal]")
+        page.wait_for_selector("#hint:not([hidden])")
+        page.click("#hint")
+        page.wait_for_selector(".hinted", timeout=30000)
+        said = page.inner_text("#message")
+        assert said.startswith("Pista: ") and len(said) > 12
+        hinted = page.get_attribute(".hinted", "data-card") or page.get_attribute(
+            ".hinted", "data-action")
+        assert hinted
+        shot(page, "table-hint-phone")
+        browser.close()

@@ -70,6 +70,7 @@ from tute.server.protocol import (
     Credentials,
     Editing,
     Empty,
+    Hint,
     Leave,
     Mute,
     Ping,
@@ -93,6 +94,7 @@ log = logging.getLogger("tute.server")
 T = TypeVar("T")
 STATIC = Path(__file__).parent / "static"
 SWEEP_SECONDS = 30.0
+HINT_SECONDS = 4.0
 MAX_LAST = 10**9
 
 _STATUS = {"no_such_table": 404, "table_broken": 410, "only_host": 403,
@@ -623,6 +625,7 @@ async def _drain(viewer: Viewer, ws: WebSocket) -> None:
 async def _serve(ws: WebSocket, table: TableRuntime, player: str | None, viewer: Viewer,
                  window: Window, lang: str,
                  block: Callable[[str, bool], Awaitable[None]]) -> None:
+    hints = Window(1, HINT_SECONDS)                 # one hint at a time, now and then
     def refuse(e: TuteError) -> None:
         viewer.push(encode({"type": "error", "message": e.localized(lang), "key": e.key}))
 
@@ -666,6 +669,13 @@ async def _serve(ws: WebSocket, table: TableRuntime, player: str | None, viewer:
                     await block(message.author, message.on)
                 elif isinstance(message, Report):
                     await table.chat.report(viewer, message.seq)
+                elif isinstance(message, Hint):
+                    view = table.hint_view(player)
+                    if not hints.allow():
+                        raise TuteError("hint_wait", seconds=int(HINT_SECONDS))
+                    action, why = await table.thinkers.advise(view, lang)
+                    viewer.push(encode({"type": "hint", "action": action, "reason": why,
+                                        "seq": table.seq}))
             except TuteError as e:
                 refuse(e)
             except Exception:                    # a fault of ours: said, logged, kept on

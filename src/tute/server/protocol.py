@@ -207,8 +207,13 @@ class Report(msgspec.Struct, frozen=True, tag_field="type", tag="report",
     seq: Annotated[int, msgspec.Meta(ge=1, le=10**9)]
 
 
+class Hint(msgspec.Struct, frozen=True, tag_field="type", tag="hint",
+           forbid_unknown_fields=True):
+    """A hint for one's seat at a practice table ("pista"): the best move and why."""
+
+
 ClientMessage = (Act | StartMatch | Ping | Annul | Automatic | Leave | Editing | Chat | Mute
-                 | Block | Report)
+                 | Block | Report | Hint)
 
 T = TypeVar("T")
 _DECODERS: dict[type, msgspec.json.Decoder[Any]] = {}

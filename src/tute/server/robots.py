@@ -83,6 +83,13 @@ class Thinkers:
         if level not in QUICK:
             self.pool()
 
+    async def advise(self, view: PlayerView, lang: str) -> tuple[str, str]:
+        """A hint for a person's seat (the practice tables' "pista"): the best action and
+        its reason in words, thought in a worker (the event loop keeps serving)."""
+        from tute.tools.analyze import hint
+
+        return await asyncio.wrap_future(self.pool().submit(hint, view, lang))
+
     def waiting(self) -> int:
         return sum(len(q) for queues in self._queues for q in queues.values())
 

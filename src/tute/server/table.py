@@ -30,6 +30,7 @@ from tute.core.errors import OutOfTurnError, TuteError, WrongPhaseError
 from tute.core.game import Game
 from tute.core.match import Match
 from tute.core.variants import Variant
+from tute.core.views import PlayerView
 from tute.server.annul import Annulment
 from tute.server.audience import Audience
 from tute.server.autoplay import Autoplay
@@ -512,6 +513,23 @@ class TableRuntime:
                     if self.timeouts[seat] >= self.auto_after:
                         await self._set_automatic(seat, True)
             return done
+
+    def hint_view(self, player: str | None) -> PlayerView:
+        """The view a hint is thought from: the person's own seat, at a practice table
+        (never where XP or chips are at stake), while its match runs."""
+        seat = self.seat_of(player)
+        if seat is None or self.seats[seat].kind != "human":
+            raise TableError("not_seated")
+        if self.options.competitive and not self.practice:
+            raise TableError("no_hints_here")
+        m = self.match
+        in_hand = self.game_seat(seat)
+        if m is None or m.is_over or in_hand is None:
+            raise TableError("no_match_running")
+        view = m.game.view(in_hand)
+        if not view.legal:
+            raise TableError("no_hint_now")
+        return view
 
     async def automatic_play(self, player: str | None, on: bool) -> None:
         """A person switches automatic play on for their seat, or comes back ("volver")."""

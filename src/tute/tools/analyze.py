@@ -34,8 +34,9 @@ from tute.core.driver import play_hand
 from tute.core.game import Game
 from tute.core.records import GameRecord, replay
 from tute.core.tables import STRICT
+from tute.core.views import PlayerView
 from tute.search.solver import WIN, solve
-from tute.tools.reasons import Reason, by_value, forced, why_best, why_not
+from tute.tools.reasons import Reason, by_value, forced, why_best, why_not, words
 
 GRADES = ("best", "good", "inaccuracy", "mistake", "blunder")
 # the least loss of each grade after "best": in winning chance (percentage points) ...
@@ -261,3 +262,25 @@ def summary(decisions: list[Decision], seat: int, hands: int) -> Summary:
                                        -d.loss_points))[:3]
     lost = sum(d.loss_points for d in chosen) / max(1, hands)
     return Summary(seat, len(chosen), accuracy(decisions), lost, tuple(worst))
+
+
+# ---------------------------------------------------------------------- a hint
+HINT_BUDGET_MS = 600.0
+
+
+def hint(view: PlayerView, lang: str = "es", budget_ms: float = HINT_BUDGET_MS,
+         seed: int = 0) -> tuple[str, str]:
+    """The best action for the seat of ``view`` (only what it sees) and why, in words:
+    the practice tables' "pista".  Runs in a worker process (it thinks ``budget_ms``)."""
+    seat = view.seat
+    g = sample_game(view, random.Random(seed), exclusions(view))   # what the seat sees
+    legal = list(view.legal)
+    if len(legal) == 1:
+        only = format_action(legal[0])
+        return only, words(forced(g, seat, only), lang)
+    values, exact, _n = evaluate(g, seat, budget_ms, seed)
+    best = values[0]
+    said = [r for r in why_best(g, seat, best.action) if r.key != "reason_value"]
+    if not said:
+        said = [by_value(best.margin - values[1].margin, exact)]
+    return best.action, "; ".join(words(r, lang) for r in said)

@@ -172,6 +172,7 @@ function send(message) {
 function talk(msg) {
   if (msg.type === "audience") { showAudience(msg); return true; }
   if (msg.type === "notice") { notice(msg); return true; }
+  if (msg.type === "hint") { showHint(msg); return true; }
   const ev = msg.type === "event" ? msg.event : null;
   if (!ev || (ev.kind !== "chat" && ev.kind !== "hidden")) return false;
   lastSeq = Math.max(lastSeq, ev.seq);                  // a hidden one: its number only
@@ -321,8 +322,22 @@ function showAnnul(vote) {
   $("annul-no").hidden = mine;
 }
 
+// the practice tables' hint: the move lit in your hand, and why
+function showHint(msg) {
+  for (const b of document.querySelectorAll(".hinted")) b.classList.remove("hinted");
+  const card = document.querySelector(`#hand button[data-card="${CSS.escape(msg.action)}"]`);
+  const other = document.querySelector(`#declare button[data-action="${CSS.escape(msg.action)}"]`);
+  if (card) card.classList.add("hinted");
+  if (other) other.classList.add("hinted");
+  const said = /^[A2-9SCR][oceb]$/.test(msg.action) ? cardWords(msg.action) : actionLabel(msg.action);
+  const why = msg.reason ? msg.reason[0].toUpperCase() + msg.reason.slice(1) : "";
+  say(t("hint_says", { action: said, reason: why }), true);
+}
+
 function drawAfter(v) {
   const watching = spectator();
+  $("hint").hidden = watching || !v.match || v.match.over || Boolean(tableInfo && tableInfo.competitive);
+  $("hint").disabled = !v.legal.length;
   $("annul").hidden = watching || !v.match || v.match.over;
   $("auto-on").hidden = watching || !v.match || v.match.over || !$("auto-box").hidden;
   $("last-trick").disabled = !v.last_trick.length;
@@ -583,6 +598,7 @@ $("table-options").onsubmit = async (e) => {
   } catch (err) { say(err.message); }
 };
 $("annul").onclick = () => send({ type: "annul" });
+$("hint").onclick = () => send({ type: "hint" });
 $("auto-on").onclick = () => send({ type: "automatic", on: true });
 $("auto-off").onclick = () => send({ type: "automatic", on: false });
 $("annul-yes").onclick = () => send({ type: "annul", agree: true });
