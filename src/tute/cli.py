@@ -99,9 +99,9 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
     import json
     from pathlib import Path
 
-    from tute.core.records import RecordError, parse_record
+    from tute.core.records import RecordError, format_record, parse_record
     from tute.i18n import render
-    from tute.tools.analysis_text import report_json, report_text
+    from tute.tools.analysis_text import annotated, report_json, report_text
     from tute.tools.analyze import analyze, summary
 
     try:
@@ -122,10 +122,17 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
             bar = "#" * (30 * done // max(1, total))
             text = render("analysis_progress", {"done": done, "total": total}, args.lang)
             print(f"\r[{bar:<30}] {text}", end="", file=sys.stderr, flush=True)
-    decisions = analyze(record, args.seat, args.budget_ms, args.seed, progress)
+    decisions = analyze(record, args.seat, args.budget_ms, args.seed, progress, args.samples)
     if show:
         print(file=sys.stderr)
     found = summary(decisions, args.seat, len(record.hands))
+    if args.annotate:
+        kept = annotated(record, decisions, args.seat, args.lang)
+        try:
+            Path(args.annotate).write_text(format_record(kept), encoding="utf-8")
+        except OSError as e:
+            print(f"tute: {args.annotate}: {e}", file=sys.stderr)
+            return 2
     if args.json:
         print(json.dumps(report_json(decisions, found, args.lang), ensure_ascii=False,
                          indent=1))
@@ -414,7 +421,13 @@ def build_parser() -> argparse.ArgumentParser:
     an.add_argument("--budget-ms", type=float, default=800.0,
                     help="thinking time per decision (default 800 ms)")
     an.add_argument("--seed", type=int, default=0, help="seed of the sampled deals")
+    an.add_argument("--samples", type=int, default=400,
+                    help="sampled deals per decision at most (with a seed and a long "
+                         "--budget-ms: the same analysis every time)")
     an.add_argument("--json", action="store_true", help="print one JSON object")
+    an.add_argument("--annotate", metavar="OUT",
+                    help="write the record with the seat's moves annotated (tute replay "
+                         "shows the notes)")
     an.add_argument("--lang", default="es", choices=("es", "pt", "it", "en"))
     an.set_defaults(func=_cmd_analyze)
 

@@ -142,3 +142,25 @@ def test_summary_and_the_command(seed002: list[Decision], tmp_path: Path) -> Non
     broken = subprocess.run([sys.executable, "-m", "tute.cli", "analyze", str(junk)],
                             capture_output=True, text=True, timeout=60)
     assert broken.returncode in (1, 2) and broken.stderr
+
+
+def test_the_analysis_kept_with_the_record(tmp_path: Path) -> None:
+    """``--annotate`` writes the record with the seat's moves annotated (grade and
+    reasons); it reads back, replays to the same count, and ``tute replay`` shows it."""
+    out = tmp_path / "annotated.tute"
+    done = subprocess.run([sys.executable, "-m", "tute.cli", "analyze", str(SEED002),
+                           "--budget-ms", "1000000", "--samples", "30", "--seed", "1",
+                           "--annotate", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    original = parse_record(SEED002.read_text(encoding="utf-8"))
+    kept = parse_record(out.read_text(encoding="utf-8"))
+    hand = kept.hands[0]
+    for i, (who, _a) in enumerate(hand.actions):
+        assert bool(hand.note(i)) == (who == 0), (i, who, hand.note(i))
+    assert hand.note(0).startswith("la mejor: cambia el 7")
+    assert replay(kept).match.score().results == replay(original).match.score().results
+    shown = subprocess.run([sys.executable, "-m", "tute.cli", "replay", str(out),
+                            "--no-color"], capture_output=True, text=True, timeout=60)
+    assert shown.returncode == 0 and "{la mejor: las cuarenta antes que las veinte" in \
+        shown.stdout

@@ -33,11 +33,13 @@ def print_replay(record: GameRecord, out: TextIO, style: Style, seat: int | None
         _hands(out, style, g, names, seat)
         events: list[str] = []
         draws_before = 0
-        for who, action in hand.actions:
+        for i, (who, action) in enumerate(hand.actions):
             up = g.turn_up
             tricks = sum(g.tricks_won)
             g.apply(who, action)
-            events.append(describe(style, g, names, who, action, up))
+            note = hand.note(i)                  # an annotation: tute analyze --annotate
+            events.append(describe(style, g, names, who, action, up)
+                          + (f" {{{note}}}" if note else ""))
             if isinstance(action, Play) and sum(g.tricks_won) > tricks:
                 winner = g.trick_winners[-1]
                 out.write(t("term_trick_line", n=tricks + 1, events=" · ".join(events),

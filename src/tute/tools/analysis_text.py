@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from tute.core.actions import Play, parse_action
+from tute.core.records import GameRecord, replay
 from tute.i18n import card_name, render
 from tute.tools.analyze import Decision, Summary
 from tute.tools.reasons import Reason, words
@@ -98,3 +100,41 @@ def report_json(decisions: list[Decision], summary: Summary, lang: str = "es"
                                "best": d.best, "loss_win": round(d.loss_win, 2)}
                               for d in summary.worst]},
     }
+
+
+def annotated(record: GameRecord, decisions: list[Decision], seat: int, lang: str = "es"
+              ) -> GameRecord:
+    """The record with each of the seat's actions annotated with its grade and reasons
+    (the analysis kept with the game: ``tute replay`` shows the notes)."""
+    done = replay(record)
+    by_hand: dict[int, list[Decision]] = {}
+    for d in decisions:
+        by_hand.setdefault(d.hand, []).append(d)
+    hands = list(record.hands)
+    for h, (hand, seat_map) in enumerate(zip(record.hands, done.seat_maps, strict=True)):
+        mine = iter(by_hand.get(h + 1, []))
+        if seat not in seat_map:
+            continue
+        in_hand = seat_map.index(seat)
+        for i, (who, _action) in enumerate(hand.actions):
+            if who == in_hand:
+                d = next(mine)
+                hand = hand.annotated(i, note_of(d, lang))
+        hands[h] = hand
+    return dataclasses.replace(record, hands=tuple(hands))
+
+
+def note_of(d: Decision, lang: str) -> str:
+    """One decision in a few words: its grade, what it lost, why."""
+    if d.forced:
+        head = render("analysis_note_forced", {}, lang)
+        why = d.why
+    elif d.grade == "best":
+        head = render("grade_best", {}, lang)
+        why = d.why
+    else:
+        head = render("analysis_note_loss", {
+            "grade": render(f"grade_{d.grade}", {}, lang), "win": f"{d.loss_win:.0f}",
+            "points": f"{d.loss_points:.0f}", "best": action_words(d.best, lang)}, lang)
+        why = d.why_not + d.why
+    return head + (": " + "; ".join(words(r, lang) for r in why) if why else "")
