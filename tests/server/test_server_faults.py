@@ -46,9 +46,12 @@ def _refused_then_played(server: Server, ws: Any, table: str, block: Any,
     ws.send(json.dumps({"type": "act", "action": message["view"]["legal"][0]}))
     mine = until(ws, lambda m: m["type"] == "event" and m["event"]["kind"] == "action"
                  and m["event"]["seat"] == 0, 30)
-    for _ in range(3):                        # the robots play on too
-        if not _is_my_turn(mine):
-            mine = _my_turn(ws)
+    for _ in range(3):                        # the robots play on too (a robot's tute
+        if not _is_my_turn(mine):             # may end the hand: then it is over)
+            mine = until(ws, lambda m: _is_my_turn(m) or m.get("event", {}).get("kind")
+                         in ("next_hand", "match_over"), 30)
+            if not _is_my_turn(mine):
+                break
         ws.send(json.dumps({"type": "act", "action": mine["view"]["legal"][0]}))
         mine = until(ws, lambda m: m["type"] == "event" and m["event"]["kind"] == "action"
                      and m["event"]["seat"] == 0, 30)
