@@ -61,7 +61,7 @@ def test_clock_moves_for_a_silent_player_through_slow_sends(tmp_path: Path) -> N
     mine, received, early = asyncio.run(main())
     assert mine >= 0, "the hand stalled: the clock or the robots stopped"
     assert mine >= 20 or early          # every card of seat 0 (unless a tute ended it)
-    assert received > 40
+    assert received > 40 or early
 
 
 def test_a_stale_robot_move_is_dropped_not_played(tmp_path: Path) -> None:
