@@ -16,8 +16,7 @@ from sqlalchemy.engine import Engine
 from tute.server.chat import ChatError, Flood, WordFilter, clean
 from tute.server.db.schema import lobby_chat
 from tute.server.hub import Viewer
-from tute.server.limits import RateLimit
-from tute.server.moderation import Moderation
+from tute.server.moderation import Moderation, ReportDesk
 from tute.server.wire import encode
 
 RECENT = 40                        # messages a page gets when it connects
@@ -28,8 +27,7 @@ class LobbyChat:
         self.engine = engine
         self.moderation = moderation
         self.flood = Flood()
-        self.reports = RateLimit(10, 3600.0)
-        self.reports_from = RateLimit(10, 3600.0)        # by address
+        self.reports = ReportDesk()
         self.recent: deque[dict[str, Any]] = deque(maxlen=RECENT)
 
     def load(self) -> None:
@@ -74,19 +72,8 @@ class LobbyChat:
 
     async def report(self, viewer: Viewer, number: int) -> None:
         said = next((m for m in self.recent if m["id"] == number), None)
-        if said is None:
-            raise ChatError("chat_no_message")
-        if not viewer.author or said["author"] == viewer.author:
-            raise ChatError("chat_bad_author")
-        if not self.reports.allow(viewer.author) or (
-                viewer.address and not self.reports_from.allow(viewer.address)):
-            raise ChatError("chat_too_many_reports")
-        try:
-            await asyncio.get_running_loop().run_in_executor(
-                None, self.moderation.report, "lobby", number, viewer.author,
-                str(said["author"]), str(said["name"]), str(said["text"]))
-        except Exception as e:
-            raise ChatError("chat_report_failed") from e
+        await self.reports.file(self.moderation, "lobby", number, viewer.author,
+                                viewer.address, said)
 
 
 def _message(number: int, at: int, account: int, name: str, text: str) -> dict[str, Any]:

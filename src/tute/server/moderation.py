@@ -5,14 +5,20 @@ operator, ``tute admin reports``).  Muting is lighter and lives with the table
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import and_, delete, or_, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
+from tute.server.chat import ChatError
 from tute.server.db.schema import accounts, blocks, friends, reports
+from tute.server.limits import RateLimit
+
+REPORTS_PER_HOUR = 10            # per person, and per address
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,3 +95,31 @@ def account_of_author(author: str) -> int | None:
     if author[:1] == "a" and digits.isascii() and digits.isdigit() and len(author) < 15:
         return int(author[1:])
     return None
+
+
+class ReportDesk:
+    """Where a chat (a table's, the lobby's) files reports: the rules every report
+    meets -- not one's own, not too many per person nor per address -- then the store."""
+
+    def __init__(self) -> None:
+        self.by_author = RateLimit(REPORTS_PER_HOUR, 3600.0)
+        self.by_address = RateLimit(REPORTS_PER_HOUR, 3600.0)
+
+    async def file(self, moderation: Moderation | None, place: str, seq: int,
+                   author: str, address: str, said: dict[str, Any] | None) -> None:
+        """Keep the message ``said`` (None: there is none by that number)."""
+        if said is None:
+            raise ChatError("chat_no_message")
+        if not author or said["author"] == author:
+            raise ChatError("chat_bad_author")
+        if not self.by_author.allow(author) or (
+                address and not self.by_address.allow(address)):
+            raise ChatError("chat_too_many_reports")
+        if moderation is None:
+            raise ChatError("chat_no_reports")
+        try:
+            await asyncio.get_running_loop().run_in_executor(
+                None, moderation.report, place, seq, author, str(said["author"]),
+                str(said["name"]), str(said["text"]))
+        except Exception as e:                   # the store is down: say so, keep going
+            raise ChatError("chat_report_failed") from e

@@ -19,8 +19,7 @@ from tute.core.match import Match
 from tute.server.chat import ChatError, Flood, WordFilter, clean
 from tute.server.events import Options
 from tute.server.hub import SPECTATOR, Hub, Viewer
-from tute.server.limits import RateLimit
-from tute.server.moderation import Moderation
+from tute.server.moderation import Moderation, ReportDesk
 from tute.server.store import Event, SeatRow
 
 
@@ -41,7 +40,6 @@ class ChatTable(Protocol):
     def _take(self, events: list[Event], games: Any = None) -> None: ...
 
 TABLE_MESSAGES = 3000            # messages one table keeps; then its chat is full
-REPORTS_PER_HOUR = 10            # per person, and per address
 MUTES = 100                      # people one person mutes at a table
 
 
@@ -49,8 +47,7 @@ class TableChat:
     def __init__(self, table: ChatTable) -> None:
         self.table = table
         self.flood = Flood()
-        self.reports = RateLimit(REPORTS_PER_HOUR, 3600.0)
-        self.reports_from = RateLimit(REPORTS_PER_HOUR, 3600.0)     # by address
+        self.reports = ReportDesk()
         self.moderation: Moderation | None = None
 
     def count(self) -> int:
@@ -116,19 +113,5 @@ class TableChat:
         """Keep the message numbered ``seq`` for the operator."""
         t = self.table
         said = next((e for e in t.history if e["seq"] == seq and e["kind"] == "chat"), None)
-        if said is None:
-            raise ChatError("chat_no_message")
-        if not viewer.author or said["author"] == viewer.author:
-            raise ChatError("chat_bad_author")
-        if not self.reports.allow(viewer.author) or (
-                viewer.address and not self.reports_from.allow(viewer.address)):
-            raise ChatError("chat_too_many_reports")
-        moderation = self.moderation
-        if moderation is None:
-            raise ChatError("chat_no_reports")
-        try:
-            await asyncio.get_running_loop().run_in_executor(
-                None, moderation.report, t.id, seq, viewer.author, str(said["author"]),
-                str(said["name"]), str(said["text"]))
-        except Exception as e:                   # the store is down: say so, keep going
-            raise ChatError("chat_report_failed") from e
+        await self.reports.file(self.moderation, t.id, seq, viewer.author, viewer.address,
+                                said)
