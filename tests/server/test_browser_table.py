@@ -222,9 +222,14 @@ def test_screens_of_the_table_on_a_phone(server: Server) -> None:
         assert max(tops) - min(tops) < 12, tops       # one row (legal cards stand higher)
         assert all(b["x"] >= 0 and b["x"] + b["width"] <= PHONE["width"] for b in boxes if b)
         seen_gone = False
-        for _ in range(900):
+        for _ in range(2700):
             if not page.is_hidden("#after"):
-                break
+                if seen_gone:
+                    break
+                # a tute (or a cierre) ended the hand before the stock ran out: play again
+                click(page.locator("#again"))
+                page.wait_for_selector("#after", state="hidden")
+                continue
             left = page.evaluate("document.querySelector('#stock .count-left')?.textContent")
             if left is None:
                 seen_gone = True
