@@ -164,3 +164,23 @@ def test_the_analysis_kept_with_the_record(tmp_path: Path) -> None:
                             "--no-color"], capture_output=True, text=True, timeout=60)
     assert shown.returncode == 0 and "{la mejor: las cuarenta antes que las veinte" in \
         shown.stdout
+
+
+def test_seed002_the_ace_of_trumps_kept_for_the_last_trick(
+        seed002: list[Decision]) -> None:
+    """Seed 002: "Tu A♣ es el triunfo más alto, y lo guardas para el final. Gana la
+    última baza".  From the stock's end the ace of bastos (trumps) is never the best
+    card until it is the last one; every move that keeps it says so, and the solver
+    finds playing it early worth less at least once."""
+    strict = [d for d in seed002 if d.trick >= 13 and not d.forced]
+    assert strict and all(d.exact for d in strict)
+    early = [d for d in strict if any(v.action == "Ab" for v in d.values)]
+    assert len(early) >= 4                              # it could have gone at once
+    for d in strict:
+        assert d.best != "Ab", d
+        if d.grade == "best":
+            assert "reason_keeps_master" in {r.key for r in d.why}, d
+    assert any(next(v for v in d.values if v.action == "Ab").margin < d.values[0].margin
+               for d in early)
+    last = seed002[-1]
+    assert (last.trick, last.played, last.forced) == (20, "Ab", True)

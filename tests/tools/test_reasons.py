@@ -9,8 +9,11 @@ import random
 from collections.abc import Callable, Iterator
 
 from helpers import deal, run
-from tute.core.actions import Action
+from tute.core.actions import Action, Play
+from tute.core.cards import deck
 from tute.core.game import Game
+from tute.core.tables import strength
+from tute.i18n import card_name
 from tute.tools.reasons import forced, why_best, why_not, words
 
 
@@ -120,3 +123,43 @@ def test_a_marriage_broken_and_kept() -> None:
     kept = why_best(g, 1, "4e")
     assert "reason_keeps_twenty" in [r.key for r in kept]
     assert "reason_keeps_twenty" not in [r.key for r in why_best(g, 1, "Rc")]
+
+
+def _tops(g: Game, s: int) -> tuple[str | None, bool]:
+    """The seat's highest trump, and whether every higher trump is played."""
+    trump, ranking = g.trump, g.variant.ranking
+    mine = [c for c in g.hand(s) if c.suit == trump]
+    if trump is None or not mine:
+        return None, False
+    top = max(mine, key=lambda c: strength(c.rank, ranking))
+    played = {a.card for _w, a in g.view(s).table.history if isinstance(a, Play)}
+    higher_out = any(c.suit == trump and c not in played and c not in mine
+                     and strength(c.rank, ranking) > strength(top.rank, ranking)
+                     for c in deck(g.variant.deck))
+    return top.code, not higher_out
+
+
+def test_the_highest_trump_kept_for_the_last_trick() -> None:
+    """Late in the hand, the highest trump still in play: the move that keeps it says
+    it wins the last trick for sure, playing it says it was spent; with a higher trump
+    still out, neither."""
+    for variant in ("parejas", "habanero"):
+        def late(g: Game, s: int, master: bool) -> bool:
+            top, is_master = _tops(g, s)
+            legal = {str(a) for a in g.legal_actions(s)}
+            return s == g.to_act and g.view(s).table.stock_left == 0 and \
+                2 <= len(g.hand(s)) <= 4 and top in legal and len(legal) >= 2 and \
+                is_master == master
+        g, seat = _first(variant, lambda g, s: late(g, s, True))
+        top, _ = _tops(g, seat)
+        assert top is not None
+        other = next(str(a) for a in g.legal_actions(seat) if str(a) != top)
+        kept = next(r for r in why_best(g, seat, other) if r.key == "reason_keeps_master")
+        assert words(kept, "es").startswith(f"guarda {card_name(top, 'es')}, el triunfo")
+        assert "10 de últimas" in words(kept, "es")
+        assert "reason_spends_master" in [r.key for r in why_not(g, seat, top, other)]
+        assert "reason_keeps_master" not in [r.key for r in why_best(g, seat, top)]
+        h, who = _first(variant, lambda g, s: late(g, s, False))
+        low, _ = _tops(h, who)
+        rest = next(str(a) for a in h.legal_actions(who) if str(a) != low)
+        assert "reason_keeps_master" not in [r.key for r in why_best(h, who, rest)]

@@ -232,7 +232,9 @@ def _decision(g: Game, seat: int, action: Action, hand: int, budget_ms: float,
     if graded == "best":
         return Decision(hand, trick, seat, played, False, exact, n, values, loss_win,
                         loss_points, graded, tuple(why_best(g, seat, played)))
-    why = [r for r in why_best(g, seat, best.action) if r.key != "reason_value"]
+    also = {r.key for r in why_best(g, seat, played)}     # true of the played move too
+    why = [r for r in why_best(g, seat, best.action)
+           if r.key != "reason_value" and r.key not in also]
     if not why:                          # no rule of play names it: what it is worth
         why = [by_value(loss_points, exact)]
     return Decision(hand, trick, seat, played, False, exact, n, values, loss_win,

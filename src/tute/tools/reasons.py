@@ -14,9 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tute.core.actions import Play, Swap, parse_action
+from tute.core.cards import deck
 from tute.core.errors import TuteError
 from tute.core.game import Game
-from tute.core.tables import rank_points
+from tute.core.tables import rank_points, strength
 from tute.i18n import render
 
 
@@ -116,6 +117,9 @@ def why_best(g: Game, seat: int, best: str) -> list[Reason]:
     kept = _marriage_kept(g, seat, best)
     if kept:
         out.append(kept)
+    master = _master_trump(g, seat)
+    if master is not None and master != best and v.last_trick_bonus:
+        out.append(_reason("reason_keeps_master", card=master, bonus=v.last_trick_bonus))
     if taker is not None and v.side_of(taker) != side and _points(g, best) == 0:
         out.append(_reason("reason_cheap_loss", card=best))
     return out or [_reason("reason_value")]
@@ -139,6 +143,10 @@ def why_not(g: Game, seat: int, played: str, best: str) -> list[Reason]:
         broken = _marriage_broken(g, seat, played)
         if broken:
             out.append(broken)
+        master = _master_trump(g, seat)
+        if master == played and best != played and v.last_trick_bonus:
+            out.append(_reason("reason_spends_master", card=played,
+                               bonus=v.last_trick_bonus))
         best_taker = _trick_taker(g, seat, best) if isinstance(parse_action(best), Play) \
             else None
         last = len(g.hand(seat)) == 1 and g.view(seat).table.stock_left == 0
@@ -191,3 +199,24 @@ def _marriage_broken(g: Game, seat: int, played: str) -> Reason | None:
         return None
     return _reason("reason_breaks_forty" if found[0] else "reason_breaks_twenty",
                    suit=found[1])
+
+
+def _master_trump(g: Game, seat: int) -> str | None:
+    """The highest trump still in play when the seat holds it, late in the hand (the
+    stock gone; in a game without one, the last four tricks): kept to the end, it wins
+    the last trick whatever the others hold."""
+    t = g.view(seat).table
+    hand = g.hand(seat)
+    trump = g.trump
+    if trump is None or t.stock_left > 0 or len(hand) < 2 or (
+            g.variant.stock_size == 0 and len(hand) > 4):
+        return None
+    ranking = g.variant.ranking
+    trumps = [c for c in hand if c.suit == trump]
+    if not trumps:
+        return None
+    top = max(trumps, key=lambda c: strength(c.rank, ranking))
+    played = {a.card for _s, a in t.history if isinstance(a, Play)}
+    out = [c for c in deck(g.variant.deck) if c.suit == trump and c not in played
+           and c not in hand and strength(c.rank, ranking) > strength(top.rank, ranking)]
+    return None if out else top.code
