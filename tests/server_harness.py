@@ -34,12 +34,12 @@ def free_port() -> int:
 
 class Server:
     def __init__(self, db: str, port: int | None = None, limits: Limits | None = None,
-                 robot_delay: float = 0.0) -> None:
+                 robot_delay: float = 0.0, **options: Any) -> None:
         from tute.server.edge import server_config
 
         self.port = port or free_port()
         self.limits = limits or Limits()
-        self.app = create_app(db, robot_delay=robot_delay, limits=self.limits)
+        self.app = create_app(db, robot_delay=robot_delay, limits=self.limits, **options)
         self.server = uvicorn.Server(server_config(self.app, "127.0.0.1", self.port,
                                                    self.limits))
         self.thread = threading.Thread(target=self.server.run, daemon=True)

@@ -203,7 +203,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
                     requests_per_minute=args.requests_per_minute)
     try:
         app = create_app(args.db, robot_delay=args.robot_delay, limits=limits,
-                         migrate=not args.no_migrate)
+                         migrate=not args.no_migrate, analysis_ms=args.analysis_ms)
     except Exception as e:                 # a database that cannot be opened
         print(f"tute: cannot open the database {args.db}: {e}", file=sys.stderr)
         return 2
@@ -380,6 +380,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="HTTP requests one address may make per minute (0: no limit)")
     sv.add_argument("--open-tables", type=int, default=3,
                     help="unfinished tables one guest may host at once")
+    sv.add_argument("--analysis-ms", type=float, default=800.0,
+                    help="thinking time per decision of the review page's analysis")
     sv.add_argument("--no-migrate", action="store_true",
                     help="do not upgrade the database's schema (tute admin migrate does)")
     sv.set_defaults(func=_cmd_serve)

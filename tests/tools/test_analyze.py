@@ -18,6 +18,8 @@ from tute.tools.analyze import (
     GRADES,
     Decision,
     analyze,
+    decision_at,
+    decision_points,
     grade,
     lost,
     move_accuracy,
@@ -184,3 +186,16 @@ def test_seed002_the_ace_of_trumps_kept_for_the_last_trick(
                for d in early)
     last = seed002[-1]
     assert (last.trick, last.played, last.forced) == (20, "Ab", True)
+
+
+def test_one_decision_at_a_time_is_the_same_judgement(seed002: list[Decision]) -> None:
+    """A server judges a hand decision by decision: the same seed gives the same
+    values and grade as the whole analysis."""
+    record = parse_record(SEED002.read_text(encoding="utf-8"))
+    points = decision_points(record, 0, 1)
+    assert len(points) == len(seed002) and decision_points(record, 0, 2) == []
+    for i in (0, 3, len(points) - 6):
+        one = decision_at(record, 0, 1, points[i], budget_ms=10**9, seed=1, samples=60)
+        assert one == seed002[i]
+    with pytest.raises(ValueError):
+        decision_at(record, 0, 1, points[0] + 2, budget_ms=10**9, seed=1, samples=60)

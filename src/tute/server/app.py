@@ -83,6 +83,7 @@ from tute.server.protocol import (
     decode_message,
 )
 from tute.server.ratings import family, suggest
+from tute.server.review import DEFAULT_BUDGET_MS, Reviews
 from tute.server.robots import Thinkers
 from tute.server.sessions import ensure_player, player_of, set_cookie
 from tute.server.social import Social
@@ -101,7 +102,8 @@ _STATUS = {"no_such_table": 404, "table_broken": 410, "only_host": 403,
            "only_host_starts": 403, "too_many_tables": 429, "too_many_open_tables": 429,
            "bad_login": 401, "not_logged_in": 401, "too_many_logins": 429,
            "name_taken": 409, "no_such_game": 404, "no_such_hand": 404,
-           "private_table": 403, "no_such_person": 404}
+           "private_table": 403, "no_such_person": 404, "analysis_busy": 503,
+           "analysis_one_at_a_time": 429, "analysis_no_seat": 404, "analysis_sat_out": 404}
 
 
 def _error(e: TuteError, lang: str) -> JSONResponse:
@@ -111,7 +113,7 @@ def _error(e: TuteError, lang: str) -> JSONResponse:
 
 def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
                limits: Limits | None = None, thinkers: Thinkers | None = None,
-               migrate: bool = True) -> Starlette:
+               migrate: bool = True, analysis_ms: float = DEFAULT_BUDGET_MS) -> Starlette:
     limits = limits or Limits()
     store = Store(db_url, migrate_schema=migrate)
     moderation = Moderation(store.engine)
@@ -545,6 +547,8 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
             except Exception:
                 log.exception("the lobby's sweep failed; it runs again")
 
+    reviews = Reviews(store.engine, kept, who, _error, analysis_ms)
+
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         lobby.resume()                          # unfinished tables go on after a restart
@@ -565,6 +569,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
             feed.close()
             lobby.shut()
             lobby.thinkers.close()
+            reviews.close()
             store.close()
 
     social = Social(Friends(store.engine), presence, Invites(server_key(store.engine)),
@@ -572,6 +577,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
 
     app = Starlette(routes=[
         *social.routes(),
+        *reviews.routes(),
         Route("/", index),
         Route("/i18n/{lang}.json", catalog, methods=["GET"]),
         Route("/api/meta", meta, methods=["GET"]),
@@ -599,6 +605,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ], lifespan=lifespan, middleware=[Middleware(Edge, limits=limits)])
     app.state.lobby = lobby
+    app.state.reviews = reviews
     app.state.store = store
     app.state.accounts = people
     return app

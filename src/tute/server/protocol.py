@@ -109,6 +109,13 @@ class Invite(_Body, frozen=True, forbid_unknown_fields=True):
     friend: Annotated[int, msgspec.Meta(ge=1, le=2**62)]
 
 
+class AnalysisAsk(_Body, frozen=True, forbid_unknown_fields=True):
+    """``POST /api/games/{id}/analysis``: judge one seat's decisions in one hand."""
+
+    hand: Annotated[int, msgspec.Meta(ge=1, le=10**5)]
+    seat: Annotated[int, msgspec.Meta(ge=0, le=7)]
+
+
 class Empty(_Body, frozen=True, forbid_unknown_fields=True):
     """A request with nothing to say (``/robots``, ``/start``)."""
 

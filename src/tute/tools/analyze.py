@@ -214,6 +214,37 @@ def analyze(record: GameRecord, seat: int, budget_ms: float = DEFAULT_BUDGET_MS,
     return out
 
 
+def decision_points(record: GameRecord, seat: int, hand: int) -> list[int]:
+    """The indexes, in hand ``hand``'s actions (1 the first hand), of the match seat's
+    decisions (none where it sat the hand out)."""
+    done = replay(record)
+    if not 1 <= hand <= len(done.games):
+        return []
+    seat_map = done.seat_maps[hand - 1]
+    if seat not in seat_map:
+        return []
+    mine = seat_map.index(seat)
+    return [i for i, (who, _a) in enumerate(done.games[hand - 1].history) if who == mine]
+
+
+def decision_at(record: GameRecord, seat: int, hand: int, index: int,
+                budget_ms: float = DEFAULT_BUDGET_MS, seed: int = 0,
+                samples: int = MAX_SAMPLES) -> Decision:
+    """One decision of :func:`analyze` on its own (the same seed, the same judgement):
+    action ``index`` of hand ``hand``, which must be the seat's (see
+    :func:`decision_points`) -- so a server can judge a hand decision by decision."""
+    done = replay(record)
+    played, seat_map = done.games[hand - 1], done.seat_maps[hand - 1]
+    mine = seat_map.index(seat)
+    g = Game(played.variant, played.deal)
+    for who, action in played.history[:index]:
+        g.apply(who, action)
+    who, action = played.history[index]
+    if who != mine:
+        raise ValueError(f"action {index} of hand {hand} is not seat {seat}'s")
+    return _decision(g, mine, action, hand, budget_ms, seed + index, samples)
+
+
 def _decision(g: Game, seat: int, action: Action, hand: int, budget_ms: float,
               seed: int, samples: int = MAX_SAMPLES) -> Decision:
     trick = 0 if g.phase == "auction" else sum(g.tricks_won) + 1

@@ -181,3 +181,16 @@ secrets = Table(
     Column("name", String(32), primary_key=True),
     Column("value", String(128), nullable=False),
 )
+
+# the analysis of one seat's decisions in one hand of a kept match (the review page's
+# cache: judged once, in a worker, then read by everyone)
+analyses = Table(
+    "tute_analyses", metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("hand", Integer, primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("budget_ms", Integer, nullable=False),
+    Column("created", Integer, nullable=False),
+    Column("data", Text, nullable=False),                 # JSON: the decisions
+)

@@ -1,0 +1,154 @@
+"""The review page's analysis over HTTP: a hand of a kept match judged decision by
+decision in a worker, its progress said while it runs, kept once judged (and read by
+everyone, after a restart too); rationed (one hand at a time per person, a few on the
+server); every bad ask a typed error that changes nothing."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from server_harness import Client, Server, until
+from tute.core.records import parse_record, replay
+from tute.server import review
+from tute.tools.analyze import GRADES
+
+
+def _kind(kind: str) -> Any:
+    return lambda m: m.get("type") == "event" and m["event"]["kind"] == kind
+
+
+def _play_out(ana: Client, variant: str = "habanero(match_target=2)") -> str:
+    table = ana.new_table(variant)
+    with ana.ws(table) as w:
+        until(w, _kind("state"))
+        assert ana.post(f"/api/tables/{table}/start").status_code == 200
+        until(w, _kind("start"))
+        w.send(json.dumps({"type": "automatic", "on": True}))
+        until(w, _kind("match_over"), timeout=120)
+    return f"{table}-1"
+
+
+def _wait_done(c: Client, game: str, hand: int, seat: int, lang: str = "es",
+               timeout: float = 120) -> tuple[dict[str, Any], list[tuple[int, int]]]:
+    seen: list[tuple[int, int]] = []
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        r = c.get(f"/api/games/{game}/analysis?hand={hand}&seat={seat}&lang={lang}")
+        assert r.status_code == 200, r.text
+        body = r.json()
+        if body["status"] == "done":
+            return body, seen
+        assert body["status"] == "running", body
+        seen.append((body["done"], body["total"]))
+        time.sleep(0.05)
+    raise AssertionError("the analysis never finished")
+
+
+def test_a_hand_judged_in_a_worker_kept_and_read_by_all(db: str) -> None:
+    s = Server(db, analysis_ms=40)
+    try:
+        ana = s.account("Ana")
+        game = _play_out(ana)
+        record = parse_record(ana.get(f"/api/games/{game}/record.tute").text)
+        done = replay(record)
+        mine = [(i, str(a)) for i, (who, a) in enumerate(done.games[0].history)
+                if done.seat_maps[0][who] == 0]
+        assert ana.get(f"/api/games/{game}/analysis?hand=1&seat=0").json() == \
+            {"status": "none"}
+        r = ana.post(f"/api/games/{game}/analysis", {"hand": 1, "seat": 0})
+        assert r.status_code == 202 and r.json() == {"status": "running", "done": 0,
+                                                     "total": len(mine)}
+        body, seen = _wait_done(ana, game, 1, 0)
+        assert seen and all(0 <= d <= t == len(mine) for d, t in seen)
+        assert [d for d, _ in seen] == sorted(d for d, _ in seen)      # only forward
+        decisions = body["decisions"]
+        assert [(d["index"], d["played"]) for d in decisions] == mine
+        for d in decisions:
+            assert d["grade"] in GRADES and isinstance(d["why"], list)
+            assert d["values"][0]["action"] == d["best"]
+            assert d["forced"] == (len(d["values"]) == 1)
+            assert d["played"] in {v["action"] for v in d["values"]}
+            assert all(isinstance(w, str) and w for w in d["why"] + d["why_not"])
+        assert any(d["why"] for d in decisions)
+        assert 0 <= body["accuracy"] <= 100 and body["points_lost"] >= 0
+        english = ana.get(f"/api/games/{game}/analysis?hand=1&seat=0&lang=en").json()
+        assert [d["grade"] for d in english["decisions"]] == \
+            [d["grade"] for d in decisions]
+        assert [d["why"] for d in english["decisions"]] != [d["why"] for d in decisions]
+        # kept: anyone asking again (a guest) gets it at once, and nothing runs
+        guest = s.client("127.0.0.9")
+        again = guest.post(f"/api/games/{game}/analysis", {"hand": 1, "seat": 0})
+        assert again.status_code == 200 and again.json()["status"] == "done"
+        assert again.json()["decisions"] == decisions and s.app.state.reviews.jobs == {}
+    finally:
+        s.stop()
+    engine = create_engine(db)
+    with engine.connect() as c:
+        rows = c.execute(text("SELECT hand, seat, budget_ms FROM tute_analyses")).all()
+    engine.dispose()
+    assert [tuple(r) for r in rows] == [(1, 0, 40)]
+    s = Server(db, analysis_ms=40)                 # after a restart: still there
+    try:
+        body = s.client().get(f"/api/games/{game}/analysis?hand=1&seat=0").json()
+        assert body["status"] == "done" and body["decisions"] == decisions
+    finally:
+        s.stop()
+
+
+def test_bad_asks_are_typed_errors_and_judging_is_rationed(tmp_path: Path) -> None:
+    s = Server(f"sqlite:///{tmp_path / 'r.db'}", analysis_ms=3000)
+    try:
+        ana = s.account("Ana")
+        game = _play_out(ana, "habanero(match_target=3)")
+        url = f"/api/games/{game}/analysis"
+        hands = len(parse_record(ana.get(f"/api/games/{game}/record.tute").text).hands)
+        assert hands >= 2
+        for body, status, key in (
+                ({"hand": 0, "seat": 0}, 400, None),
+                ({"hand": 1, "seat": 2}, 404, "analysis_no_seat"),
+                ({"hand": 99, "seat": 0}, 404, "no_such_hand"),
+                ({"hand": 1, "seat": 0, "x": 1}, 400, None),
+                ({"hand": "1", "seat": 0}, 400, None),
+                ({"hand": 10**9, "seat": 0}, 400, None)):
+            r = ana.post(url, body)
+            assert r.status_code == status, (body, r.text)
+            assert r.json()["error"] and (key is None or r.json()["key"] == key)
+        bad = ana.http.post(url, content=b"{not json", headers={
+            "x-csrf-token": ana.csrf, "content-type": "application/json"})
+        assert bad.status_code == 400 and bad.json()["error"]
+        assert ana.get(f"{url}?hand=x&seat=0").status_code == 400
+        assert ana.get(f"{url}?hand=1").status_code == 400
+        assert ana.get("/api/games/zzz-1/analysis?hand=1&seat=0").status_code == 404
+        running = ana.new_table("habanero")                 # not over: no such game
+        assert ana.post(f"/api/games/{running}-1/analysis",
+                        {"hand": 1, "seat": 0}).status_code == 404
+        assert s.app.state.reviews.jobs == {}               # nothing started by any
+        # one hand at a time per person
+        assert ana.post(url, {"hand": 1, "seat": 0}).status_code == 202
+        assert ana.post(url, {"hand": 1, "seat": 0}).json()["status"] == "running"
+        r = ana.post(url, {"hand": 2, "seat": 0})
+        assert r.status_code == 429 and r.json()["key"] == "analysis_one_at_a_time"
+        assert "una mano" in r.json()["error"]
+        # a few at a time on the server
+        others = [s.client(f"127.0.0.{10 + i}") for i in range(review.QUEUE)]
+        asks = [(h, seat) for h in range(1, hands + 1) for seat in (0, 1)][1:]
+        answers = [o.post(url, {"hand": h, "seat": seat}).status_code
+                   for o, (h, seat) in zip(others, asks, strict=False)]
+        assert answers[:review.QUEUE - 1] == [202] * (review.QUEUE - 1)
+        assert answers[review.QUEUE - 1:] == [503][:len(answers) - review.QUEUE + 1]
+    finally:
+        s.stop()
+
+
+@pytest.mark.parametrize("lang", ["es", "pt", "it", "en"])
+def test_every_analysis_message_is_said_in_every_language(lang: str) -> None:
+    from tute.i18n import MESSAGES
+    for key in ("analysis_busy", "analysis_one_at_a_time", "analysis_no_seat",
+                "analysis_sat_out", "analysis_failed"):
+        assert MESSAGES[key].get(lang), (key, lang)
