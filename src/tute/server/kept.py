@@ -147,7 +147,8 @@ def replay_hand(record: GameRecord, hand: int) -> dict[str, Any]:
         game.apply(seat, action)
         steps.append(_position(game, names, (seat, str(action))))
     r = game.result()
-    return {"hand": hand, "hands": len(done.games), "names": names, "steps": steps,
+    return {"hand": hand, "hands": len(done.games), "names": names, "seats": list(seats),
+            "steps": steps,
             "result": None if r is None else result_json(r)}
 
 

@@ -37,6 +37,7 @@ from tute.server.db.schema import analyses
 from tute.server.edge import client_address, lang_of
 from tute.server.kept import Kept, parse_game_id
 from tute.server.protocol import AnalysisAsk, decode_body
+from tute.tools.analysis_text import action_words
 from tute.tools.analyze import decision_at, decision_points, move_accuracy
 from tute.tools.reasons import words
 
@@ -71,7 +72,11 @@ def judge(record_text: str, seat: int, hand: int, index: int, budget_ms: float,
 def in_words(decisions: list[dict[str, Any]], lang: str) -> dict[str, Any]:
     """A judged hand in one language, with its accuracy and points lost."""
     out = [{**d, "why": d["why"].get(lang, d["why"]["es"]),
-            "why_not": d["why_not"].get(lang, d["why_not"]["es"])} for d in decisions]
+            "why_not": d["why_not"].get(lang, d["why_not"]["es"]),
+            "played_words": action_words(d["played"], lang),
+            "best_words": action_words(d["best"], lang),
+            "values": [{**v, "words": action_words(v["action"], lang)} for v in d["values"]]}
+           for d in decisions]
     chosen = [d for d in decisions if not d["forced"]]
     accuracy = (sum(move_accuracy(d["loss_win"]) for d in chosen) / len(chosen)
                 if chosen else 100.0)

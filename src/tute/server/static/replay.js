@@ -5,6 +5,7 @@
 import { cardWords, getLang, LANGS, loadText, setLang, suitName, t, translate } from "/static/i18n.js";
 import { save, settings } from "/static/settings.js";
 import { renderCount, renderScore, renderSeats, renderStock, renderTrick, shortName, sideName } from "/static/table.js";
+import { reviewHand, reviewStep, setupReview } from "/static/review.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = decodeURIComponent(location.pathname.split("/").pop() || "");
@@ -25,6 +26,7 @@ async function load(hand, at = 0) {
   step = at < 0 ? data.replay.steps.length - 1 : at;
   head();
   draw();
+  reviewHand(data.replay);
 }
 
 function head() {
@@ -86,6 +88,7 @@ function draw() {
   $("last").disabled = $("next").disabled = $("next-trick").disabled = step === steps.length - 1;
   $("prev-hand").disabled = data.replay.hand <= 1;
   $("next-hand").disabled = data.replay.hand >= data.replay.hands;
+  reviewStep(step);
 }
 
 function go(to) {
@@ -114,7 +117,7 @@ async function changeLanguage(next) {
   save({ lang: code });
   $("lang").value = code;
   translate();
-  if (data) { head(); draw(); }
+  if (data) { head(); draw(); reviewHand(data.replay); }
 }
 
 $("lang").onchange = () => changeLanguage($("lang").value);
@@ -143,6 +146,7 @@ document.addEventListener("keydown", (e) => {
   e.preventDefault();
 });
 
+setupReview(gameId, go);
 (async () => {
   await changeLanguage(settings.lang);
   await load(1);
