@@ -50,6 +50,18 @@ def _cmd_bench(args: argparse.Namespace) -> int:
               f"{fig['p50_ms']} ms, p99 {fig['p99_ms']} ms ({fig['actions']} actions, "
               f"{fig['errors']} errors)")
         return 0
+    if args.analysis:
+        from tute.tools.bench import analysis_figures
+        fig = analysis_figures(args.variant or ["habanero", "parejas"], args.hands, 1)
+        if args.json:
+            print(json.dumps({"analysis": fig}))
+        else:
+            for row in fig["hands"]:                        # type: ignore[attr-defined]
+                print(f"analysis of {row['game']:10s}: {row['decisions']:2d} decisions "
+                      f"in {row['seconds']} s")
+            print(f"a whole hand at {fig['budget_ms']:.0f} ms a decision: median "
+                  f"{fig['median_s']} s, max {fig['max_s']} s (target 30 s)")
+        return 0
     if args.decide:
         from tute.tools.bench import decision_figures
         fig = decision_figures(args.decide, args.variant or ["habanero", "parejas"],
@@ -334,6 +346,9 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--decide", metavar="LEVEL",
                    help="time the decisions of a computer level at its default budget")
     b.add_argument("--decisions", type=int, default=200, help="decisions to time (--decide)")
+    b.add_argument("--analysis", action="store_true",
+                   help="time the analysis of whole hands (tute analyze, the review page)")
+    b.add_argument("--hands", type=int, default=3, help="hands per variant (--analysis)")
     b.add_argument("--load", type=int, metavar="TABLES",
                    help="the server under TABLES simultaneous parejas tables (--seconds long)")
     b.set_defaults(func=_cmd_bench)

@@ -199,3 +199,14 @@ def test_one_decision_at_a_time_is_the_same_judgement(seed002: list[Decision]) -
         assert one == seed002[i]
     with pytest.raises(ValueError):
         decision_at(record, 0, 1, points[0] + 2, budget_ms=10**9, seed=1, samples=60)
+
+
+def test_the_analysis_benchmark_runs() -> None:
+    """A smoke run of ``tute bench --analysis`` (the figure itself: README)."""
+    from tute.tools.bench import analysis_figures
+
+    fig = analysis_figures(["parejas"], 1, 3, budget_ms=15)
+    rows = fig["hands"]
+    assert isinstance(rows, list) and [r["game"] for r in rows] == ["seed002", "parejas"]
+    assert all(int(r["decisions"]) >= 10 and float(r["seconds"]) > 0 for r in rows)
+    assert float(str(fig["max_s"])) >= float(str(fig["median_s"])) > 0

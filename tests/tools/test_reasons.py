@@ -8,11 +8,14 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 
+import pytest
+
 from helpers import deal, run
 from tute.core.actions import Action, Play
 from tute.core.cards import deck
 from tute.core.game import Game
 from tute.core.tables import strength
+from tute.core.variants import PRESETS
 from tute.i18n import card_name
 from tute.tools.reasons import forced, why_best, why_not, words
 
@@ -163,3 +166,18 @@ def test_the_highest_trump_kept_for_the_last_trick() -> None:
         low, _ = _tops(h, who)
         rest = next(str(a) for a in h.legal_actions(who) if str(a) != low)
         assert "reason_keeps_master" not in [r.key for r in why_best(h, who, rest)]
+
+
+@pytest.mark.parametrize("variant", sorted(PRESETS))
+def test_every_legal_move_of_random_hands_has_reasons(variant: str) -> None:
+    """Reasons never fail: for every legal action of every decision of random hands of
+    every preset, why it is best and why not another (a king of a marriage that may not
+    be played, since it must follow suit, once asked the trick its taker)."""
+    seen = 0
+    for g, seat in _positions(variant, games=12):
+        legal = [str(a) for a in g.legal_actions(seat)]
+        for text in legal:
+            assert why_best(g, seat, text)
+            why_not(g, seat, text, legal[0])
+            seen += 1
+    assert seen > 100

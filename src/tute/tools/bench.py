@@ -246,3 +246,37 @@ def decision_figures(level: str, variants: Sequence[str], decisions: int, seed: 
             "median_ms": round(statistics.median(times), 1),
             "p99_ms": round(times[int(0.99 * (len(times) - 1))], 1),
             "max_ms": round(times[-1], 1)}
+
+
+def analysis_figures(variants: Sequence[str], hands: int, seed: int,
+                     budget_ms: float | None = None) -> dict[str, object]:
+    """Seconds to analyse a whole hand for one seat at the default budget (the target
+    is 30 s): seed 002's example, then ``hands`` hands of each variant played by the
+    heuristic level."""
+    from pathlib import Path
+
+    from tute.bots import make_bot
+    from tute.core.driver import play_hand
+    from tute.core.records import parse_record, record_of_games
+    from tute.tools.analyze import DEFAULT_BUDGET_MS, analyze
+
+    budget = budget_ms or DEFAULT_BUDGET_MS
+    records = []
+    example = Path(__file__).resolve().parents[3] / "examples" / "seed002.tute"
+    if example.exists():                   # a source checkout: the worked example too
+        records.append(("seed002", parse_record(example.read_text(encoding="utf-8"))))
+    rng = random.Random(seed)
+    for text in variants:
+        for k in range(hands):
+            g = Game.new(text, seed=rng.randrange(1 << 30))
+            play_hand(g, [make_bot("heuristic", seed=k * 10 + s) for s in range(g.players)])
+            records.append((text, record_of_games([g])))
+    rows: list[dict[str, object]] = []
+    for name, record in records:
+        start = time.perf_counter()
+        decisions = analyze(record, 0, budget_ms=budget, seed=seed)
+        rows.append({"game": name, "decisions": len(decisions),
+                     "seconds": round(time.perf_counter() - start, 1)})
+    seconds = sorted(float(str(r["seconds"])) for r in rows)
+    return {"budget_ms": budget, "hands": rows,
+            "median_s": round(statistics.median(seconds), 1), "max_s": seconds[-1]}

@@ -183,11 +183,12 @@ def _marriage_kept(g: Game, seat: int, best: str) -> Reason | None:
     legal = {str(a) for a in g.view(seat).legal}
     side = g.variant.side_of(seat)
     for card in g.hand(seat):
+        if card.code not in legal or card.code == best:
+            continue
         found = _marriage(g, seat, card.code)
         taker = _trick_taker(g, seat, card.code) if found else None
         tempting = taker is not None and g.variant.side_of(taker) == side  # it would win
-        if found and tempting and card.code in legal and card.code != best \
-                and _marriage(g, seat, best) is None:
+        if found and tempting and _marriage(g, seat, best) is None:
             return _reason("reason_keeps_forty" if found[0] else "reason_keeps_twenty",
                            suit=found[1])
     return None
