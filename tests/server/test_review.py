@@ -152,3 +152,39 @@ def test_every_analysis_message_is_said_in_every_language(lang: str) -> None:
     for key in ("analysis_busy", "analysis_one_at_a_time", "analysis_no_seat",
                 "analysis_sat_out", "analysis_failed"):
         assert MESSAGES[key].get(lang), (key, lang)
+
+
+def test_a_worker_killed_mid_analysis_fails_it_and_asking_again_works(
+        tmp_path: Path) -> None:
+    """kill -9 of the analysis worker: the hand is said to have failed (a message, not
+    a hang), nothing half-judged is kept, and asking again judges it in a fresh one."""
+    import os
+    import signal
+
+    s = Server(f"sqlite:///{tmp_path / 'k.db'}", analysis_ms=300)
+    try:
+        ana = s.account("Ana")
+        game = _play_out(ana)
+        url = f"/api/games/{game}/analysis"
+        assert ana.post(url, {"hand": 1, "seat": 0}).status_code == 202
+        reviews = s.app.state.reviews
+        deadline = time.time() + 30
+        while not (reviews._pool and reviews._pool._processes):
+            assert time.time() < deadline
+            time.sleep(0.05)
+        for pid in list(reviews._pool._processes):
+            os.kill(pid, signal.SIGKILL)
+        deadline = time.time() + 30
+        while (body := ana.get(f"{url}?hand=1&seat=0").json())["status"] == "running":
+            assert time.time() < deadline
+            time.sleep(0.1)
+        assert body["status"] == "failed" and "vuelve a pedirlo" in body["error"]
+        engine = create_engine(f"sqlite:///{tmp_path / 'k.db'}")
+        with engine.connect() as c:
+            assert c.execute(text("SELECT COUNT(*) FROM tute_analyses")).scalar() == 0
+        engine.dispose()
+        assert ana.post(url, {"hand": 1, "seat": 0}).status_code == 202
+        done, _ = _wait_done(ana, game, 1, 0)
+        assert done["decisions"]
+    finally:
+        s.stop()
