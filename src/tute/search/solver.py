@@ -470,7 +470,7 @@ class _Search(DeclarationRules):
     def kernel_ok(self) -> bool:
         """The compiled kernel knows no manilla nor tute, and cantes only as the trick
         winner's (or his side's) single open choice."""
-        from tute.search import kernel as _kernel
+        from tute.search import dds as _kernel
         if not (self.use_kernel and _kernel.AVAILABLE and self.two_sides and self.n <= 4):
             return False
         if self.others_possible:
@@ -482,9 +482,10 @@ class _Search(DeclarationRules):
                 return False                # the root decides a cante: the pure solver
         return True
 
-    def with_kernel(self) -> Solution | None:
-        """The compiled kernel's values of every legal card (see tute.search.kernel)."""
-        from tute.search import kernel as _kernel
+    def with_kernel(self, all_moves: bool = True) -> Solution | None:
+        """The compiled kernel's values of every legal card (see tute.search.dds); only
+        a best card's without ``all_moves``."""
+        from tute.search import dds as _kernel
         seat = self.acting
         mine = self.side[self.persp]
         totals = [p + c for p, c in zip(self.points, self.cantes, strict=True)]
@@ -500,7 +501,8 @@ class _Search(DeclarationRules):
             self.partner_exc, mine, self.last_bonus, last_side, bits,
             unit=self.unit, cantes=self.cantes_possible,
             partner_sings=self.partner_may_sing, forty_first=self.forty_first,
-            sung=self.sung_suits, twenty_units=twenty_units, lost=lost)
+            sung=self.sung_suits, twenty_units=twenty_units, lost=lost,
+            all_moves=all_moves)
         if found is None:
             return None
         values, nodes = found
@@ -514,7 +516,7 @@ class _Search(DeclarationRules):
     def best_only(self) -> Solution:
         """One alpha-beta search from the root: the value and a best first action."""
         if self.kernel_ok():
-            fast = self.with_kernel()
+            fast = self.with_kernel(all_moves=False)
             if fast is not None:
                 return fast
         seat = self.acting

@@ -1,0 +1,450 @@
+"""The solver's fast kernel (numba): bridge's double-dummy methods, for Tute.
+
+It answers the same question as :mod:`tute.search.kernel` (the positions it knows: two
+sides, no manilla nor tute, cantes only as the trick winner's single open choice) with
+the methods of bridge's DDS:
+
+- **Values of the future only.**  The objective -- win the hand first, then the largest
+  margin, ties to the side of the last trick -- is a strictly increasing function of
+  ``V = 2·F + L``, where ``F`` is the margin of the points still to be won (cards,
+  cantes, the last trick's bonus) and ``L`` is 1 when the side takes the last trick.
+  Minimax commutes with an increasing function, so the search maximises ``V`` and never
+  needs the points already won: a position's value no longer depends on how it was
+  reached, and the transposition table shares it across every path (and every solve of
+  the same rules: a bot solving many deals of one hand reuses it).
+- **A transposition table at trick boundaries, keyed by relative ranks.**  The key is,
+  suit by suit, the cards still in play in strength order as (owner, points): a 7 and
+  a 5 are the same card once nothing between them is left (both are worth nothing);
+  the cards worth points keep their identity through their points (each figure's are
+  its own, so a king and a knight are still a marriage).  It stores bounds (lower,
+  upper) and the best move by relative rank.
+- **Zero-window searches, MTD(f).**  Each root move's exact value comes from a few
+  searches with a null window around a guess, the bounds converging; the best-only
+  search tests every other move against the best so far with one null window.
+- **Quick bounds.**  The points still out (and the cantes still possible) bound what
+  any side can win from here: a window beyond them is decided without a search.
+
+Exactness is tested against the pure solver (itself checked against a plain minimax
+over the engine) on random positions of every preset it covers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tute.core.tables import POINTS as CARD_POINTS
+from tute.core.tables import beats, trick_winner
+
+try:  # pragma: no cover - depends on the installation
+    import numpy as np
+    from numba import njit
+
+    from tute.search.kernel import _legal, _window, beats_transcribed
+    AVAILABLE = True
+except ImportError:  # pragma: no cover
+    AVAILABLE = False
+
+WIN = 10_000
+TT_BITS = 20
+INF = 1 << 30
+
+if AVAILABLE:  # pragma: no branch
+    POINTS = np.array(CARD_POINTS, dtype=np.int64)
+    # the points class of a strength: 0 for the blanks, then sota .. as (1..5)
+    PCLASS = np.array([0, 0, 0, 0, 0, 1, 2, 3, 4, 5], dtype=np.int64)
+    # the table: 4 suit words and a word of the rest of the state; bounds; move
+    _TT: list[Any] = []                     # made on the first solve (64 MB)
+    _RULES: list[Any] = [None, 0]           # the rules the table's entries hold for
+
+    @njit(cache=True)
+    def _key(hands: Any, st: Any, params: Any, out: Any) -> int:
+        """The canonical key of a trick boundary into ``out`` (5 words); its slot."""
+        n = hands.shape[0]
+        allc = 0
+        for s in range(n):
+            allc |= hands[s]
+        h = 0x1E3779B97F4A7C15
+        for suit in range(4):
+            word = 1
+            for k in range(10):
+                b = suit * 10 + k
+                if (allc >> b) & 1:
+                    owner = 0
+                    for s in range(n):
+                        if (hands[s] >> b) & 1:
+                            owner = s
+                    word = (word << 5) | (owner << 3) | PCLASS[k]
+            out[suit] = word
+            h = (h ^ word) * 0x100000001B3
+            h ^= h >> 31
+        rest = st[0] | (st[11] << 3) | (st[12] << 8) | (params[6] << 16)
+        out[4] = rest
+        h = (h ^ rest) * 0x100000001B3
+        h ^= h >> 29
+        return int(h & ((1 << TT_BITS) - 1))
+
+    @njit(cache=True)
+    def _rel(hands: Any, b: int) -> int:
+        """A card as its suit and its place among the suit's cards still in play."""
+        n = hands.shape[0]
+        allc = 0
+        for s in range(n):
+            allc |= hands[s]
+        suit = b // 10
+        below = allc & ((1 << b) - 1) & ~((1 << (suit * 10)) - 1)
+        c = 0
+        while below:
+            below &= below - 1
+            c += 1
+        return suit * 16 + c
+
+    @njit(cache=True)
+    def _unrel(hand: int, allc: int, r: int) -> int:
+        suit = r // 16
+        want = r % 16
+        c = 0
+        for k in range(10):
+            b = suit * 10 + k
+            if (allc >> b) & 1:
+                if c == want:
+                    return b if (hand >> b) & 1 else -1
+                c += 1
+        return -1
+
+    @njit(cache=True)
+    def _cante_bound(hands: Any, st: Any, params: Any) -> int:
+        """The most the cantes still possible could add (20 a suit, 40 in trumps)."""
+        if params[7] == 0:
+            return 0
+        allc = 0
+        for s in range(hands.shape[0]):
+            allc |= hands[s]
+        out = 0
+        for suit in range(4):
+            if (st[11] >> suit) & 1:
+                continue
+            if (allc >> (suit * 10 + 7)) & 1 and (allc >> (suit * 10 + 6)) & 1:
+                out += 40 if suit == params[0] else 20
+        return out
+
+    @njit(cache=True)
+    def _search(hands: Any, side: Any, coal: Any, nxt: Any, unit: Any, st: Any, tb: Any,
+                ts: Any, params: Any, keys: Any, vals: Any, alpha: int, beta: int) -> int:
+        # st: 0 to_act, 1 tlen, 2 led, 3 win_bit, 4 win_seat, 5 scratch (a cante's
+        #     points), 8 nodes, 9 last trick's side, 10 cards in hands, 11 suits sung,
+        #     12 units that sang a 20, 13 set when a window had several cantes,
+        #     14 card points in hands and on the table
+        # params: 0 trump, 1 nplay, 2 undertrump, 3 partner_exc, 4 mine, 5 last_bonus,
+        #     6 rules' generation, 7 cantes on, 8 partner may sing, 9 forty_first,
+        #     10 suits lost per unit
+        st[8] += 1
+        seat = st[0]
+        tlen = st[1]
+        mine = params[4]
+        if st[10] == 0 and tlen == 0:
+            return 1 if st[9] == mine else 0
+        trump = params[0]
+        slot = -1
+        first = -1
+        key = np.empty(5, dtype=np.int64)
+        if tlen == 0:
+            # what is still to be won bounds the value: V in [-2R, 2R + 1]
+            r = st[14] + params[5] + _cante_bound(hands, st, params)
+            if 2 * r + 1 <= alpha:
+                return 2 * r + 1
+            if -2 * r >= beta:
+                return -2 * r
+            slot = _key(hands, st, params, key)
+            if (keys[slot, 0] == key[0] and keys[slot, 1] == key[1]
+                    and keys[slot, 2] == key[2] and keys[slot, 3] == key[3]
+                    and keys[slot, 4] == key[4]):
+                lo = vals[slot, 0]
+                hi = vals[slot, 1]
+                if lo >= beta:
+                    return int(lo)
+                if hi <= alpha:
+                    return int(hi)
+                if lo == hi:
+                    return int(lo)
+                if lo > alpha:
+                    alpha = lo
+                if hi < beta:
+                    beta = hi
+                allc = 0
+                for s in range(hands.shape[0]):
+                    allc |= hands[s]
+                first = _unrel(hands[seat], allc, vals[slot, 2])
+        hand = hands[seat]
+        partner_free = params[3] == 1 and tlen > 0 and side[st[4]] == side[seat]
+        mask = _legal(hand, tlen, st[2], trump, st[3], partner_free, params[2] == 1)
+        live = 0
+        for s in range(hands.shape[0]):
+            if s != seat:
+                live |= hands[s]
+        for i in range(tlen):
+            live |= 1 << tb[i]
+        moves = np.empty(10, dtype=np.int64)
+        order = np.empty(10, dtype=np.int64)
+        n = 0
+        prev = -1
+        m = mask
+        while m:
+            low = m & -m
+            b = 0
+            x = low
+            while x > 1:
+                x >>= 1
+                b += 1
+            m ^= low
+            if (prev >= 0 and prev // 10 == b // 10 and POINTS[b] == 0 and POINTS[prev] == 0
+                    and (live & ((1 << b) - (2 << prev))) == 0):
+                moves[n - 1] = b
+            else:
+                moves[n] = b
+                n += 1
+            prev = b
+        winning_side = side[st[4]] if tlen > 0 else -1
+        for i in range(n):
+            b = moves[i]
+            if tlen > 0:
+                if beats_transcribed(b, st[3], trump):
+                    # the cheapest card that takes it, trumps last
+                    order[i] = (b % 10) + (10 if b // 10 == trump else 0)
+                elif winning_side == side[seat]:
+                    order[i] = 50 - POINTS[b]     # the partner holds it: points on it
+                else:
+                    order[i] = 100 + POINTS[b]    # lost: the cheapest card
+            else:
+                order[i] = (20 if b // 10 == trump else 0) - (b % 10)
+            if b == first:
+                order[i] = -1000
+        for i in range(1, n):
+            kb = order[i]
+            mb = moves[i]
+            j = i - 1
+            while j >= 0 and order[j] > kb:
+                order[j + 1] = order[j]
+                moves[j + 1] = moves[j]
+                j -= 1
+            order[j + 1] = kb
+            moves[j + 1] = mb
+        maximize = coal[seat] == 1
+        a0 = alpha
+        b0 = beta
+        best = -INF if maximize else INF
+        best_move = moves[0]
+        led0, win0, wseat0 = st[2], st[3], st[4]
+        for i in range(n):
+            b = moves[i]
+            hands[seat] ^= 1 << b
+            st[10] -= 1
+            if tlen == 0:
+                st[2] = b // 10
+                st[3] = b
+                st[4] = seat
+            elif beats_transcribed(b, st[3], trump):
+                st[3] = b
+                st[4] = seat
+            tb[tlen] = b
+            ts[tlen] = seat
+            done_trick = tlen + 1 == params[1]
+            saved_last = st[9]
+            saved_sung = st[11]
+            saved_twenty = st[12]
+            saved_points = st[14]
+            gain = 0
+            if done_trick:
+                w = st[4]
+                pts = 0
+                for k in range(tlen + 1):
+                    pts += POINTS[tb[k]]
+                st[14] -= pts
+                if st[10] == 0:
+                    pts += params[5]
+                st[5] = 0
+                if params[7] == 1 and st[10] > 0:
+                    _window(hands, side, unit, st, params, w)
+                gain = (pts if side[w] == mine else -pts) + st[5]
+                st[9] = side[w]
+                st[1] = 0
+                st[0] = w
+                keep_b = tb[:tlen + 1].copy()
+                keep_s = ts[:tlen + 1].copy()
+            else:
+                st[1] = tlen + 1
+                st[0] = nxt[seat]
+            v = 2 * gain + _search(hands, side, coal, nxt, unit, st, tb, ts, params, keys,
+                                   vals, alpha - 2 * gain, beta - 2 * gain)
+            if done_trick:
+                tb[:tlen + 1] = keep_b
+                ts[:tlen + 1] = keep_s
+            st[9] = saved_last
+            st[11] = saved_sung
+            st[12] = saved_twenty
+            st[14] = saved_points
+            st[1] = tlen
+            st[0] = seat
+            st[2], st[3], st[4] = led0, win0, wseat0
+            st[10] += 1
+            hands[seat] ^= 1 << b
+            if maximize:
+                if v > best:
+                    best = v
+                    best_move = b
+                    if v > alpha:
+                        alpha = v
+            else:
+                if v < best:
+                    best = v
+                    best_move = b
+                    if v < beta:
+                        beta = v
+            if alpha >= beta:
+                break
+        if slot >= 0:
+            same = (keys[slot, 0] == key[0] and keys[slot, 1] == key[1]
+                    and keys[slot, 2] == key[2] and keys[slot, 3] == key[3]
+                    and keys[slot, 4] == key[4])
+            lo = vals[slot, 0] if same else -INF
+            hi = vals[slot, 1] if same else INF
+            if best <= a0:
+                hi = min(hi, best)
+            elif best >= b0:
+                lo = max(lo, best)
+            else:
+                lo = best
+                hi = best
+            for j in range(5):
+                keys[slot, j] = key[j]
+            vals[slot, 0] = lo
+            vals[slot, 1] = hi
+            vals[slot, 2] = _rel(hands, best_move)
+        return best
+
+    @njit(cache=True)
+    def _mtdf(hands: Any, side: Any, coal: Any, nxt: Any, unit: Any, st: Any, tb: Any,
+              ts: Any, params: Any, keys: Any, vals: Any, guess: int) -> int:
+        """The exact value by null-window searches converging on it (MTD(f))."""
+        g = guess
+        lo = -INF
+        hi = INF
+        while lo < hi:
+            beta = g + 1 if g == lo else g
+            g = _search(hands, side, coal, nxt, unit, st, tb, ts, params, keys, vals,
+                        beta - 1, beta)
+            if g < beta:
+                hi = g
+            else:
+                lo = g
+        return g
+
+
+def _rules_generation(signature: tuple[object, ...]) -> int:
+    """The table's entries hold for one set of rules and one perspective: a new one
+    starts a new generation (the old entries can never match its keys)."""
+    if _RULES[0] != signature:
+        _RULES[0] = signature
+        _RULES[1] = (_RULES[1] + 1) % (1 << 40)
+    return int(_RULES[1])
+
+
+def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool, ...],
+                 nxt: tuple[int, ...], to_act: int, trick: list[tuple[int, int]],
+                 diff: int, trump: int, nplay: int, undertrump: bool, partner_exc: bool,
+                 mine: int, last_bonus: int, last_side: int,
+                 root_moves: list[int], unit: tuple[int, ...] = (0, 1, 2, 3),
+                 cantes: bool = False, partner_sings: bool = False, forty_first: int = 0,
+                 sung: int = 0, twenty_units: int = 0, lost: int = 0,
+                 all_moves: bool = True) -> tuple[dict[int, int], int] | None:
+    """Values of ``root_moves`` (bits) of the seat to act, for side ``mine``, on the
+    pure solver's scale (``diff`` the margin so far); with ``all_moves`` false only a
+    best move's is exact (the others are bounds no better than it).  None when a window
+    offered several cantes (the pure solver then decides)."""
+    n = len(hands)
+    h = np.array(hands, dtype=np.int64)
+    sd = np.array(side, dtype=np.int64)
+    co = np.array([1 if c else 0 for c in coalition], dtype=np.int64)
+    nx = np.array(nxt, dtype=np.int64)
+    tb = np.zeros(4, dtype=np.int64)
+    ts = np.zeros(4, dtype=np.int64)
+    for i, (s, b) in enumerate(trick):
+        tb[i], ts[i] = b, s
+    led = trick[0][1] // 10 if trick else 0
+    win_seat, win_bit = trick_winner(trick, trump) if trick else (0, 0)
+    cards = sum(x.bit_count() for x in hands)
+    points = sum(CARD_POINTS[b] for x in hands for b in range(40) if x >> b & 1) + sum(
+        CARD_POINTS[b] for _s, b in trick)
+    st = np.array([to_act, len(trick), led, win_bit, win_seat, 0, 0, 0, 0, last_side,
+                   cards, sung, twenty_units, 0, points], dtype=np.int64)
+    un = np.array(list(unit) + [0] * (4 - len(unit)), dtype=np.int64)
+    generation = _rules_generation((n, tuple(side), tuple(coalition), tuple(nxt), trump,
+                                    nplay, undertrump, partner_exc, mine, last_bonus,
+                                    tuple(unit), cantes, partner_sings, forty_first, lost))
+    params = np.array([trump, nplay, int(undertrump), int(partner_exc), mine, last_bonus,
+                       generation, int(cantes), int(partner_sings), forty_first, lost],
+                      dtype=np.int64)
+    if not _TT:
+        _TT.extend([np.zeros((1 << TT_BITS, 5), dtype=np.int64),
+                    np.zeros((1 << TT_BITS, 3), dtype=np.int64)])
+    keys, vals = _TT
+    maximize = coalition[to_act]
+    future: dict[int, int] = {}
+    tlen = len(trick)
+    best: int | None = None
+    for b in root_moves:
+        hh = h.copy()
+        s2 = st.copy()
+        tb2 = tb.copy()
+        ts2 = ts.copy()
+        hh[to_act] ^= 1 << b
+        s2[10] -= 1
+        if tlen == 0:
+            s2[2], s2[3], s2[4] = b // 10, b, to_act
+        elif beats(b, int(s2[3]), trump):
+            s2[3], s2[4] = b, to_act
+        tb2[tlen], ts2[tlen] = b, to_act
+        gain = 0
+        if tlen + 1 == nplay:
+            w = int(s2[4])
+            pts = sum(int(POINTS[tb2[k]]) for k in range(tlen + 1))
+            s2[14] -= pts
+            if s2[10] == 0:
+                pts += last_bonus
+            if cantes and s2[10] > 0:
+                _window(hh, sd, un, s2, params, w)
+            gain = (pts if side[w] == mine else -pts) + int(s2[5])
+            s2[5] = 0
+            s2[9] = side[w]
+            s2[1] = 0
+            s2[0] = w
+        else:
+            s2[1] = tlen + 1
+            s2[0] = nxt[to_act]
+        s2[8] = 0
+        if all_moves or best is None:
+            v = _mtdf(hh, sd, co, nx, un, s2, tb2, ts2, params, keys, vals,
+                      0 if best is None else best - 2 * gain)
+        else:                                   # only whether it beats the best so far
+            edge = best - 2 * gain
+            window = (edge, edge + 1) if maximize else (edge - 1, edge)
+            v = _search(hh, sd, co, nx, un, s2, tb2, ts2, params, keys, vals, *window)
+            if (v > edge) if maximize else (v < edge):
+                v = _mtdf(hh, sd, co, nx, un, s2, tb2, ts2, params, keys, vals, v)
+        total = 2 * gain + int(v)
+        future[b] = total
+        if best is None or (total > best if maximize else total < best):
+            best = total
+        st[8] += s2[8]
+        if s2[13]:
+            return None
+    values: dict[int, int] = {}
+    for b, total in future.items():
+        last = total % 2                       # L: the side takes the last trick
+        margin = diff + (total - last) // 2
+        won = 2 * margin + last > 0
+        values[b] = margin + (WIN if won else -WIN)
+    if not all_moves:                          # the others only bound: not values
+        assert best is not None
+        keep = next(b for b, t in future.items() if t == best)
+        values = {keep: values[keep]}
+    return values, int(st[8])
