@@ -149,7 +149,7 @@ if AVAILABLE:  # pragma: no branch
         key = np.empty(5, dtype=np.int64)
         if tlen == 0:
             # what is still to be won bounds the value: V in [-2R, 2R + 1]
-            r = st[14] + params[5] + _cante_bound(hands, st, params)
+            r = int(st[14] + params[5]) + _cante_bound(hands, st, params)
             if 2 * r + 1 <= alpha:
                 return 2 * r + 1
             if -2 * r >= beta:
