@@ -129,7 +129,8 @@ if AVAILABLE:  # pragma: no branch
 
     @njit(cache=True)
     def _search(hands: Any, side: Any, coal: Any, nxt: Any, unit: Any, st: Any, tb: Any,
-                ts: Any, params: Any, keys: Any, vals: Any, alpha: int, beta: int) -> int:
+                ts: Any, params: Any, keys: Any, vals: Any, scratch: Any, alpha: int, beta: int
+                ) -> int:
         # st: 0 to_act, 1 tlen, 2 led, 3 win_bit, 4 win_seat, 5 scratch (a cante's
         #     points), 8 nodes, 9 last trick's side, 10 cards in hands, 11 suits sung,
         #     12 units that sang a 20, 13 set when a window had several cantes,
@@ -146,7 +147,8 @@ if AVAILABLE:  # pragma: no branch
         trump = params[0]
         slot = -1
         first = -1
-        key = np.empty(5, dtype=np.int64)
+        depth = st[10]                      # cards in hands: one ply's own scratch rows
+        key = scratch[depth, 0:5]
         if tlen == 0:
             # what is still to be won bounds the value: V in [-2R, 2R + 1]
             r = int(st[14] + params[5]) + _cante_bound(hands, st, params)
@@ -183,8 +185,8 @@ if AVAILABLE:  # pragma: no branch
                 live |= hands[s]
         for i in range(tlen):
             live |= 1 << tb[i]
-        moves = np.empty(10, dtype=np.int64)
-        order = np.empty(10, dtype=np.int64)
+        moves = scratch[depth, 5:15]
+        order = scratch[depth, 15:25]
         n = 0
         prev = -1
         m = mask
@@ -268,16 +270,20 @@ if AVAILABLE:  # pragma: no branch
                 st[9] = side[w]
                 st[1] = 0
                 st[0] = w
-                keep_b = tb[:tlen + 1].copy()
-                keep_s = ts[:tlen + 1].copy()
+                keep = scratch[depth, 25:33]
+                for k in range(tlen + 1):
+                    keep[k] = tb[k]
+                    keep[4 + k] = ts[k]
             else:
                 st[1] = tlen + 1
                 st[0] = nxt[seat]
             v = 2 * gain + _search(hands, side, coal, nxt, unit, st, tb, ts, params, keys,
-                                   vals, alpha - 2 * gain, beta - 2 * gain)
+                                   vals, scratch, alpha - 2 * gain, beta - 2 * gain)
             if done_trick:
-                tb[:tlen + 1] = keep_b
-                ts[:tlen + 1] = keep_s
+                keep = scratch[depth, 25:33]
+                for k in range(tlen + 1):
+                    tb[k] = keep[k]
+                    ts[k] = keep[4 + k]
             st[9] = saved_last
             st[11] = saved_sung
             st[12] = saved_twenty
@@ -323,20 +329,37 @@ if AVAILABLE:  # pragma: no branch
 
     @njit(cache=True)
     def _mtdf(hands: Any, side: Any, coal: Any, nxt: Any, unit: Any, st: Any, tb: Any,
-              ts: Any, params: Any, keys: Any, vals: Any, guess: int) -> int:
-        """The exact value by null-window searches converging on it (MTD(f))."""
-        g = guess
-        lo = -INF
-        hi = INF
+              ts: Any, params: Any, keys: Any, vals: Any, scratch: Any, guess: int) -> int:
+        """The exact value by null-window searches closing on it: the first at the guess
+        (MTD(f)), then halving what is left between the bounds (each search's fail-soft
+        answer tightens them further); the bounds start at the points still out."""
+        r = int(st[14] + params[5]) + _cante_bound(hands, st, params)
+        lo = -2 * r - 1
+        hi = 2 * r + 2
+        beta = min(max(guess, lo + 1), hi)
         while lo < hi:
-            beta = g + 1 if g == lo else g
             g = _search(hands, side, coal, nxt, unit, st, tb, ts, params, keys, vals,
-                        beta - 1, beta)
+                        scratch, beta - 1, beta)
             if g < beta:
                 hi = g
             else:
                 lo = g
-        return g
+            beta = lo + (hi - lo + 1) // 2
+        return lo
+
+
+def _first(b: int, trick: list[tuple[int, int]], trump: int, side: tuple[int, ...],
+           seat: int) -> int:
+    """The order the root's moves are tried in, as the search orders its own: the
+    likely best first (so the others fail their null-window test at once)."""
+    if not trick:
+        return (20 if b // 10 == trump else 0) - b % 10
+    win_seat, win_bit = trick_winner(trick, trump)
+    if beats(b, win_bit, trump):
+        return b % 10 + (10 if b // 10 == trump else 0)
+    if side[win_seat] == side[seat]:
+        return 50 - CARD_POINTS[b]
+    return 100 + CARD_POINTS[b]
 
 
 def _rules_generation(signature: tuple[object, ...]) -> int:
@@ -387,11 +410,12 @@ def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool,
         _TT.extend([np.zeros((1 << TT_BITS, 5), dtype=np.int64),
                     np.zeros((1 << TT_BITS, 3), dtype=np.int64)])
     keys, vals = _TT
+    scratch = np.zeros((48, 33), dtype=np.int64)    # a row per ply
     maximize = coalition[to_act]
     future: dict[int, int] = {}
     tlen = len(trick)
     best: int | None = None
-    for b in root_moves:
+    for b in sorted(root_moves, key=lambda b: _first(b, trick, trump, side, to_act)):
         hh = h.copy()
         s2 = st.copy()
         tb2 = tb.copy()
@@ -422,14 +446,15 @@ def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool,
             s2[0] = nxt[to_act]
         s2[8] = 0
         if all_moves or best is None:
-            v = _mtdf(hh, sd, co, nx, un, s2, tb2, ts2, params, keys, vals,
+            v = _mtdf(hh, sd, co, nx, un, s2, tb2, ts2, params, keys, vals, scratch,
                       0 if best is None else best - 2 * gain)
         else:                                   # only whether it beats the best so far
             edge = best - 2 * gain
             window = (edge, edge + 1) if maximize else (edge - 1, edge)
-            v = _search(hh, sd, co, nx, un, s2, tb2, ts2, params, keys, vals, *window)
+            v = _search(hh, sd, co, nx, un, s2, tb2, ts2, params, keys, vals, scratch,
+                        *window)
             if (v > edge) if maximize else (v < edge):
-                v = _mtdf(hh, sd, co, nx, un, s2, tb2, ts2, params, keys, vals, v)
+                v = _mtdf(hh, sd, co, nx, un, s2, tb2, ts2, params, keys, vals, scratch, v)
         total = 2 * gain + int(v)
         future[b] = total
         if best is None or (total > best if maximize else total < best):
