@@ -473,3 +473,11 @@ def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool,
         keep = next(b for b, t in future.items() if t == best)
         values = {keep: values[keep]}
     return values, int(st[8])
+
+
+def warm() -> None:
+    """Compile (or load from numba's cache) the kernel now, not at a robot's first turn:
+    one solve of a one-card endgame."""
+    if AVAILABLE:
+        solve_arrays([1 << 9, 1 << 8], (0, 1), (True, False), (1, 0), 0, [], 0, 0, 2,
+                     False, False, 0, 10, 0, [9])

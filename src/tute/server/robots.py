@@ -44,8 +44,11 @@ def decide(level: str, seed: int, view: PlayerView, declaring: bool) -> str | No
 
 
 def _ready() -> None:
-    """A worker's first task: import the search bots (and the solver's kernel)."""
+    """A worker's first task: import the search bots and ready the solver's kernel."""
     from tute.bots import search  # noqa: F401
+    from tute.search import dds
+
+    dds.warm()
 
 
 @dataclass(slots=True)
