@@ -8,7 +8,7 @@ import pytest
 
 from solver_reference import minimax, root_values
 from tute import Game
-from tute.search.solver import SolverError, solve
+from tute.search.solver import SolverError, _Search, solve
 
 CASES = [("habanero", 4), ("parejas", 2), ("online", 2), ("tres", 2),
          ("individual(players=3)", 3), ("parejas(sing_who=both_one_each,manilla=10)", 2),
@@ -125,3 +125,56 @@ def test_one_rule_for_who_wins_a_trick() -> None:
         for w in range(40):
             for t in range(-1, 4):
                 assert bool(kernel.beats_transcribed(b, w, t)) == beats(b, w, t)
+
+
+def _open_marriages(g: Game) -> int:
+    """How many unsung marriages the hands hold (a side with two chooses which to sing)."""
+    sung = {c.suit for c in g.view(0).table.cantes_shown}
+    count = 0
+    for s in range(g.players):
+        codes = {c.code for c in g.hand(s)}
+        count += sum(1 for x in "oceb" if {f"R{x}", f"C{x}"} <= codes and
+                     not any(suit.value == x for suit in sung))
+    return count
+
+
+def test_the_kernel_chooses_among_cantes_as_the_pure_solver() -> None:
+    """A trick won by a side with two cantes open: the kernel searches which to sing
+    (each a choice of the winner's side) and finds the pure solver's values."""
+    from tute.search import dds
+    if not dds.AVAILABLE:
+        pytest.skip("numba is not installed: the pure solver is the only one")
+    checked = by_kernel = 0
+    for text in ("parejas", "online(players=2,sing_while_stock_only=false)",
+                 "parejas(forty_first=off,tute_set=off)",
+                 "parejas(forty_first=if_held,sing_who=winner_or_partner)"):
+        for seed in range(900):
+            g = _position(text, seed, 5, seed % 2 == 1)
+            if g is None or _open_marriages(g) < 2:
+                continue
+            assert solve(g).move_values == solve(g, kernel=False).move_values, (text, seed)
+            checked += 1
+            s = _Search(g, g.acting)
+            if s.kernel_ok() and s.with_kernel() is not None:
+                by_kernel += 1                    # the kernel itself answered
+    assert checked >= 20 and by_kernel >= 10, (checked, by_kernel)
+
+
+def test_the_kernel_sings_the_forty_when_it_may_choose() -> None:
+    """Hand-built: seat 0 takes the first trick with the as de oros and may sing the
+    forty (bastos, trumps) or the twenty (copas), with forty_first off; it wins no
+    other trick.  The choice is the winner's: 11 + 40 against 66 (the rest and the
+    last trick's ten) -- lost by 15, where the twenty would lose by 35."""
+    from tute.search import dds
+    if not dds.AVAILABLE:
+        pytest.skip("numba is not installed: the pure solver is the only one")
+    o, c, b = 0, 10, 30                       # the suits' first bits; strength 9 the as
+    hands = [1 << (o + 9) | 1 << (b + 7) | 1 << (b + 6) | 1 << (c + 7) | 1 << (c + 6),
+             1 << (o + 0) | 1 << (b + 9) | 1 << (b + 8) | 1 << (c + 9) | 1 << (c + 8)]
+    moves = [o + 9, b + 7, b + 6, c + 7, c + 6]
+    found = dds.solve_arrays(hands, (0, 1), (True, False), (1, 0), 0, [], 0, 3, 2,
+                             False, False, 0, 10, 0, moves, cantes=True, forty_first=0)
+    assert found is not None
+    values, _nodes = found
+    assert values[o + 9] == -15 - dds.WIN
+    assert max(values.values()) == values[o + 9]

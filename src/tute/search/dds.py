@@ -39,7 +39,7 @@ try:  # pragma: no cover - depends on the installation
     import numpy as np
     from numba import njit
 
-    from tute.search.kernel import _legal, _window, beats_transcribed
+    from tute.search.kernel import _cante_choices, _legal, _sing, _window, beats_transcribed
     AVAILABLE = True
 except ImportError:  # pragma: no cover
     AVAILABLE = False
@@ -254,7 +254,6 @@ if AVAILABLE:  # pragma: no branch
             saved_sung = st[11]
             saved_twenty = st[12]
             saved_points = st[14]
-            gain = 0
             if done_trick:
                 w = st[4]
                 pts = 0
@@ -263,10 +262,10 @@ if AVAILABLE:  # pragma: no branch
                 st[14] -= pts
                 if st[10] == 0:
                     pts += params[5]
-                st[5] = 0
+                cards = pts if side[w] == mine else -pts
+                choices = 0
                 if params[7] == 1 and st[10] > 0:
-                    _window(hands, side, unit, st, params, w)
-                gain = (pts if side[w] == mine else -pts) + st[5]
+                    choices = _cante_choices(hands, unit, st, params, w)
                 st[9] = side[w]
                 st[1] = 0
                 st[0] = w
@@ -274,11 +273,34 @@ if AVAILABLE:  # pragma: no branch
                 for k in range(tlen + 1):
                     keep[k] = tb[k]
                     keep[4 + k] = ts[k]
+                # the winner's side sings one of its open cantes, the best for it (or
+                # none is open): a choice node of its own
+                sings_max = coal[w] == 1
+                v = 0
+                tried = False
+                while True:
+                    gain = cards
+                    if choices:
+                        suit = 0
+                        while not (choices >> suit) & 1:
+                            suit += 1
+                        choices ^= 1 << suit
+                        gain += _sing(side, unit, st, params, w, suit)
+                    c = 2 * gain + _search(hands, side, coal, nxt, unit, st, tb, ts, params,
+                                           keys, vals, scratch, alpha - 2 * gain,
+                                           beta - 2 * gain)
+                    st[11] = saved_sung
+                    st[12] = saved_twenty
+                    if not tried or (c > v if sings_max else c < v):
+                        v = c
+                    tried = True
+                    if choices == 0 or (v >= beta if sings_max else v <= alpha):
+                        break
             else:
                 st[1] = tlen + 1
                 st[0] = nxt[seat]
-            v = 2 * gain + _search(hands, side, coal, nxt, unit, st, tb, ts, params, keys,
-                                   vals, scratch, alpha - 2 * gain, beta - 2 * gain)
+                v = _search(hands, side, coal, nxt, unit, st, tb, ts, params, keys, vals,
+                            scratch, alpha, beta)
             if done_trick:
                 keep = scratch[depth, 25:33]
                 for k in range(tlen + 1):

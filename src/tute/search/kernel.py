@@ -61,8 +61,9 @@ if AVAILABLE:  # pragma: no branch
         return out
 
     @njit(cache=True)
-    def _window(hands: Any, side: Any, unit: Any, st: Any, params: Any, w: int) -> None:
-        """The trick winner's side sings its cante: the only one open (several: flag)."""
+    def _cante_choices(hands: Any, unit: Any, st: Any, params: Any, w: int) -> int:
+        """The suits whose cante the trick winner's side may sing now (bits): its
+        marriages not sung nor lost, the forty first where the rule says so."""
         trump = params[0]
         tb_ = 1 << trump
         n = hands.shape[0]
@@ -78,8 +79,7 @@ if AVAILABLE:  # pragma: no branch
             if (_marriages(hands[a]) & tb_ and not sung & tb_ and not lost & tb_
                     and not (params[9] == 2 and twenty)):
                 forty_ok = True
-        count = 0
-        pick_suit = -1
+        out = 0
         for a in (w, partner):
             if a < 0:
                 continue
@@ -88,17 +88,28 @@ if AVAILABLE:  # pragma: no branch
                 m &= ~tb_
             if params[9] > 0 and m & ~tb_ and forty_ok:
                 m &= tb_
-            for s in range(4):
-                if (m >> s) & 1:
-                    count += 1
-                    if pick_suit < 0:
-                        pick_suit = s
-        if count == 0:
+            out |= m
+        return out
+
+    @njit(cache=True)
+    def _sing(side: Any, unit: Any, st: Any, params: Any, w: int, suit: int) -> int:
+        """The winner's side sings ``suit``: its points for side ``params[4]``."""
+        st[11] |= 1 << suit
+        if suit != params[0]:
+            st[12] |= 1 << unit[w]
+        pts = 40 if suit == params[0] else 20
+        return pts if side[w] == params[4] else -pts
+
+    @njit(cache=True)
+    def _window(hands: Any, side: Any, unit: Any, st: Any, params: Any, w: int) -> None:
+        """The trick winner's side sings its cante: the only one open (several: flag,
+        and the first is sung)."""
+        m = _cante_choices(hands, unit, st, params, w)
+        if m == 0:
             return
-        if count > 1:
+        if m & (m - 1):
             st[13] = 1
-        pts = 40 if pick_suit == trump else 20
-        st[5] += pts if side[w] == params[4] else -pts
-        st[11] |= 1 << pick_suit
-        if pick_suit != trump:
-            st[12] |= 1 << u
+        suit = 0
+        while not (m >> suit) & 1:
+            suit += 1
+        st[5] += _sing(side, unit, st, params, w, suit)
