@@ -8,6 +8,7 @@ import pytest
 
 from solver_reference import minimax, root_values
 from tute import Game
+from tute.core.actions import Play
 from tute.search.solver import SolverError, _Search, solve
 
 CASES = [("habanero", 4), ("parejas", 2), ("online", 2), ("tres", 2),
@@ -85,7 +86,8 @@ def test_compiled_kernel_matches_the_pure_solver() -> None:
                         ("guinote(players=4,partner_exception=true)", 2), ("parejas", 5),
                         ("online", 4), ("online(players=2,sing_while_stock_only=false)", 6),
                         ("parejas(forty_first=off,tute_set=off)", 4),
-                        ("parejas(forty_first=if_held,sing_who=winner_or_partner)", 4)]:
+                        ("parejas(forty_first=if_held,sing_who=winner_or_partner)", 4),
+                        ("parejas(sing_use_or_lose=true)", 4)]:
         for seed in range(40):
             for mid in (False, True):
                 g = _position(text, seed, cards, mid)
@@ -178,3 +180,29 @@ def test_the_kernel_sings_the_forty_when_it_may_choose() -> None:
     values, _nodes = found
     assert values[o + 9] == -15 - dds.WIN
     assert max(values.values()) == values[o + 9]
+
+
+def test_the_kernel_values_a_cante_at_the_root_as_the_pure_solver() -> None:
+    """The seat to lead may sing first (its side took the last trick): the kernel
+    values each cante after singing it, and each card with the window closed (with
+    sing_use_or_lose, what was not sung is lost) -- the pure solver's values."""
+    from tute.search import dds
+    if not dds.AVAILABLE:
+        pytest.skip("numba is not installed: the pure solver is the only one")
+    checked = sung = 0
+    for text in ("parejas(sing_use_or_lose=true)", "online", "parejas"):
+        for seed in range(700):
+            g = _position(text, seed, 5, False)
+            if g is None:
+                continue
+            s = _Search(g, g.acting)
+            if not (s.window >= 0 and s._bundles() != [[]] and s.acting == s.window):
+                continue
+            fast = solve(g)
+            assert s.kernel_ok() and s.with_kernel() is not None
+            assert fast.move_values == solve(g, kernel=False).move_values, (text, seed)
+            checked += 1
+            sung += any(not isinstance(a, Play) for a in fast.move_values)   # its own
+            if checked >= 45 and sung >= 15:
+                return
+    raise AssertionError(f"only {checked} positions with a cante at the root ({sung})")

@@ -478,13 +478,51 @@ class _Search(DeclarationRules):
         if self.cantes_possible:
             if self.g.variant.sing_who not in ("winner", "winner_or_partner"):
                 return False
-            if self.window >= 0 and not self.trick_bits and self._bundles() != [[]]:
-                return False                # the root decides a cante: the pure solver
+            if self.window >= 0 and not self.trick_bits and self._bundles() != [[]] \
+                    and self.acting != self.window:
+                return False                # another seat's window: the pure solver
         return True
 
     def with_kernel(self, all_moves: bool = True) -> Solution | None:
         """The compiled kernel's values of every legal card (see tute.search.dds); only
-        a best card's without ``all_moves``."""
+        a best card's without ``all_moves``.  A cante the root may sing first: each
+        valued by the kernel after singing it, as :meth:`root` does."""
+        if not (self.window >= 0 and not self.trick_bits and self._bundles() != [[]]):
+            return self._kernel_cards(all_moves)
+        seat = self.acting
+        values: dict[Action, int] = {}
+        nodes = 0
+        lost_before = list(self.lost)
+        pick = max if self.coalition[seat] else min
+        for bundle in self._bundles():
+            mine = [(s, suit) for s, suit, _kind in bundle if s == seat]
+            if not mine:
+                continue
+            saved = self._apply_bundle(bundle)
+            self.window_done = True
+            sung = self._kernel_cards(False)
+            self.window_done = False
+            self._undo_bundle(saved)
+            if sung is None:
+                return None
+            nodes += sung.nodes
+            act: Action = FORTY if mine[0][1] == self.trump_suit else TWENTIES[mine[0][1]]
+            values[act] = pick(values.get(act, sung.value), sung.value)
+        if self.g.use_or_lose:              # leading closes the window: what is not sung
+            for s in range(self.n):         # now is lost
+                if not self.window_sang[self.unit[s]]:
+                    self.lost[self.unit[s]] |= self._singable_suits(s)
+        cards = self._kernel_cards(all_moves)
+        self.lost = lost_before
+        if cards is None:
+            return None
+        values.update(cards.move_values)
+        best_value = pick(values.values())
+        best = tuple(a for a, x in values.items() if x == best_value)
+        return Solution(best_value, best, values if all_moves else {best[0]: best_value},
+                        nodes + cards.nodes)
+
+    def _kernel_cards(self, all_moves: bool) -> Solution | None:
         from tute.search import dds as _kernel
         seat = self.acting
         mine = self.side[self.persp]
