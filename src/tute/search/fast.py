@@ -1,0 +1,102 @@
+"""Between the pure solver and its compiled kernel (:mod:`tute.search.dds`): which
+positions the kernel covers, and their values from it on the pure solver's scale.
+
+The kernel knows no manilla nor tute, and cantes only as the trick winner's side's
+choice; a cante the root may sing is valued here, by the kernel after singing it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tute.core.actions import FORTY, TWENTIES, Action
+from tute.search import dds
+from tute.search.solution import Solution
+
+# the pure solver's search state (tute.search.solver._Search), which calls in here: not
+# imported back, so the two modules make no circle
+_Search = Any
+
+
+def kernel_ok(self: _Search) -> bool:
+    """The compiled kernel knows no manilla nor tute, and cantes only as the trick
+    winner's (or his side's) single open choice."""
+    if not (self.use_kernel and dds.AVAILABLE and self.two_sides and self.n <= 4):
+        return False
+    if self.others_possible:
+        return False
+    if self.cantes_possible:
+        if self.g.variant.sing_who not in ("winner", "winner_or_partner"):
+            return False
+        if self.window >= 0 and not self.trick_bits and self._bundles() != [[]] \
+                and self.acting != self.window:
+            return False                # another seat's window: the pure solver
+    return True
+
+
+def with_kernel(self: _Search, all_moves: bool = True) -> Solution | None:
+    """The compiled kernel's values of every legal card (see tute.search.dds); only
+    a best card's without ``all_moves``.  A cante the root may sing first: each
+    valued by the kernel after singing it, as the pure root does."""
+    if not (self.window >= 0 and not self.trick_bits and self._bundles() != [[]]):
+        return _kernel_cards(self, all_moves)
+    seat = self.acting
+    values: dict[Action, int] = {}
+    nodes = 0
+    lost_before = list(self.lost)
+    pick = max if self.coalition[seat] else min
+    for bundle in self._bundles():
+        mine = [(s, suit) for s, suit, _kind in bundle if s == seat]
+        if not mine:
+            continue
+        saved = self._apply_bundle(bundle)
+        self.window_done = True
+        sung = _kernel_cards(self, False)
+        self.window_done = False
+        self._undo_bundle(saved)
+        if sung is None:
+            return None
+        nodes += sung.nodes
+        act: Action = FORTY if mine[0][1] == self.trump_suit else TWENTIES[mine[0][1]]
+        values[act] = pick(values.get(act, sung.value), sung.value)
+    if self.g.use_or_lose:              # leading closes the window: what is not sung
+        for s in range(self.n):         # now is lost
+            if not self.window_sang[self.unit[s]]:
+                self.lost[self.unit[s]] |= self._singable_suits(s)
+    cards = _kernel_cards(self, all_moves)
+    self.lost = lost_before
+    if cards is None:
+        return None
+    values.update(cards.move_values)
+    best_value = pick(values.values())
+    best = tuple(a for a, x in values.items() if x == best_value)
+    return Solution(best_value, best, values if all_moves else {best[0]: best_value},
+                    nodes + cards.nodes)
+
+
+def _kernel_cards(self: _Search, all_moves: bool) -> Solution | None:
+    seat = self.acting
+    mine = self.side[self.persp]
+    totals = [p + c for p, c in zip(self.points, self.cantes, strict=True)]
+    m = self._legal_mask(seat)
+    bits = [b for b in range(40) if m >> b & 1]
+    last_side = self.side[self.trick_winners[-1]] if self.trick_winners else 0
+    twenty_units = sum(1 << u for u in range(self.n) if self.sang_twenty[u])
+    lost = sum((self.lost[u] & 0xF) << (4 * u) for u in range(self.n))
+    found = dds.solve_arrays(
+        list(self.hands), self.side, self.coalition, self.next, seat,
+        list(zip(self.trick_seats, self.trick_bits, strict=True)),
+        totals[mine] - totals[1 - mine], self.trump_suit, self.nplay, self.undertrump,
+        self.partner_exc, mine, self.last_bonus, last_side, bits,
+        unit=self.unit, cantes=self.cantes_possible,
+        partner_sings=self.partner_may_sing, forty_first=self.forty_first,
+        sung=self.sung_suits, twenty_units=twenty_units, lost=lost,
+        all_moves=all_moves)
+    if found is None:
+        return None
+    values, nodes = found
+    rk = self.g.rk
+    by_action: dict[Action, int] = {rk.play_of_bit[b]: v for b, v in values.items()}
+    pick = max if self.coalition[seat] else min
+    best_value = pick(by_action.values())
+    best = tuple(a for a, x in by_action.items() if x == best_value)
+    return Solution(best_value, best, by_action, nodes)
