@@ -32,7 +32,9 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     if args.solver:
         from tute.tools.bench import solver_figures
         cases = [("habanero", 8, 40), ("parejas", 6, 20), ("parejas", 10, 20)]
-        figures = solver_figures(cases, max_nodes=args.max_nodes)
+        if args.all_moves:
+            cases = [("parejas", n, 20) for n in (5, 6, 7, 8)]
+        figures = solver_figures(cases, max_nodes=args.max_nodes, all_moves=args.all_moves)
         if args.json:
             print(json.dumps({"solver": figures}))
         else:
@@ -341,6 +343,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a Python with PyPI 'schnapsen' installed, timed in the same run")
     b.add_argument("--solver", action="store_true",
                    help="time the exact solver (2p 8 cards, 4p 6 cards, a full parejas deal)")
+    b.add_argument("--all-moves", action="store_true",
+                   help="with --solver: every legal move's exact value (parejas, 5-8 cards)")
     b.add_argument("--max-nodes", type=int, default=20_000_000,
                    help="node limit of one pure-Python solve in --solver (the compiled kernel "
                         "has none)")

@@ -44,3 +44,17 @@ def test_bench_smoke_json() -> None:
 def test_bench_smoke_text() -> None:
     r = _cli("bench", "--seconds", "0.2", "--rounds", "1", "--variant", "habanero")
     assert r.returncode == 0 and "hands/s" in r.stdout
+
+
+def test_solver_benchmark_smoke() -> None:
+    """A short run of ``tute bench --solver`` (and ``--all-moves``): the figures are
+    there and in order (the README quotes the full runs)."""
+    from tute.tools.bench import solver_figures
+
+    for all_moves in (False, True):
+        rows = solver_figures([("habanero", 6, 3), ("parejas", 5, 2)], 10**6, all_moves)
+        assert [(r["variant"], r["positions"]) for r in rows] == [("habanero", 3),
+                                                                  ("parejas", 2)]
+        for r in rows:
+            assert 0 < float(str(r["median_ms"])) <= float(str(r["p90_ms"])) <= \
+                float(str(r["max_ms"]))

@@ -184,9 +184,10 @@ def _strict_position(text: str, seed: int, cards: int) -> Game | None:
     return None
 
 
-def solver_figures(cases: Sequence[tuple[str, int, int]], max_nodes: int
-                   ) -> list[dict[str, object]]:
-    """Median and 90th-percentile time of one solve (value and best move) per case."""
+def solver_figures(cases: Sequence[tuple[str, int, int]], max_nodes: int,
+                   all_moves: bool = False) -> list[dict[str, object]]:
+    """Median and 90th-percentile time of one solve (value and best move; with
+    ``all_moves`` every legal move's exact value, as PIMC asks) per case."""
     from tute.search import dds
     from tute.search.solver import SolverLimit, solve
 
@@ -204,7 +205,7 @@ def solver_figures(cases: Sequence[tuple[str, int, int]], max_nodes: int
                 continue
             start = time.perf_counter()
             try:
-                sol = solve(g, all_moves=False, max_nodes=max_nodes)
+                sol = solve(g, all_moves=all_moves, max_nodes=max_nodes)
             except SolverLimit:
                 unsolved += 1
                 continue
