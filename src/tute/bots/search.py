@@ -22,6 +22,7 @@ from collections.abc import Iterator, Sequence
 
 from tute.bots.base import Bot, Budget
 from tute.bots.heuristic import HeuristicBot
+from tute.bots.partner import humane
 from tute.bots.sampler import exclusions, sample_game
 from tute.core.actions import Action, Play
 from tute.core.cards import Card
@@ -93,7 +94,7 @@ class MonteCarloBot(Bot):
         declared = self.heuristic.declaration(view)
         if declared is not None:
             return declared
-        plays = [a for a in view.legal if isinstance(a, Play)]
+        plays = humane(view, [a for a in view.legal if isinstance(a, Play)])
         if len(plays) == 1:
             return plays[0]
         b = budget or self.budget
