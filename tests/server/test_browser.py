@@ -120,6 +120,9 @@ def test_reload_mid_hand_and_server_restart(tmp_path: Path) -> None:
         for _ in range(3):                                   # a few tricks
             page.click("#hand button.card.legal")
             page.wait_for_timeout(300)
+        # Ana's turn again: no robot is about to play or sing (a cante read after the
+        # score was taken failed this once on a loaded machine)
+        page.wait_for_selector("#hand button.card.legal", timeout=30000)
         page.wait_for_timeout(1600)         # a closed trick stays ~1.3 s: the page catches up
         before = page.inner_text("#score table")
         page.reload()                                        # disconnect and come back

@@ -129,21 +129,63 @@ def test_bad_asks_are_typed_errors_and_judging_is_rationed(tmp_path: Path) -> No
         assert ana.post(f"/api/games/{running}-1/analysis",
                         {"hand": 1, "seat": 0}).status_code == 404
         assert s.app.state.reviews.jobs == {}               # nothing started by any
+        second = _play_out(ana, "habanero(match_target=2)")  # more hands to ask for
         # one hand at a time per person
         assert ana.post(url, {"hand": 1, "seat": 0}).status_code == 202
         assert ana.post(url, {"hand": 1, "seat": 0}).json()["status"] == "running"
         r = ana.post(url, {"hand": 2, "seat": 0})
         assert r.status_code == 429 and r.json()["key"] == "analysis_one_at_a_time"
         assert "una mano" in r.json()["error"]
+        # a guest changing cookies is still one address: PER_ADDRESS at most
+        same = [s.client("127.0.0.7") for _ in range(review.PER_ADDRESS + 1)]
+        for guest in same:                                  # each its own guest cookie
+            guest.new_table("habanero")
+            assert guest.cookie
+        assert len({guest.cookie for guest in same}) == len(same)
+        asks = [(url, h, seat) for h in range(1, hands + 1) for seat in (0, 1)][1:]
+        asks += [(f"/api/games/{second}/analysis", 1, 0), (f"/api/games/{second}/analysis", 1, 1)]
+        assert len(asks) >= review.QUEUE + 1
+        answers = [c.post(u, {"hand": h, "seat": seat}).status_code
+                   for c, (u, h, seat) in zip(same, asks, strict=False)]
+        assert answers == [202] * review.PER_ADDRESS + [429]
         # a few at a time on the server
-        others = [s.client(f"127.0.0.{10 + i}") for i in range(review.QUEUE)]
-        asks = [(h, seat) for h in range(1, hands + 1) for seat in (0, 1)][1:]
-        answers = [o.post(url, {"hand": h, "seat": seat}).status_code
-                   for o, (h, seat) in zip(others, asks, strict=False)]
-        assert answers[:review.QUEUE - 1] == [202] * (review.QUEUE - 1)
-        assert answers[review.QUEUE - 1:] == [503][:len(answers) - review.QUEUE + 1]
+        left = review.QUEUE - 1 - review.PER_ADDRESS
+        others = [s.client(f"127.0.0.{10 + i}") for i in range(left + 1)]
+        answers = [o.post(u, {"hand": h, "seat": seat}).status_code
+                   for o, (u, h, seat) in zip(others, asks[review.PER_ADDRESS:], strict=False)]
+        assert answers == [202] * left + [503]
+        u, h, seat = asks[review.PER_ADDRESS + left]
+        busy = others[-1].post(u, {"hand": h, "seat": seat})
+        assert busy.json()["key"] == "analysis_busy" and "unos segundos" in busy.json()["error"]
     finally:
         s.stop()
+
+
+def test_many_asks_for_one_hand_at_once_start_it_once(tmp_path: Path) -> None:
+    """Asks racing for the same unjudged hand (from many people at once): one job,
+    every ask told it runs, one row kept."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    db = f"sqlite:///{tmp_path / 'race.db'}"
+    s = Server(db, analysis_ms=40)
+    try:
+        ana = s.account("Ana")
+        game = _play_out(ana)
+        url = f"/api/games/{game}/analysis"
+        people = [s.client(f"127.0.1.{i}") for i in range(8)]
+        with ThreadPoolExecutor(8) as pool:
+            answers = list(pool.map(lambda c: c.post(url, {"hand": 1, "seat": 0}), people))
+        assert all(a.status_code in (200, 202) for a in answers), [a.text for a in answers]
+        assert all(a.json()["status"] in ("running", "done") for a in answers)
+        assert s.app.state.reviews.started == 1
+        _wait_done(ana, game, 1, 0)
+        assert s.app.state.reviews.started == 1 and s.app.state.reviews.jobs == {}
+    finally:
+        s.stop()
+    engine = create_engine(db)
+    with engine.connect() as c:
+        assert c.execute(text("SELECT COUNT(*) FROM tute_analyses")).scalar() == 1
+    engine.dispose()
 
 
 @pytest.mark.parametrize("lang", ["es", "pt", "it", "en"])

@@ -7,8 +7,10 @@ on it, and says how far it is (the page's progress bar).  The finished hand is k
 ``tute_analyses`` -- judged once, then read by everyone, in every language (the
 reasons are kept in the four).
 
-Judging costs a core for seconds, so it is rationed: one hand at a time per person,
-:data:`QUEUE` hands at a time on the server (more is "busy, try again shortly").
+Judging costs a core for seconds, so it is rationed: one hand at a time per person
+(and :data:`PER_ADDRESS` per address: a guest may change cookies), :data:`QUEUE` hands
+at a time on the server (more is "busy, try again shortly").  A hand judged is kept
+with the judgement's :data:`VERSION`: a better judgement judges kept hands again.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from typing import Any
 
 from sqlalchemy import insert, select
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
@@ -37,6 +39,7 @@ from tute.server.db.schema import analyses
 from tute.server.edge import client_address, lang_of
 from tute.server.kept import Kept, parse_game_id
 from tute.server.protocol import AnalysisAsk, decode_body
+from tute.server.store import StoreError
 from tute.tools.analysis_text import action_words
 from tute.tools.analyze import decision_at, decision_points, move_accuracy
 from tute.tools.reasons import words
@@ -45,6 +48,9 @@ log = logging.getLogger("tute.review")
 LANGS = ("es", "pt", "it", "en")
 DEFAULT_BUDGET_MS = 800          # per decision: a hand of a dozen in about ten seconds
 QUEUE = 4                        # hands judged or waiting at once, server-wide
+PER_ADDRESS = 2                  # of them from one address (a guest can change cookies)
+FAILED_SECONDS = 60.0            # a failed hand is said so this long, then forgotten
+VERSION = 1                      # of the judgement: a new one judges kept hands again
 
 
 class ReviewError(TuteError):
@@ -88,9 +94,22 @@ def in_words(decisions: list[dict[str, Any]], lang: str) -> dict[str, Any]:
 class _Job:
     total: int
     requester: str
+    address: str
     done: int = 0
-    failed: bool = False
+    failed_at: float = 0.0               # when it failed (0: it has not)
     task: asyncio.Task[None] | None = field(default=None, repr=False)
+
+    @property
+    def failed(self) -> bool:
+        return self.failed_at > 0
+
+
+def _warm() -> None:
+    """The analysis worker's first task: the solver's kernel compiled (or loaded)
+    before a judgement's time runs."""
+    from tute.search import dds
+
+    dds.warm()
 
 
 class Reviews:
@@ -100,11 +119,13 @@ class Reviews:
         self.engine, self.kept, self.who, self.error = engine, kept, who, error
         self.budget_ms = budget_ms
         self.jobs: dict[Key, _Job] = {}
+        self.started = 0                  # hands whose judging began (a figure to watch)
         self._pool: ProcessPoolExecutor | None = None
 
     def pool(self) -> ProcessPoolExecutor:
         if self._pool is None:             # one worker: a review never takes every core
             self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+            self._pool.submit(_warm)
         return self._pool
 
     def close(self) -> None:
@@ -117,22 +138,33 @@ class Reviews:
     # ------------------------------------------------------------------ the store
     def cached(self, key: Key) -> list[dict[str, Any]] | None:
         table_id, number, hand, seat = key
-        with self.engine.connect() as c:
-            text = c.execute(select(analyses.c.data).where(
-                analyses.c.table_id == table_id, analyses.c.number == number,
-                analyses.c.hand == hand, analyses.c.seat == seat)).scalar()
+        try:
+            with self.engine.connect() as c:
+                text = c.execute(select(analyses.c.data).where(
+                    analyses.c.table_id == table_id, analyses.c.number == number,
+                    analyses.c.hand == hand, analyses.c.seat == seat,
+                    analyses.c.version == VERSION)).scalar()
+        except SQLAlchemyError as e:
+            raise StoreError("analysis_store") from e
         return None if text is None else list(json.loads(text))
 
     def keep(self, key: Key, decisions: list[dict[str, Any]]) -> None:
         table_id, number, hand, seat = key
-        try:
-            with self.engine.begin() as c:
-                c.execute(insert(analyses).values(
-                    table_id=table_id, number=number, hand=hand, seat=seat,
-                    budget_ms=int(self.budget_ms), created=int(time.time()),
-                    data=json.dumps(decisions, ensure_ascii=False)))
-        except IntegrityError:              # another process kept it first: the same
-            pass
+        row = {"table_id": table_id, "number": number, "hand": hand, "seat": seat,
+               "version": VERSION, "budget_ms": int(self.budget_ms),
+               "created": int(time.time()),
+               "data": json.dumps(decisions, ensure_ascii=False)}
+        for attempt in (1, 2):              # a store that failed once may not again
+            try:
+                with self.engine.begin() as c:
+                    c.execute(insert(analyses).values(**row))
+                return
+            except IntegrityError:          # another process kept it first: the same
+                return
+            except SQLAlchemyError:
+                if attempt == 2:
+                    raise
+                time.sleep(0.5)
 
     # ------------------------------------------------------------------ asking
     def _check(self, record: GameRecord, hand: int, seat: int) -> list[int]:
@@ -146,39 +178,56 @@ class Reviews:
             raise ReviewError("analysis_sat_out")
         return points
 
+    def running(self, key: Key) -> dict[str, Any] | None:
+        """The state of a hand being judged now (no store read), or None."""
+        job = self.jobs.get(key)
+        if job is None or job.failed:
+            return None
+        return {"status": "running", "done": job.done, "total": job.total}
+
     def state(self, key: Key, lang: str) -> dict[str, Any]:
         """How the analysis of ``key`` stands: none, running (how far), failed, done."""
+        now = self.running(key)
+        if now is not None:
+            return now
+        found = self.cached(key)            # kept meanwhile (by another process too)
+        if found is not None:
+            return {"status": "done", **in_words(found, lang)}
         job = self.jobs.get(key)
-        if job is not None:
-            if job.failed:
-                return {"status": "failed", "error": ReviewError("analysis_failed")
-                        .localized(lang)}
-            return {"status": "running", "done": job.done, "total": job.total}
-        found = self.cached(key)
-        if found is None:
-            return {"status": "none"}
-        return {"status": "done", **in_words(found, lang)}
+        if job is not None and time.time() - job.failed_at < FAILED_SECONDS:
+            return {"status": "failed",
+                    "error": ReviewError("analysis_failed").localized(lang)}
+        return {"status": "none"}
 
-    def start(self, key: Key, record: GameRecord, requester: str) -> dict[str, Any]:
-        """Start judging ``key`` (its state known to be none or failed)."""
-        self.jobs.pop(key, None)                    # a failed one is tried again
-        points = self._check(record, key[2], key[3])
-        if any(j.requester == requester and not j.failed for j in self.jobs.values()):
+    def start(self, key: Key, text: str, points: list[int], requester: str, address: str
+              ) -> dict[str, Any]:
+        """Start judging ``key`` (the record's ``text``, the seat's ``points``) unless it
+        is judged now already; on the event loop, so two asks never start it twice."""
+        now = self.running(key)
+        if now is not None:
+            return now
+        for k in [k for k, j in self.jobs.items()
+                  if j.failed and (k == key or time.time() - j.failed_at > FAILED_SECONDS)]:
+            del self.jobs[k]                        # failed ones: tried again, or forgotten
+        busy = [j for j in self.jobs.values() if not j.failed]
+        if any(j.requester == requester for j in busy) or \
+                sum(j.address == address for j in busy) >= PER_ADDRESS:
             raise ReviewError("analysis_one_at_a_time")
-        if sum(not j.failed for j in self.jobs.values()) >= QUEUE:
+        if len(busy) >= QUEUE:
             raise ReviewError("analysis_busy")
-        job = _Job(len(points), requester)
+        job = _Job(len(points), requester, address)
         self.jobs[key] = job
-        job.task = asyncio.get_running_loop().create_task(
-            self._run(key, job, format_record(record), points))
+        self.started += 1
+        job.task = asyncio.get_running_loop().create_task(self._run(key, job, text, points))
         return {"status": "running", "done": 0, "total": job.total}
 
     async def _run(self, key: Key, job: _Job, text: str, points: list[int]) -> None:
         loop = asyncio.get_running_loop()
         out: list[dict[str, Any]] = []
+        pool = self.pool()
         try:
             for index in points:
-                out.append(await asyncio.wrap_future(self.pool().submit(
+                out.append(await asyncio.wrap_future(pool.submit(
                     judge, text, key[3], key[2], index, self.budget_ms, 0)))
                 job.done += 1
             await loop.run_in_executor(None, self.keep, key, out)
@@ -186,11 +235,12 @@ class Reviews:
             raise
         except Exception as e:
             log.exception("the analysis of %s failed", key)
-            job.failed = True
-            if isinstance(e, BrokenProcessPool):
+            job.failed_at = time.time()
+            if isinstance(e, BrokenProcessPool) and self._pool is pool:
                 self._pool = None                   # a worker died: a fresh pool next time
             return
-        del self.jobs[key]
+        if self.jobs.get(key) is job:
+            del self.jobs[key]
 
     # ------------------------------------------------------------------ HTTP
     def routes(self) -> list[Route]:
@@ -210,16 +260,19 @@ class Reviews:
                     "hand": _number(request.query_params.get("hand", "")),
                     "seat": _number(request.query_params.get("seat", ""))}).encode())
             key = (table_id, number, ask.hand, ask.seat)
+            now = self.running(key)                 # a poll while it runs: nothing read
+            if now is not None:
+                return JSONResponse(now)
             record = await loop.run_in_executor(None, self.kept.record, table_id, number)
-            if request.method == "GET":
-                self._check(record, ask.hand, ask.seat)
-                state = await loop.run_in_executor(None, self.state, key, lang)
-                return JSONResponse(state)
+            points = await loop.run_in_executor(None, self._check, record, ask.hand,
+                                                ask.seat)
             state = await loop.run_in_executor(None, self.state, key, lang)
-            if state["status"] in ("running", "done"):
+            if request.method == "GET" or state["status"] in ("running", "done"):
                 return JSONResponse(state)
-            requester = self.who(request) or client_address(request.scope)
-            return JSONResponse(self.start(key, record, requester), status_code=202)
+            address = client_address(request.scope)
+            text = await loop.run_in_executor(None, format_record, record)
+            return JSONResponse(self.start(key, text, points, self.who(request) or address,
+                                           address), status_code=202)
         except TuteError as e:
             return self.error(e, lang)
 

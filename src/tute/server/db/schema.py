@@ -190,6 +190,7 @@ analyses = Table(
     Column("number", Integer, primary_key=True),
     Column("hand", Integer, primary_key=True),
     Column("seat", Integer, primary_key=True),
+    Column("version", Integer, primary_key=True),         # of the judgement (review.py)
     Column("budget_ms", Integer, nullable=False),
     Column("created", Integer, nullable=False),
     Column("data", Text, nullable=False),                 # JSON: the decisions

@@ -24,9 +24,9 @@ async function load(hand, at = 0) {
   if (!res.ok) { say(body.error || t("replay_missing")); $("table").hidden = true; return; }
   data = body;
   step = at < 0 ? data.replay.steps.length - 1 : at;
+  reviewHand(data.replay);           // first: the last hand's analysis is not drawn here
   head();
   draw();
-  reviewHand(data.replay);
 }
 
 function head() {

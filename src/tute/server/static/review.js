@@ -19,7 +19,7 @@ export function setupReview(id, goTo) {
   gameId = id;
   go = goTo;
   $("review-go").onclick = ask;
-  $("review-seat").onchange = () => { result = null; check(); };
+  $("review-seat").onchange = () => { forget(); check(); };
 }
 
 // a new hand on the board: its seats to choose from, and what is known of it
@@ -37,8 +37,15 @@ export function reviewHand(r) {
   const people = r.seats.filter((_, s) => !/ \(robot\)$/.test(r.names[s] || ""));
   const keep = r.seats.map(String).includes(before) ? before : String(people[0] ?? r.seats[0]);
   box.value = keep;
-  result = null;
+  forget();
   check();
+}
+
+// another hand or seat: nothing of the last one stays on the page
+function forget() {
+  result = null;
+  $("review-result").hidden = true;
+  $("review-progress").hidden = true;
 }
 
 // the board moved: the decision at this step
@@ -51,24 +58,31 @@ export function reviewStep(at) {
 const url = () => `/api/games/${encodeURIComponent(gameId)}/analysis`;
 const seat = () => Number($("review-seat").value);
 
+// the server's answer, or a failure said as one (no network, a reply that is not JSON)
+async function answer(address, options) {
+  try {
+    const res = await fetch(address, { credentials: "same-origin", ...options });
+    return { ok: res.ok, body: await res.json() };
+  } catch {
+    return { ok: false, body: {} };
+  }
+}
+
 async function check() {
   const mine = ++asking;
-  const q = `?hand=${replay.hand}&seat=${seat()}&lang=${getLang()}`;
-  const res = await fetch(url() + q, { credentials: "same-origin" });
-  if (mine !== asking) return;
-  show(await res.json(), res.ok, mine);
+  const got = await answer(`${url()}?hand=${replay.hand}&seat=${seat()}&lang=${getLang()}`);
+  if (mine === asking) show(got.body, got.ok, mine);
 }
 
 async function ask() {
   const mine = ++asking;
   $("review-go").disabled = true;
-  const res = await fetch(`${url()}?lang=${getLang()}`, {
-    method: "POST", credentials: "same-origin",
+  const got = await answer(`${url()}?lang=${getLang()}`, {
+    method: "POST",
     headers: { "content-type": "application/json", "x-csrf-token": csrf() },
     body: JSON.stringify({ hand: replay.hand, seat: seat() }),
   });
-  if (mine !== asking) return;
-  show(await res.json(), res.ok, mine);
+  if (mine === asking) show(got.body, got.ok, mine);
 }
 
 function csrf() {
@@ -285,7 +299,9 @@ function drawDetail() {
     headRow.append(th);
   }
   table.append(cap, headRow);
-  for (const v of d.values.slice(0, 5)) {
+  const shown = d.values.slice(0, 5);
+  if (!shown.includes(mine)) shown.push(mine);      // the move played is always there
+  for (const v of shown) {
     const tr = document.createElement("tr");
     if (v.action === d.played) tr.className = "played";
     for (const text of [v.words, pct(v.win), signed(v.margin)]) {

@@ -23,6 +23,7 @@ def upgrade() -> None:
         sa.Column("number", sa.Integer, primary_key=True),
         sa.Column("hand", sa.Integer, primary_key=True),
         sa.Column("seat", sa.Integer, primary_key=True),
+        sa.Column("version", sa.Integer, primary_key=True),
         sa.Column("budget_ms", sa.Integer, nullable=False),
         sa.Column("created", sa.Integer, nullable=False),
         sa.Column("data", sa.Text, nullable=False),
