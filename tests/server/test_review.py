@@ -24,7 +24,7 @@ def _kind(kind: str) -> Any:
 
 
 def _play_out(ana: Client, variant: str = "habanero(match_target=2)") -> str:
-    table = ana.new_table(variant)
+    table = ana.new_table(variant, robot_level="heuristic")     # quick robots: a test
     with ana.ws(table) as w:
         until(w, _kind("state"))
         assert ana.post(f"/api/tables/{table}/start").status_code == 200
