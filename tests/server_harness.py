@@ -179,3 +179,20 @@ def watch(table: TableRuntime, seat: int, on_text: Callable[[str], None]) -> asy
         while (text := await viewer.next()) is not None:
             on_text(text)
     return asyncio.get_running_loop().create_task(drain())
+
+
+def play_out(c: Client, variant: str = "habanero(match_target=2)", **options: Any) -> str:
+    """A table with robots where the robot plays ``c``'s seat too, to the match's end:
+    its id (``options``: the table's, e.g. ``robot_level``)."""
+    table = c.new_table(variant, **options)
+
+    def event(kind: str) -> Callable[[dict[str, Any]], bool]:
+        return lambda m: m.get("type") == "event" and m["event"]["kind"] == kind
+
+    with c.ws(table) as w:
+        until(w, event("state"))
+        assert c.post(f"/api/tables/{table}/start").status_code == 200
+        until(w, event("start"))
+        w.send(json.dumps({"type": "automatic", "on": True}))
+        until(w, event("match_over"), timeout=120)
+    return table

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from server_harness import Client, Server, until
+from server_harness import Server, play_out, until
 from tute.core.records import parse_record, replay
 from tute.server import ledger
 
@@ -21,23 +21,11 @@ def _kind(kind: str) -> Any:
     return lambda m: m.get("type") == "event" and m["event"]["kind"] == kind
 
 
-def _play_out(s: Server, ana: Client, **options: Any) -> str:
-    """Ana sits with robots and lets the robot play her seat to the end."""
-    table = ana.new_table("habanero(match_target=2)", **options)
-    with ana.ws(table) as w:
-        until(w, _kind("state"))
-        assert ana.post(f"/api/tables/{table}/start").status_code == 200
-        until(w, _kind("start"))
-        w.send(json.dumps({"type": "automatic", "on": True}))
-        until(w, _kind("match_over"), timeout=120)
-    return table
-
-
 def test_a_finished_match_is_kept_replayed_and_downloaded(db: str, tmp_path: Path) -> None:
     s = Server(db, robot_delay=0.0)
     try:
         ana = s.account("Ana")
-        table = _play_out(s, ana, competitive=True, bet=50)
+        table = play_out(ana, "habanero(match_target=2)", competitive=True, bet=50)
         runtime = s.table(table)
         assert runtime.match is not None and runtime.match.is_over
         results = runtime.match.score().results

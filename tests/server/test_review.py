@@ -5,7 +5,6 @@ server); every bad ask a typed error that changes nothing."""
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import Any
@@ -13,7 +12,7 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine, text
 
-from server_harness import Client, Server, until
+from server_harness import Client, Server, play_out
 from tute.core.records import parse_record, replay
 from tute.server import review
 from tute.tools.analyze import GRADES
@@ -24,14 +23,8 @@ def _kind(kind: str) -> Any:
 
 
 def _play_out(ana: Client, variant: str = "habanero(match_target=2)") -> str:
-    table = ana.new_table(variant, robot_level="heuristic")     # quick robots: a test
-    with ana.ws(table) as w:
-        until(w, _kind("state"))
-        assert ana.post(f"/api/tables/{table}/start").status_code == 200
-        until(w, _kind("start"))
-        w.send(json.dumps({"type": "automatic", "on": True}))
-        until(w, _kind("match_over"), timeout=120)
-    return f"{table}-1"
+    """A finished match's game id, played against quick robots (a test)."""
+    return f"{play_out(ana, variant, robot_level='heuristic')}-1"
 
 
 def _wait_done(c: Client, game: str, hand: int, seat: int, lang: str = "es",
