@@ -11,6 +11,9 @@ from collections.abc import Sequence
 from tute.bots import BEST
 from tute.core.errors import TuteError
 
+DB_HELP = ("database URL (default: SQLite, tute.db in tute's data folder, "
+           "~/.local/share/tute)")
+
 
 def _cmd_conformance(args: argparse.Namespace) -> int:
     from tute.tools.conformance import run_file
@@ -160,8 +163,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from tute.core.variants import parse_variant
-    from tute.term.play import default_records_dir, run_play
+    from tute.term.play import run_play
     from tute.term.style import Style
+    from tute.tools.datadirs import default_records_dir
 
     variant = parse_variant(args.variant)
     levels = [x.strip() for x in args.bots.split(",")] if args.bots else []
@@ -177,6 +181,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
 
     from tute.arena.duplicate import default_jobs, run
     from tute.bots import LEVELS
+    from tute.tools.datadirs import default_arena_dir
 
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     known = (*LEVELS, "cheat")
@@ -189,7 +194,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
         print("tute: the arena needs at least two bots (--bots a,b)", file=sys.stderr)
         return 2
     return run(bots, args.variant, args.deals, args.seed, args.budget_ms, args.samples,
-               Path(args.results), args.jobs or default_jobs(), args.json, sys.stdout)
+               Path(args.results) if args.results else default_arena_dir(), args.jobs or default_jobs(), args.json, sys.stdout)
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
@@ -216,15 +221,68 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         return 2
     limits = Limits(tables_per_minute=args.tables_per_minute, open_tables=args.open_tables,
                     requests_per_minute=args.requests_per_minute)
+    local_only = _loopback(args.host)
     try:
         app = create_app(args.db, robot_delay=args.robot_delay, limits=limits,
-                         migrate=not args.no_migrate, analysis_ms=args.analysis_ms)
+                         migrate=not args.no_migrate, analysis_ms=args.analysis_ms,
+                         local_only=local_only)
     except Exception as e:                 # a database that cannot be opened
         print(f"tute: cannot open the database {args.db}: {e}", file=sys.stderr)
         return 2
-    print(f"tute: open http://{args.host}:{args.port}/ in a browser", flush=True)
+    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
+    print(f"tute: open http://{shown}:{args.port}/ in a browser (Ctrl+C stops the server)\n"
+          f"tute: games are kept in {args.db}", flush=True)
+    if local_only:
+        print("tute: only this computer can join; for friends on other computers: "
+              f"tute serve --host 0.0.0.0 --port {args.port}", flush=True)
+    else:
+        for address in _addresses():
+            print(f"tute: friends on your network open http://{address}:{args.port}/",
+                  flush=True)
     uvicorn.Server(server_config(app, args.host, args.port, limits)).run()
     return 0
+
+
+def _cmd_rules(args: argparse.Namespace) -> int:
+    from tute.core.variants import parse_variant
+    from tute.tools.rules_pages import index_markdown, page_markdown, rules_page
+
+    if args.variant is None:
+        sys.stdout.write(index_markdown(args.lang))
+    else:
+        page = page_markdown(rules_page(parse_variant(args.variant), args.lang))
+        sys.stdout.write("".join(line for line in page.splitlines(keepends=True)
+                                 if not line.startswith("<!--")))   # the docs' note
+    return 0
+
+
+def _loopback(host: str) -> bool:
+    """Whether a listening address reaches this machine only."""
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:                     # a host name: other machines may resolve it
+        return False
+
+
+def _addresses() -> list[str]:
+    """This machine's addresses that friends on its network can type (best effort: the
+    address of the route out, found without sending anything)."""
+    import socket
+
+    found: list[str] = []
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.255.255.255", 1))
+            address = probe.getsockname()[0]
+            if not address.startswith("127."):
+                found.append(address)
+        except OSError:
+            pass
+    return found
 
 
 def _cmd_admin(args: argparse.Namespace) -> int:
@@ -382,16 +440,17 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--budget-ms", type=float, help="thinking time per decision of search bots")
     a.add_argument("--samples", type=int, help="sampled deals per decision of search bots")
     a.add_argument("--jobs", type=int, help="worker processes (default: every core)")
-    a.add_argument("--results", default="arena-results",
-                   help="folder of the results files (a run resumes from them)")
+    a.add_argument("--results",
+                   help="folder of the results files (a run resumes from them; default: "
+                        "arena/ in tute's data folder, ~/.local/share/tute)")
     a.add_argument("--json", action="store_true", help="print one JSON object")
     a.set_defaults(func=_cmd_arena)
 
     sv = sub.add_parser("serve", help="tables in the browser, with robots and friends")
     sv.add_argument("--host", default="127.0.0.1")
     sv.add_argument("--port", type=int, default=8000)
-    sv.add_argument("--db", default="sqlite:///tute.db",
-                    help="database URL (SQLite by default; postgresql://... too)")
+    sv.add_argument("--db", help="database URL (default: SQLite, tute.db in tute's data "
+                                 "folder ~/.local/share/tute; postgresql+psycopg://... too)")
     sv.add_argument("--robot-delay", type=float, default=0.6,
                     help="seconds a robot waits before it plays")
     sv.add_argument("--tables-per-minute", type=int, default=20,
@@ -410,22 +469,29 @@ def build_parser() -> argparse.ArgumentParser:
                                       "reports")
     ad_sub = ad.add_subparsers(dest="admin_command", required=True)
     mg = ad_sub.add_parser("migrate", help="upgrade the database to the newest schema")
-    mg.add_argument("--db", default="sqlite:///tute.db", help="database URL")
+    mg.add_argument("--db", help=DB_HELP)
     mg.set_defaults(func=_cmd_admin)
     ex = ad_sub.add_parser("export", help="a table's last match as a record (tute replay)")
     ex.add_argument("table", help="the table's id")
-    ex.add_argument("--db", default="sqlite:///tute.db", help="database URL")
+    ex.add_argument("--db", help=DB_HELP)
     ex.add_argument("--out", help="write the record here (default: print it)")
     ex.set_defaults(func=_cmd_export)
     lg = ad_sub.add_parser("ledger", help="check the chips' ledger (--check)")
     lg.add_argument("--check", action="store_true", required=True,
                     help="prove every balance equals its movements and all sum to zero")
-    lg.add_argument("--db", default="sqlite:///tute.db", help="database URL")
+    lg.add_argument("--db", help=DB_HELP)
     lg.set_defaults(func=_cmd_ledger)
     rp = ad_sub.add_parser("reports", help="the chat messages players reported")
-    rp.add_argument("--db", default="sqlite:///tute.db", help="database URL")
+    rp.add_argument("--db", help=DB_HELP)
     rp.add_argument("--limit", type=int, default=100, help="at most this many (newest)")
     rp.set_defaults(func=_cmd_reports)
+
+    ru = sub.add_parser("rules", help="the rules of a game, every option and house rule "
+                                      "(the same text as docs/rules and the browser)")
+    ru.add_argument("variant", nargs="?",
+                    help="a game: parejas, habanero, ... or any variant text (none: the list)")
+    ru.add_argument("--lang", default="es", choices=("es", "pt", "it", "en"))
+    ru.set_defaults(func=_cmd_rules)
 
     r = sub.add_parser("replay", help="step through a game record trick by trick")
     r.add_argument("file", help="a record (see docs/records.md)")
@@ -464,6 +530,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if getattr(args, "db", "") is None:       # serve and admin: the data folder's SQLite
+        from tute.tools.datadirs import default_db_url
+
+        args.db = default_db_url()
     try:
         return int(args.func(args))
     except TuteError as e:

@@ -272,6 +272,28 @@ def _base_variant(name: str, players: int) -> Variant:
     return Variant(preset=name, players=players, **settings)  # type: ignore[arg-type]
 
 
+def option_choices(name: str) -> tuple[str, ...]:
+    """The words option ``name`` takes (``true``/``false`` for a switch); ``()`` for a
+    number (see :func:`option_minimum`)."""
+    if name in _WORDS:
+        return _WORDS[name]
+    if name in _BOOLS:
+        return ("true", "false")
+    if name in _INTS or name in _OPTIONAL_INTS:
+        return ()
+    raise InvalidVariantError("unknown_option", option=name)
+
+
+def option_minimum(name: str) -> int | None:
+    """The smallest number a numeric option takes (``None`` for words and switches)."""
+    return _INTS.get(name, _OPTIONAL_INTS.get(name))
+
+
+def option_may_be_none(name: str) -> bool:
+    """Whether a numeric option may be ``none`` (off)."""
+    return name in _OPTIONAL_INTS
+
+
 def coerce_option(name: str, value: object) -> OptionValue:
     """Check one option's value (from text or JSON) and return it typed."""
     if name in _WORDS:

@@ -113,7 +113,11 @@ def _error(e: TuteError, lang: str) -> JSONResponse:
 
 def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
                limits: Limits | None = None, thinkers: Thinkers | None = None,
-               migrate: bool = True, analysis_ms: float = DEFAULT_BUDGET_MS) -> Starlette:
+               migrate: bool = True, analysis_ms: float = DEFAULT_BUDGET_MS,
+               local_only: bool = False) -> Starlette:
+    """The web app over the store at ``db_url``.  ``local_only``: the server listens on
+    this machine's loopback only, so the page tells a host that friends elsewhere cannot
+    join until it listens on another address (``tute serve --host 0.0.0.0``)."""
     limits = limits or Limits()
     store = Store(db_url, migrate_schema=migrate)
     moderation = Moderation(store.engine)
@@ -165,12 +169,13 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
 
     async def meta(request: Request) -> JSONResponse:
         """What the page offers, from the engine (no rule table in the page): the games,
-        the robot levels (the strongest first chosen)."""
+        the robot levels (the strongest first chosen), and whether only this machine can
+        reach the server."""
         return JSONResponse({
             "variants": [{"text": str(v), "preset": v.preset, "players": v.players,
                           "match": v.match, "target": v.match_target}
                          for v in offered_variants()],
-            "levels": list(LEVELS), "best": BEST})
+            "levels": list(LEVELS), "best": BEST, "local_only": local_only})
 
     async def list_tables(request: Request) -> JSONResponse:
         """The open and running tables; for a logged-in person, the open table nearest

@@ -1,42 +1,59 @@
-"""The help page of a variant: its rules in force, in the page's language.
+"""The help page of a variant: its whole rules page, in the page's language.
 
 ``GET /help/{variant}?lang=es`` -- the variant's text as the lobby offers it (a preset
-and its options).  Every word comes from the catalogs and every rule from the variant
-itself (:func:`tute.tools.rules_text.rules_summary`), so the page cannot disagree with
-the engine; all text is escaped.
+and its options).  The page lays out :func:`tute.tools.rules_pages.rules_page`, the
+same text as ``docs/rules/`` and ``tute rules``: every word from the catalogs, every
+rule from the variant itself, so the page cannot disagree with the engine; all text is
+escaped before the catalogs' `code` spans become ``<code>``.
 """
 
 from __future__ import annotations
 
+import re
 from html import escape
 
-from tute.core.cards import Rank, deck
-from tute.core.tables import rank_order, rank_points
 from tute.core.variants import Variant
 from tute.i18n import render
-from tute.tools.rules_text import rules_summary
+from tute.tools.rules_pages import house_rule_example, rules_page
+
+_CODE = re.compile(r"`([^`<>]+)`")
+
+
+def _html(text: str) -> str:
+    """Escaped text with `code` spans as ``<code>`` (escaped first: no markup passes)."""
+    return _CODE.sub(r"<code>\1</code>", escape(text))
 
 
 def help_page(v: Variant, lang: str) -> str:
     def t(key: str, **params: object) -> str:
-        return escape(render(key, params, lang))
+        return render(key, params, lang)
 
-    order = [r for r in rank_order(v.ranking)[::-1]    # the strongest first
-             if Rank(r) in {c.rank for c in deck(v.deck)}]
-    ranks = [render(f"web_rank_word_{r}", {}, lang) for r in order]
-    points = [f"{render(f'web_rank_word_{r}', {}, lang)} {rank_points(Rank(r), v.ranking)}"
-              for r in order if rank_points(Rank(r), v.ranking)]
-    game = render(f"web_preset_{v.preset}", {}, lang)
-    rules = "".join(f"<li>{escape(line)}</li>" for line in rules_summary(v, lang, game))
-    title = t("web_help_title", game=game, players=v.players)
+    page = rules_page(v, lang)
+    rules = "".join(f"<li>{_html(line)}</li>" for line in page.rules)
+    head = "".join(f"<th>{_html(t(f'rules_page_col_{c}'))}</th>"
+                   for c in ("option", "here", "others", "meaning"))
+    rows = "".join(
+        f"<tr><td><code>{escape(o.name)}</code></td><td><code>{escape(o.value)}</code></td>"
+        f"<td>{_html(o.others)}</td><td>{_html(o.meaning)}</td></tr>" for o in page.options)
+    counts = "".join(
+        f"<h2>{_html(t('rules_page_players_title', players=c.players))}</h2>"
+        f"<p>{_html(t('rules_page_players_text', variant=f'`{c.text}`'))}</p>"
+        + "<ul>" + "".join(f"<li><code>{escape(n)}</code>: <code>{escape(x)}</code></li>"
+                           for n, x in c.changes) + "</ul>"
+        for c in page.counts)
+    how = t("rules_page_options_how", variant=f"`{page.text}`", example=f"`{house_rule_example(page)}`")
+    title = escape(page.title)
     return (
         f'<!doctype html><html lang="{escape(lang)}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<title>{title}</title><link rel="stylesheet" href="/static/style.css"></head>'
         f'<body class="help"><header><h1>{title}</h1>'
-        f'<a class="button" href="/">{t("web_help_back")}</a></header><main>'
-        f'<h2>{t("web_help_cards_title")}</h2>'
-        f'<p>{t("web_help_order", order=", ".join(ranks))}</p>'
-        f'<p>{t("web_help_points", points=", ".join(points))}</p>'
-        f'<h2>{t("web_help_rules_title")}</h2><ul class="rules">{rules}</ul>'
+        f'<a class="button" href="/">{escape(t("web_help_back"))}</a></header><main>'
+        f'<p class="intro">{_html(page.intro)}</p>'
+        f'<h2>{_html(t("rules_page_cards"))}</h2>'
+        f'<p>{_html(page.order)}</p><p>{_html(page.points)}</p>'
+        f'<h2>{_html(t("rules_page_play"))}</h2><ul class="rules">{rules}</ul>'
+        f'<h2>{_html(t("rules_page_options"))}</h2><p>{_html(how)}</p>'
+        f'<div class="options-table"><table class="options"><thead><tr>{head}</tr></thead>'
+        f'<tbody>{rows}</tbody></table></div>{counts}'
         "</main></body></html>")

@@ -9,7 +9,6 @@ record is saved after every hand to a file whose name is printed.
 from __future__ import annotations
 
 import datetime as _dt
-import os
 import re
 import secrets
 from collections.abc import Callable
@@ -102,8 +101,11 @@ class TerminalPlayer:
         while True:
             text = self._ask(t("play_prompt"))
             if text in ("?", "ayuda", "help", "reglas"):
+                variant = str(view.variant)
+                more = t("rules_more", preset=view.variant.preset,
+                         variant=f'"{variant}"' if "(" in variant else variant)
                 for line in [*rules_summary(view.variant, self.style.lang),
-                             t("rules_commands")]:
+                             t("rules_commands"), more]:
                     self.out.write(self.style.wrap(line, "  ") + "\n")
                 continue
             if not text:
@@ -275,11 +277,6 @@ def _score_line(match: Match, names: tuple[str, ...]) -> str:
     figures = s.points if (v.match == "cumulative" or v.scoring == "contract") else s.hands_won
     labels = side_names(v, names)
     return "  ".join(f"{label} {x}" for label, x in zip(labels, figures, strict=True))
-
-
-def default_records_dir() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "tute" / "records"
 
 
 def run_play(variant: Variant, seat: int, levels: list[str], names: list[str] | None,

@@ -39,6 +39,10 @@ def rules_summary(v: Variant, lang: str = "es", title: str | None = None) -> lis
         lines.append(t("rules_no_tute"))
     else:
         lines.append(t("rules_tute_" + v.tute_set) + " " + t("rules_tute_" + v.tute_effect))
+        if v.tute_timing == "anytime":
+            lines.append(t("rules_tute_anytime"))
+        if v.no_tute_after_sing:
+            lines.append(t("rules_no_tute_after_sing"))
     if v.manilla is not None:
         lines.append(t("rules_manilla", points=v.manilla))
     if v.scoring == "contract":
@@ -47,6 +51,8 @@ def rules_summary(v: Variant, lang: str = "es", title: str | None = None) -> lis
         lines.append(t("rules_cabrero"))
     else:
         lines.append(t("rules_highest", bonus=v.last_trick_bonus, points=card_points(v)))
+    if v.double_game_at is not None:
+        lines.append(t("rules_double_game", points=v.double_game_at))
     lines.append(t("rules_match_" + v.match, target=v.match_target))
     return lines
 

@@ -620,7 +620,9 @@ async function resume() {
   showSound();
   if (!$("name").value) $("name").value = localStorage.getItem("tute.name") || "";   // typed first: kept
   try {
-    setMeta(await api("/api/meta"));
+    const meta = await api("/api/meta");
+    setMeta(meta);
+    $("invite-local").hidden = !meta.local_only;     // friends elsewhere cannot reach it
     fillChoices();
   } catch (e) { say(e.message); }
   wireAccount();
