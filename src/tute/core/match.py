@@ -1,10 +1,14 @@
 """A match: hands in a row with the deal rotating, until a side wins (RULES.md §8).
 
+>>> from tute.bots import make_bot
+>>> from tute.core.driver import play_hand
 >>> m = Match("habanero(match_target=3)", seed=1)
+>>> robots = [make_bot("heuristic", seed=s) for s in range(2)]
 >>> while not m.is_over:
-...     g = m.game            # play the hand through g.legal_actions / g.apply
-...     ...
-...     m.next_hand()         # once g.is_over: score it and deal the next one
+...     play_hand(m.game, robots)   # or through m.game.legal_actions / apply
+...     _ = m.next_hand()           # once the hand is over: score it, deal the next
+>>> m.winner, m.score().hands_won
+(1, (2, 3))
 
 Each hand's shuffle comes from the match seed, so a match replays from its seed and
 its actions.  Formats (``match``, ``match_target``): ``first_to`` N hands won;
