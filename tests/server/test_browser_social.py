@@ -226,6 +226,7 @@ def test_friends_invitation_and_a_private_table(server: Server) -> None:
         ana.wait_for_selector("#invite-link:not([hidden])")
         link = ana.input_value("#invite-link")
         assert "/?invite=" in link
+        assert ana.locator("#invite-local").is_hidden()     # this server is reachable
         shot(ana, "waiting-invite-box")
         dani = browser.new_context(viewport=DESKTOP).new_page()
         dani.goto(link)

@@ -30,11 +30,14 @@ def help_page(v: Variant, lang: str) -> str:
 
     page = rules_page(v, lang)
     rules = "".join(f"<li>{_html(line)}</li>" for line in page.rules)
-    head = "".join(f"<th>{_html(t(f'rules_page_col_{c}'))}</th>"
-                   for c in ("option", "here", "others", "meaning"))
-    rows = "".join(
-        f"<tr><td><code>{escape(o.name)}</code></td><td><code>{escape(o.value)}</code></td>"
-        f"<td>{_html(o.others)}</td><td>{_html(o.meaning)}</td></tr>" for o in page.options)
+    cols = [escape(t(f"rules_page_col_{c}"), quote=True)
+            for c in ("option", "here", "others", "meaning")]
+    head = "".join(f"<th>{c}</th>" for c in cols)
+    rows = "".join(                       # data-label: a phone shows each row as a card
+        f'<tr><td data-label="{cols[0]}"><code>{escape(o.name)}</code></td>'
+        f'<td data-label="{cols[1]}"><code>{escape(o.value)}</code></td>'
+        f'<td data-label="{cols[2]}">{_html(o.others)}</td>'
+        f'<td data-label="{cols[3]}">{_html(o.meaning)}</td></tr>' for o in page.options)
     counts = "".join(
         f"<h2>{_html(t('rules_page_players_title', players=c.players))}</h2>"
         f"<p>{_html(t('rules_page_players_text', variant=f'`{c.text}`'))}</p>"
