@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tute.core.variants import PRESETS, parse_variant, preset_variant
+from tute.core.variants import PRESETS, format_value, parse_variant, preset_variant
 from tute.i18n import LANGS, render
 from tute.server.help import help_page
 from tute.tools.rules_pages import doc_files, page_markdown, rules_page
@@ -43,7 +43,7 @@ def test_every_preset_and_player_count_has_a_whole_page(lang: str) -> None:
                 assert text and "rules_" not in text and "web_" not in text, (name, text)
             assert [o.name for o in page.options] == list(v.options())
             for o in page.options:             # the value shown is the engine's
-                assert o.value == page_value(getattr(v, o.name)), (name, o.name)
+                assert o.value == format_value(getattr(v, o.name)), (name, o.name)
                 assert f"`{o.value}`" not in o.others, (name, o.name)   # not twice
             assert list(page.rules) == rules_summary(v, lang, render(f"web_preset_{name}", {}, lang))
             others = {c.players for c in page.counts}
@@ -52,17 +52,8 @@ def test_every_preset_and_player_count_has_a_whole_page(lang: str) -> None:
             for count in page.counts:          # the options that change with the count
                 other = preset_variant(name, count.players)
                 assert dict(count.changes) == {
-                    k: page_value(x) for k, x in other.options().items()
+                    k: format_value(x) for k, x in other.options().items()
                     if k != "players" and getattr(v, k) != x}
-
-
-def page_value(value: object) -> str:
-    """An option's value as variant text writes it (1 is not true)."""
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 def test_a_house_rule_changes_the_page() -> None:

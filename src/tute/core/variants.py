@@ -140,7 +140,8 @@ class Variant:
         return make_variant(self.preset, {**self.changed_options(), **options})
 
 
-def _format_value(value: OptionValue) -> str:
+def format_value(value: OptionValue) -> str:
+    """An option's value as variant text writes it: ``none``, ``true``, ``60``..."""
     if value is None:
         return "none"
     if isinstance(value, bool):
@@ -156,7 +157,7 @@ def _variant_text(v: Variant) -> str:
     changed = v.changed_options()
     if not changed:
         return v.preset
-    inner = ",".join(f"{k}={_format_value(x)}" for k, x in changed.items())
+    inner = ",".join(f"{k}={format_value(x)}" for k, x in changed.items())
     return f"{v.preset}({inner})"
 
 

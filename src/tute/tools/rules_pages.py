@@ -21,6 +21,7 @@ from tute.core.variants import (
     PRESETS,
     OptionValue,
     Variant,
+    format_value,
     make_variant,
     option_choices,
     option_may_be_none,
@@ -69,20 +70,12 @@ class RulesPage:
     counts: tuple[PlayerCount, ...]
 
 
-def _word(value: OptionValue) -> str:
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
 def _others(name: str, value: OptionValue, lang: str) -> str:
     if name == "deck":                                        # 40, or 36 without the 2s
         return "`36`" if value == 40 else "`40`"
     choices = option_choices(name)
     if choices:
-        return ", ".join(f"`{c}`" for c in choices if c != _word(value)) or "—"
+        return ", ".join(f"`{c}`" for c in choices if c != format_value(value)) or "—"
     minimum = option_minimum(name)
     said = render("rules_page_number_from", {"min": minimum}, lang)
     if option_may_be_none(name) and value is not None:
@@ -96,7 +89,7 @@ def _counts(v: Variant) -> tuple[PlayerCount, ...]:
         if n == v.players:
             continue
         other = preset_variant(v.preset, n)
-        changes = tuple((name, _word(value)) for name, value in other.options().items()
+        changes = tuple((name, format_value(value)) for name, value in other.options().items()
                         if name != "players" and getattr(v, name) != value)
         out.append(PlayerCount(n, str(make_variant(v.preset, {"players": n})), changes))
     return tuple(out)
@@ -114,7 +107,7 @@ def rules_page(v: Variant, lang: str = "es") -> RulesPage:
               for r in order if rank_points(Rank(r), v.ranking)]
     game = t(f"web_preset_{v.preset}")
     options = tuple(
-        OptionRow(name, _word(value), _others(name, value, lang), t(f"rules_opt_{name}"))
+        OptionRow(name, format_value(value), _others(name, value, lang), t(f"rules_opt_{name}"))
         for name, value in v.options().items())
     return RulesPage(
         lang=lang, title=t("web_help_title", game=game, players=v.players), text=str(v),
