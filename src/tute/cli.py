@@ -239,7 +239,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         for address in _addresses():
             print(f"tute: friends on your network open http://{address}:{args.port}/",
                   flush=True)
-    uvicorn.Server(server_config(app, args.host, args.port, limits)).run()
+    uvicorn.Server(server_config(app, args.host, args.port, limits,
+                                 trusted_proxies=args.trust_proxy)).run()
     return 0
 
 
@@ -461,6 +462,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="unfinished tables one guest may host at once")
     sv.add_argument("--analysis-ms", type=float, default=800.0,
                     help="thinking time per decision of the review page's analysis")
+    sv.add_argument("--trust-proxy", metavar="ADDRESSES",
+                    help="the reverse proxy's addresses (comma-separated) whose "
+                         "X-Forwarded-For and X-Forwarded-Proto are believed")
     sv.add_argument("--no-migrate", action="store_true",
                     help="do not upgrade the database's schema (tute admin migrate does)")
     sv.set_defaults(func=_cmd_serve)

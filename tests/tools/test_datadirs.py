@@ -72,3 +72,42 @@ def test_serve_keeps_its_games_in_the_data_folder_and_says_who_can_join(
     lines, local_only = _serve_lines("0.0.0.0", work, data)
     assert not local_only
     assert not any("only this computer" in line for line in lines), lines
+
+
+def _tables_made(trust: list[str], tmp: Path) -> list[object]:
+    """Three tables asked for through a 'proxy' at 127.0.0.1 on behalf of two people
+    (X-Forwarded-For), one table a minute allowed per address: the answers' statuses."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tute.cli", "serve", "--port", str(port), "--db",
+         f"sqlite:///{tmp / 'p.db'}", "--tables-per-minute", "1", *trust],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(400):
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/api/meta", timeout=1)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.05)
+        codes: list[object] = []
+        cookies: list[str] = []
+        for person in ("203.0.113.5", "203.0.113.6", "203.0.113.5"):
+            r = httpx.post(f"http://127.0.0.1:{port}/api/tables", timeout=10,
+                           headers={"x-forwarded-for": person,
+                                    "x-forwarded-proto": "https"},
+                           json={"name": "Ana", "variant": "habanero"})
+            codes.append(r.status_code)
+            cookies = cookies or r.headers.get_list("set-cookie")   # the first answer's
+        codes.append(bool(cookies) and all("Secure" in c for c in cookies))
+        return codes
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+def test_proxy_headers_are_believed_only_from_the_trusted_proxy(tmp_path: Path) -> None:
+    # behind a trusted proxy each person is known by their own address ...
+    # (and told it spoke https: its cookies are Secure)
+    assert _tables_made(["--trust-proxy", "127.0.0.1"], tmp_path) == [200, 200, 429, True]
+    # ... and without it nobody can claim another address: all three are one address
+    assert _tables_made([], tmp_path) == [200, 429, 429, False]

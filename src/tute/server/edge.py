@@ -269,12 +269,17 @@ def guarded_http(limits: Limits) -> type[asyncio.Protocol]:
 
 
 def server_config(app: Any, host: str, port: int, limits: Limits,
-                  log_level: str = "warning") -> uvicorn.Config:
+                  log_level: str = "warning",
+                  trusted_proxies: str | None = None) -> uvicorn.Config:
     """uvicorn's settings for ``tute serve``.  uvloop and httptools: the C event loop
     and HTTP parser (docs/server.md, measured); no per-message deflate (views are ~2 KB
-    and compressing each costs more CPU than it saves); no proxy headers trusted (a
-    client on this machine could otherwise claim any address)."""
+    and compressing each costs more CPU than it saves).  Proxy headers
+    (``X-Forwarded-For``, ``X-Forwarded-Proto``) are believed only from the addresses in
+    ``trusted_proxies`` (comma-separated: the reverse proxy in front of the server);
+    from anyone else they are ignored, so no client can claim another address."""
     return uvicorn.Config(app, host=host, port=port, log_level=log_level,
                           http=guarded_http(limits), ws="websockets-sansio",
                           ws_max_size=limits.frame_bytes, ws_per_message_deflate=False,
-                          proxy_headers=False, timeout_keep_alive=5, server_header=False)
+                          proxy_headers=bool(trusted_proxies),
+                          forwarded_allow_ips=trusted_proxies or None,
+                          timeout_keep_alive=5, server_header=False)
