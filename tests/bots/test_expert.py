@@ -146,3 +146,43 @@ def test_declined_reads_a_lead_that_closes_a_window_with_a_cante_in_hand() -> No
         assert (w < 1.0) == could
         seen[could] += 1
     assert seen[True] > 0 and seen[False] > 0
+
+
+def _position_with(cards: int, seed: int = 3) -> Game:
+    """A parejas hand played by L1 players until the seat to act holds ``cards`` cards
+    at the start of a trick."""
+    g = Game.new("parejas", seed=seed)
+    bots = [HeuristicBot(s) for s in range(4)]
+    while not (len(g.hand(g.acting)) == cards and not g.trick):
+        seat = g.acting
+        g.apply(seat, bots[seat].choose(g.view(seat)))
+    return g
+
+
+def test_the_expert_solves_deeper_where_the_kernel_covers_the_position(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each sampled deal of a 7-card parejas position is solved exactly for every card by
+    the expert; the expert of stop 22 (``expert1``) and PIMC roll it out instead."""
+    from tute.bots import search
+    from tute.bots.expert import Expert1Bot
+    from tute.search import dds
+
+    if not dds.AVAILABLE:
+        pytest.skip("the compiled kernel (numba) is not installed")
+    g = _position_with(7)
+    assert not search.solvable(g) and search.solvable(g, deep=7)
+    assert not search.solvable(_position_with(8), deep=7)
+    solved: list[bool] = []
+    from tute.search.solver import solve as real
+
+    def counting(game: Game, *args: object, **kwargs: object) -> object:
+        solved.append(bool(kwargs.get("all_moves", True)))
+        return real(game, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(search, "solve", counting)
+    view = g.view(g.acting)
+    ExpertBot(1, Budget(samples=6)).choose(view)
+    assert solved.count(True) == 6               # every sampled deal, every card
+    solved.clear()
+    Expert1Bot(1, Budget(samples=6)).choose(view)
+    assert solved.count(True) == 0

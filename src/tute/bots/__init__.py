@@ -10,13 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tute.bots.base import Bot, Budget
-from tute.bots.expert import ExpertBot
+from tute.bots.expert import Expert1Bot, ExpertBot
 from tute.bots.heuristic import HeuristicBot
 from tute.bots.random_bot import RandomBot
 from tute.bots.search import MonteCarloBot, PimcBot
 from tute.core.errors import InvalidVariantError
 
 LEVELS = ("random", "heuristic", "mc", "pimc", "expert")
+RETIRED = ("expert1",)      # earlier versions of a level, kept for the arena only
 BEST = "expert"             # the strongest measured (README: expert vs pimc)
 
 _MAKERS: dict[str, Callable[[int | None, Budget | None], Bot]] = {
@@ -25,6 +26,7 @@ _MAKERS: dict[str, Callable[[int | None, Budget | None], Bot]] = {
     "mc": MonteCarloBot,
     "pimc": PimcBot,
     "expert": ExpertBot,
+    "expert1": Expert1Bot,
 }
 
 
@@ -32,8 +34,9 @@ def make_bot(level: str, seed: int | None = None, budget: Budget | None = None) 
     """A bot by its level name; ``budget`` caps the search levels' thinking."""
     maker = _MAKERS.get(level)
     if maker is None:
-        raise InvalidVariantError("unknown_bot", level=level, known=", ".join(LEVELS))
+        raise InvalidVariantError("unknown_bot", level=level,
+                                  known=", ".join((*LEVELS, *RETIRED)))
     return maker(seed, budget)
 
 
-__all__ = ["BEST", "LEVELS", "Bot", "Budget", "HeuristicBot", "RandomBot", "make_bot"]
+__all__ = ["BEST", "LEVELS", "RETIRED", "Bot", "Budget", "HeuristicBot", "RandomBot", "make_bot"]

@@ -30,7 +30,7 @@ from tute.core.driver import play_hand
 from tute.core.game import Game
 from tute.core.tables import STRICT
 from tute.core.views import PlayerView
-from tute.search.solver import WIN, solve
+from tute.search.solver import WIN, kernel_covers, solve
 
 DEFAULT_BUDGET = Budget(time_ms=700.0, samples=40)
 
@@ -64,20 +64,26 @@ def rollout(g: Game, seat: int, seed: int) -> int:
     return outcome(g, seat)
 
 
-def solvable(g: Game, cap: int | None = None) -> bool:
+def solvable(g: Game, cap: int | None = None, deep: int | None = None) -> bool:
     """Small enough for the solver within a search bot's budget (and, given ``cap``, no
-    hand holds more than ``cap`` cards)."""
+    hand holds more than ``cap`` cards).  ``deep``: solve up to that many cards in hand
+    where the compiled kernel covers the position (the pure solver keeps the usual
+    limit)."""
     if g.phase_code != STRICT or g.stock_pos < len(g.stock) or g.turn_up_live:
         return False
     from tute.search import kernel as _kernel
     cards = max(h.bit_count() for h in g.hands)
     limit = {2: 8, 3: 5}.get(g.nplay, 5 if _kernel.AVAILABLE else 4)
+    if deep is not None and limit < cards <= deep and (cap is None or cards <= cap):
+        return kernel_covers(g)
     return cards <= (limit if cap is None else min(limit, cap))
 
 
 class MonteCarloBot(Bot):
     name = "mc"
     use_solver = False
+    solve_deep: int | None = None      # cards in hand from which a deal is solved exactly
+                                       # where the compiled kernel covers it (None: usual)
 
     def __init__(self, seed: int | None = None, budget: Budget | None = None) -> None:
         super().__init__(seed)
@@ -116,7 +122,7 @@ class MonteCarloBot(Bot):
         while n < max_samples:
             g = next(deals)
             seed = self.rng.randrange(1 << 30)
-            if self.use_solver and solvable(g):
+            if self.use_solver and solvable(g, deep=self.solve_deep):
                 sol = solve(g, perspective=seat)
                 for a in plays:
                     totals[a] += sol.move_values[a]

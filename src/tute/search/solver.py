@@ -554,4 +554,10 @@ def solve(game: Game, perspective: int | None = None, all_moves: bool = True,
     return s.root() if all_moves else s.best_only()
 
 
-__all__ = ["TUTE_VALUE", "WIN", "Solution", "SolverError", "solve"]
+def kernel_covers(game: Game) -> bool:
+    """Whether :func:`solve` runs this position in the compiled kernel (fast) rather
+    than in pure Python: a search bot may solve deeper where it does."""
+    return _Search(game, game.acting).kernel_ok()
+
+
+__all__ = ["TUTE_VALUE", "WIN", "Solution", "SolverError", "kernel_covers", "solve"]
