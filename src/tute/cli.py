@@ -180,11 +180,11 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from tute.arena.duplicate import default_jobs, run
-    from tute.bots import LEVELS, RETIRED
+    from tute.bots import ARENA_ONLY, LEVELS
     from tute.tools.datadirs import default_arena_dir
 
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    known = (*LEVELS, *RETIRED, "cheat")
+    known = (*LEVELS, *ARENA_ONLY, "cheat")
     for b in bots:
         if b not in known:
             print(f"tute: unknown bot '{b}'; the levels are: {', '.join(known)}",
@@ -434,7 +434,7 @@ def build_parser() -> argparse.ArgumentParser:
     a = sub.add_parser("arena", help="computer players against each other, duplicate deals")
     a.add_argument("--bots", required=True,
                    help="levels to compare, comma-separated: random, heuristic, mc, pimc, expert "
-                        "(expert1, the expert of stop 22; cheat, the open-hand upper bound)")
+                        "(expert-deep, expert-roll6: experiments; cheat, the open-hand upper bound)")
     a.add_argument("--variant", default="habanero")
     a.add_argument("--deals", type=int, default=200)
     a.add_argument("--seed", type=int, default=1)

@@ -162,9 +162,9 @@ def _position_with(cards: int, seed: int = 3) -> Game:
 def test_the_expert_solves_deeper_where_the_kernel_covers_the_position(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Each sampled deal of a 7-card parejas position is solved exactly for every card by
-    the expert; the expert of stop 22 (``expert1``) and PIMC roll it out instead."""
+    ``expert-deep``; ``expert`` (PIMC's depth) rolls it out instead."""
     from tute.bots import search
-    from tute.bots.expert import Expert1Bot
+    from tute.bots.expert import DeepExpertBot
     from tute.search import dds
 
     if not dds.AVAILABLE:
@@ -181,8 +181,8 @@ def test_the_expert_solves_deeper_where_the_kernel_covers_the_position(
 
     monkeypatch.setattr(search, "solve", counting)
     view = g.view(g.acting)
-    ExpertBot(1, Budget(samples=6)).choose(view)
+    DeepExpertBot(1, Budget(samples=6)).choose(view)
     assert solved.count(True) == 6               # every sampled deal, every card
     solved.clear()
-    Expert1Bot(1, Budget(samples=6)).choose(view)
+    ExpertBot(1, Budget(samples=6)).choose(view)
     assert solved.count(True) == 0

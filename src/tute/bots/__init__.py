@@ -10,14 +10,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tute.bots.base import Bot, Budget
-from tute.bots.expert import Expert1Bot, ExpertBot
+from tute.bots.expert import DeepExpertBot, ExpertBot, RolloutDeepExpertBot
 from tute.bots.heuristic import HeuristicBot
 from tute.bots.random_bot import RandomBot
 from tute.bots.search import MonteCarloBot, PimcBot
 from tute.core.errors import InvalidVariantError
 
 LEVELS = ("random", "heuristic", "mc", "pimc", "expert")
-RETIRED = ("expert1",)      # earlier versions of a level, kept for the arena only
+ARENA_ONLY = ("expert-deep", "expert-roll6")   # versions of a level measured in the arena,
+                                                # not offered to players
 BEST = "expert"             # the strongest measured (README: expert vs pimc)
 
 _MAKERS: dict[str, Callable[[int | None, Budget | None], Bot]] = {
@@ -26,7 +27,8 @@ _MAKERS: dict[str, Callable[[int | None, Budget | None], Bot]] = {
     "mc": MonteCarloBot,
     "pimc": PimcBot,
     "expert": ExpertBot,
-    "expert1": Expert1Bot,
+    "expert-deep": DeepExpertBot,
+    "expert-roll6": RolloutDeepExpertBot,
 }
 
 
@@ -35,8 +37,8 @@ def make_bot(level: str, seed: int | None = None, budget: Budget | None = None) 
     maker = _MAKERS.get(level)
     if maker is None:
         raise InvalidVariantError("unknown_bot", level=level,
-                                  known=", ".join((*LEVELS, *RETIRED)))
+                                  known=", ".join((*LEVELS, *ARENA_ONLY)))
     return maker(seed, budget)
 
 
-__all__ = ["BEST", "LEVELS", "RETIRED", "Bot", "Budget", "HeuristicBot", "RandomBot", "make_bot"]
+__all__ = ["ARENA_ONLY", "BEST", "LEVELS", "Bot", "Budget", "HeuristicBot", "RandomBot", "make_bot"]

@@ -29,7 +29,8 @@ def rules_summary(v: Variant, lang: str = "es", title: str | None = None) -> lis
         lines.append(t("rules_undertrump"))
     if v.partner_exception and v.partnerships:
         lines.append(t("rules_partner_exception"))
-    lines.append(t("rules_cantes_" + v.sing_who))
+    who = v.sing_who if v.partnerships or v.sing_who == "declarer" else "winner"
+    lines.append(t("rules_cantes_" + who))          # without partners: the winner sings
     lines.append(t("rules_forty_" + v.forty_first))
     if v.sing_while_stock_only and v.has_stock:
         lines.append(t("rules_sing_stock_only"))
