@@ -185,8 +185,17 @@ def _cmd_arena(args: argparse.Namespace) -> int:
 
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     known = (*LEVELS, *ARENA_ONLY, "cheat")
+    if any(":" in b for b in bots):          # a bot author's module:Class, found from here
+        import os
+
+        from tute.arena.duplicate import outside_bot
+
+        sys.path.insert(0, os.getcwd())
+        for b in bots:
+            if ":" in b:
+                outside_bot(b)                 # a bad name is said before any deal
     for b in bots:
-        if b not in known:
+        if b not in known and ":" not in b:
             print(f"tute: unknown bot '{b}'; the levels are: {', '.join(known)}",
                   file=sys.stderr)
             return 2
@@ -434,7 +443,8 @@ def build_parser() -> argparse.ArgumentParser:
     a = sub.add_parser("arena", help="computer players against each other, duplicate deals")
     a.add_argument("--bots", required=True,
                    help="levels to compare, comma-separated: random, heuristic, mc, pimc, expert "
-                        "(expert-deep, expert-roll6: experiments; cheat, the open-hand upper bound)")
+                        "(expert-deep, expert-roll6: experiments; cheat, the open-hand upper "
+                        "bound), or your own robot as module:Class")
     a.add_argument("--variant", default="habanero")
     a.add_argument("--deals", type=int, default=200)
     a.add_argument("--seed", type=int, default=1)

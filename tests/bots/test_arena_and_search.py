@@ -159,3 +159,43 @@ def test_the_arenas_bar_shows_at_once_and_then_the_time_left(tmp_path: Path) -> 
     _bar(later, 1, 4, PairSpec("a", "b", "habanero", 1, None, None),
          time.perf_counter() - 10, 0, force=True)
     assert "~30s left" in later.getvalue()
+
+
+_AUTHORS_BOT = '''
+from tute.bots.base import Bot
+
+
+class LastCard(Bot):
+    """Plays the last of its legal actions."""
+
+    def choose(self, view, budget=None):
+        return view.legal[-1]
+
+
+class NotABot:
+    pass
+'''
+
+
+def test_a_bot_authors_own_robot_plays_in_the_arena(tmp_path: Path) -> None:
+    """``tute arena --bots module:Class,...``: a robot written outside the project, found
+    from the folder the arena runs in, plays duplicate deals in the worker processes."""
+    (tmp_path / "authors_bot.py").write_text(_AUTHORS_BOT, encoding="utf-8")
+    tute = Path(sys.executable).parent / "tute"          # the installed command, not -m
+    run = [str(tute) if tute.exists() else sys.executable, *([] if tute.exists() else
+                                                            ["-m", "tute.cli"]), "arena"]
+    r = subprocess.run([*run, "--bots", "authors_bot:LastCard,heuristic", "--variant",
+                        "habanero", "--deals", "6", "--jobs", "2", "--results",
+                        str(tmp_path / "out"), "--json"],
+                       cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    pair = json.loads(r.stdout)["pairs"][0]
+    assert pair["bot_a"] == "authors_bot:LastCard" and pair["deals"] == 6
+    assert pair["hands_won_a"] < 0.5                  # the last legal card is a poor rule
+    assert list((tmp_path / "out").glob("habanero-authors_bot.LastCard-vs-heuristic-*"))
+    for bad, said in (("authors_bot:NotABot", "is not a robot"),
+                      ("nowhere_module:Bot", "cannot load the robot")):
+        r = subprocess.run([*run, "--bots", f"{bad},random", "--deals", "1"], cwd=tmp_path,
+                           capture_output=True, text=True, timeout=120)
+        assert r.returncode == 2 and said in r.stderr, r.stderr
+        assert "Traceback" not in r.stderr

@@ -12,6 +12,8 @@ every core.
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import json
 import math
 import multiprocessing
@@ -26,6 +28,7 @@ from typing import TextIO
 from tute.bots import Bot, Budget, make_bot
 from tute.bots.search import outcome
 from tute.core.driver import Player, play_hand
+from tute.core.errors import TuteError
 from tute.core.game import Game
 from tute.core.match import match_winners
 from tute.core.result import HandResult, result_from_json, result_to_json
@@ -55,11 +58,35 @@ def seatings(v: Variant) -> list[tuple[bool, ...]]:
     return [tuple(s == k for s in range(n)) for k in range(n)]
 
 
+class ArenaError(TuteError):
+    """A robot named to the arena cannot be made."""
+
+
+def outside_bot(name: str) -> type[Bot]:
+    """The robot class named ``module:Class`` (a bot author's own, importable from the
+    folder the arena runs in or from ``PYTHONPATH``): a :class:`~tute.bots.base.Bot`
+    subclass."""
+    module_name, _, class_name = name.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as e:                     # any failure of the author's module
+        raise ArenaError("arena_no_module", name=name, reason=str(e) or type(e).__name__
+                         ) from e
+    cls = getattr(module, class_name, None)
+    if not (isinstance(cls, type) and issubclass(cls, Bot)):
+        raise ArenaError("arena_not_a_bot", name=name)
+    return cls
+
+
 def _bot(level: str, seed: int, spec: PairSpec) -> Bot:
     budget = Budget(time_ms=spec.budget_ms, samples=spec.samples)
     if level == "cheat":
         from tute.bots.cheat import CheatBot
         return CheatBot(seed, budget)
+    if ":" in level:
+        cls = outside_bot(level)
+        takes_budget = "budget" in inspect.signature(cls.__init__).parameters
+        return cls(seed, budget) if takes_budget else cls(seed)  # type: ignore[call-arg]
     return make_bot(level, seed, budget)
 
 
@@ -154,7 +181,8 @@ def results_path(folder: Path, spec: PairSpec) -> Path:
     if spec.samples is not None:
         budget += f"s{spec.samples}"
     safe = spec.variant.replace("(", "_").replace(")", "").replace(",", "_").replace("=", "-")
-    return folder / f"{safe}-{spec.bot_a}-vs-{spec.bot_b}-seed{spec.seed}-{budget}.jsonl"
+    a, b = (name.replace(":", ".") for name in (spec.bot_a, spec.bot_b))
+    return folder / f"{safe}-{a}-vs-{b}-seed{spec.seed}-{budget}.jsonl"
 
 
 def load(path: Path, spec: PairSpec) -> dict[int, dict[str, object]]:
