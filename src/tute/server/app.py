@@ -58,6 +58,7 @@ from tute.server.limits import Limits, Window
 from tute.server.lobby import Lobby, offered_variants
 from tute.server.lobbychat import LobbyChat
 from tute.server.lobbyfeed import LobbyFeed
+from tute.server.metrics import metrics_route
 from tute.server.moderation import Moderation, account_of_author
 from tute.server.protocol import (
     Act,
@@ -586,6 +587,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
         Route("/", index),
         Route("/i18n/{lang}.json", catalog, methods=["GET"]),
         Route("/api/meta", meta, methods=["GET"]),
+        metrics_route(lobby),
         Route("/help/{variant:path}", rules, methods=["GET"]),
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/session", session, methods=["GET"]),

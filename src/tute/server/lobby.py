@@ -23,6 +23,7 @@ from tute.server.events import (
     match_events,
 )
 from tute.server.limits import Limits, RateLimit
+from tute.server.metrics import Metrics
 from tute.server.moderation import Moderation
 from tute.server.names import validate_name
 from tute.server.protocol import CreateTable
@@ -50,6 +51,7 @@ class Lobby:
         self.limits = limits
         self.robot_delay = robot_delay
         self.tables: dict[str, TableRuntime] = {}
+        self.metrics = Metrics()                    # what GET /metrics reports
         self.broken: dict[str, str] = {}
         self.purse = purse                         # competitive matches' chips and XP
         self.moderation = moderation               # reported chat messages
@@ -78,6 +80,7 @@ class Lobby:
                 continue
             table.purse = self.purse
             table.chat.moderation = self.moderation
+            table.metrics = self.metrics
             if table.status in ("open", "playing"):
                 self.tables[table.id] = table
         self.reconcile()
@@ -143,6 +146,7 @@ class Lobby:
                                           address)
         table.purse = self.purse
         table.chat.moderation = self.moderation
+        table.metrics = self.metrics
         self.tables[table.id] = table
         if host is None:                                    # robots only: it plays itself
             await table.fill_robots(None)

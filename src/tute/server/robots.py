@@ -96,6 +96,10 @@ class Thinkers:
     def waiting(self) -> int:
         return sum(len(q) for queues in self._queues for q in queues.values())
 
+    def busy(self) -> int:
+        """Workers thinking now."""
+        return self._busy
+
     async def choose(self, level: str, seed: int, view: PlayerView, table: str = "",
                      people: bool = True) -> Action:
         text = await self._think(level, seed, view, False, table, people)

@@ -47,6 +47,7 @@ from tute.server.events import (
 from tute.server.hub import Hub, Viewer
 from tute.server.kept import keep_match
 from tute.server.leaving import ABANDON_SECONDS, Leaving
+from tute.server.metrics import Metrics
 from tute.server.names import InvalidNameError, name_key, validate_name
 from tute.server.robots import Thinkers
 from tute.server.store import (
@@ -119,6 +120,7 @@ class TableRuntime:
         self.suspect = False                       # a write failed: check before the next
         self.purse: Purse | None = None            # bets and XP of competitive matches
         self.annulment = Annulment(self)           # a proposal to annul the match
+        self.metrics: Metrics | None = None        # the process's counters (the lobby's)
         self.automatic: set[int] = set()           # people's seats the robot plays for
         self.addresses: dict[int, str] = {}        # where each person connects from
         self.practice = False                      # this competitive match counts not
@@ -501,8 +503,16 @@ class TableRuntime:
         is dropped (False) instead of played.  After :data:`AUTO_AFTER` plays in a row
         made by the clock (``by_clock``) a person's seat goes to automatic play, until
         the person acts again or switches it off."""
+        began = time.perf_counter()
         async with self.lock:
-            done = await self._act(seat, text, expect_seq)
+            try:
+                done = await self._act(seat, text, expect_seq)
+            except TuteError:
+                if self.metrics is not None:
+                    self.metrics.action(time.perf_counter() - began, False)
+                raise
+            if self.metrics is not None:
+                self.metrics.action(time.perf_counter() - began, done)
             if done and seat is not None and self.seats[seat].kind == "human" \
                     and seat not in self.abandoned:
                 if expect_seq is None:                      # the person played
