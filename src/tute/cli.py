@@ -220,6 +220,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     import socket
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    logging.getLogger("alembic").setLevel(logging.WARNING)   # schema upgrades: quietly
     try:                                   # a busy port is said before anything starts
         with socket.socket() as probe:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -445,9 +446,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="levels to compare, comma-separated: random, heuristic, mc, pimc, expert "
                         "(expert-deep, expert-roll6: experiments; cheat, the open-hand upper "
                         "bound), or your own robot as module:Class")
-    a.add_argument("--variant", default="habanero")
-    a.add_argument("--deals", type=int, default=200)
-    a.add_argument("--seed", type=int, default=1)
+    a.add_argument("--variant", default="habanero", help="variant text (default habanero)")
+    a.add_argument("--deals", type=int, default=200,
+                   help="deals, each played in every seating (default 200)")
+    a.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
     a.add_argument("--budget-ms", type=float, help="thinking time per decision of search bots")
     a.add_argument("--samples", type=int, help="sampled deals per decision of search bots")
     a.add_argument("--jobs", type=int, help="worker processes (default: every core)")
@@ -458,8 +460,10 @@ def build_parser() -> argparse.ArgumentParser:
     a.set_defaults(func=_cmd_arena)
 
     sv = sub.add_parser("serve", help="tables in the browser, with robots and friends")
-    sv.add_argument("--host", default="127.0.0.1")
-    sv.add_argument("--port", type=int, default=8000)
+    sv.add_argument("--host", default="127.0.0.1",
+                    help="address to listen on (default 127.0.0.1: this computer only; "
+                         "0.0.0.0: friends on your network too)")
+    sv.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     sv.add_argument("--db", help="database URL (default: SQLite, tute.db in tute's data "
                                  "folder ~/.local/share/tute; postgresql+psycopg://... too)")
     sv.add_argument("--robot-delay", type=float, default=0.6,
