@@ -130,14 +130,17 @@ async def _watch_a_match(store: Store, variant: str) -> tuple[
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_a_spectator_never_sees_a_card_not_yet_public(tmp_path: Path, variant: str
                                                       ) -> None:
-    store = Store(f"sqlite:///{tmp_path / 'w.db'}")
-    try:
-        table, watched, late, played = asyncio.run(_watch_a_match(store, variant))
-        record = store.load(table.id)
-    finally:
-        store.close()
-    assert record is not None
-    stored = record.events
+    for attempt in range(5):         # a robot's tute may end a one-hand match at once:
+        store = Store(f"sqlite:///{tmp_path / f'w{attempt}.db'}")   # then watch another
+        try:
+            table, watched, late, played = asyncio.run(_watch_a_match(store, variant))
+            record = store.load(table.id)
+        finally:
+            store.close()
+        assert record is not None
+        stored = record.events
+        if len(stored) > 30:
+            break
     seen = numbers(watched)                        # from the match's start to its end
     assert seen == list(range(seen[0], stored[-1].seq + 1)) and seen[0] <= 8
     assert numbers(late) == list(range(1, numbers(late)[-1] + 1))
