@@ -211,7 +211,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         import uvicorn
 
         from tute.server.app import create_app
-        from tute.server.edge import server_config
+        from tute.server.edge import loopback, server_config
         from tute.server.limits import Limits
     except ImportError:
         print("tute: the server needs its packages: pip install -e '.[web]'", file=sys.stderr)
@@ -231,7 +231,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         return 2
     limits = Limits(tables_per_minute=args.tables_per_minute, open_tables=args.open_tables,
                     requests_per_minute=args.requests_per_minute)
-    local_only = _loopback(args.host)
+    local_only = loopback(args.host)
     try:
         app = create_app(args.db, robot_delay=args.robot_delay, limits=limits,
                          migrate=not args.no_migrate, analysis_ms=args.analysis_ms,
@@ -265,18 +265,6 @@ def _cmd_rules(args: argparse.Namespace) -> int:
         sys.stdout.write("".join(line for line in page.splitlines(keepends=True)
                                  if not line.startswith("<!--")))   # the docs' note
     return 0
-
-
-def _loopback(host: str) -> bool:
-    """Whether a listening address reaches this machine only."""
-    import ipaddress
-
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:                     # a host name: other machines may resolve it
-        return False
 
 
 def _addresses() -> list[str]:

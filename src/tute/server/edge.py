@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import secrets
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -80,6 +81,16 @@ def lang_of(scope: Scope) -> str:
         if key == "lang" and value in ("es", "pt", "it", "en"):
             return value
     return "es"
+
+
+def loopback(host: str) -> bool:
+    """Whether an address (a listening one, or a client's) is this machine only."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:                     # a host name: other machines may resolve it
+        return False
 
 
 def client_address(scope: Scope) -> str:

@@ -9,7 +9,6 @@ proxy scrapes it locally.
 
 from __future__ import annotations
 
-import ipaddress
 import time
 from collections import deque
 from collections.abc import Iterable, Mapping
@@ -19,6 +18,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from tute.server.edge import loopback
 from tute.server.hub import Hub
 from tute.server.robots import Thinkers
 
@@ -83,13 +83,6 @@ class Metrics:
         return "\n".join(lines) + "\n"
 
 
-def _loopback(host: str) -> bool:
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 class _Table(Protocol):
     @property
     def status(self) -> str: ...
@@ -114,7 +107,7 @@ class Watched(Protocol):
 def metrics_route(lobby: Watched) -> Route:
     """``GET /metrics`` for ``lobby``'s process, to this machine only (404 elsewhere)."""
     async def metrics(request: Request) -> Response:
-        if not _loopback(request.client.host if request.client else ""):
+        if not loopback(request.client.host if request.client else ""):
             return JSONResponse({"error": "not found"}, status_code=404)
         tables = list(lobby.tables.values())
         sockets = sum(len(v) for t in tables for v in t.hub.viewers.values())
