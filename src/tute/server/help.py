@@ -14,7 +14,7 @@ from html import escape
 
 from tute.core.variants import Variant
 from tute.i18n import render
-from tute.tools.rules_pages import house_rule_example, rules_page
+from tute.tools.rules_pages import rules_page
 
 _CODE = re.compile(r"`([^`<>]+)`")
 
@@ -44,7 +44,6 @@ def help_page(v: Variant, lang: str) -> str:
         + "<ul>" + "".join(f"<li><code>{escape(n)}</code>: <code>{escape(x)}</code></li>"
                            for n, x in c.changes) + "</ul>"
         for c in page.counts)
-    how = t("rules_page_options_how", variant=f"`{page.text}`", example=f"`{house_rule_example(page)}`")
     title = escape(page.title)
     return (
         f'<!doctype html><html lang="{escape(lang)}"><head><meta charset="utf-8">'
@@ -56,7 +55,7 @@ def help_page(v: Variant, lang: str) -> str:
         f'<h2>{_html(t("rules_page_cards"))}</h2>'
         f'<p>{_html(page.order)}</p><p>{_html(page.points)}</p>'
         f'<h2>{_html(t("rules_page_play"))}</h2><ul class="rules">{rules}</ul>'
-        f'<h2>{_html(t("rules_page_options"))}</h2><p>{_html(how)}</p>'
+        f'<h2>{_html(t("rules_page_options"))}</h2><p>{_html(page.how)}</p>'
         f'<div class="options-table"><table class="options"><thead><tr>{head}</tr></thead>'
         f'<tbody>{rows}</tbody></table></div>{counts}'
         "</main></body></html>")

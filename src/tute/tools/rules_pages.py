@@ -67,6 +67,7 @@ class RulesPage:
     points: str
     rules: tuple[str, ...]
     options: tuple[OptionRow, ...]
+    how: str                        # how options are written, with a house rule as example
     counts: tuple[PlayerCount, ...]
 
 
@@ -115,6 +116,8 @@ def rules_page(v: Variant, lang: str = "es") -> RulesPage:
         order=t("rules_page_order", order=", ".join(words)),
         points=t("rules_page_points", points=", ".join(points)),
         rules=tuple(rules_summary(v, lang, game)), options=options,
+        how=t("rules_page_options_how", variant=f"`{v}`",
+              example=f"`{house_rule_example(str(v), options)}`"),
         counts=_counts(v) if not v.changed_options() else ())
 
 
@@ -127,13 +130,12 @@ def page_markdown(page: RulesPage) -> str:
     def t(key: str, **params: object) -> str:
         return render(key, params, page.lang)
 
-    example = house_rule_example(page)
     lines = [f"# {page.title}", "", f"<!-- {t('rules_page_generated')} -->", "",
              page.intro, "", f"## {t('rules_page_cards')}", "", page.order, "", page.points,
              "", f"## {t('rules_page_play')}", ""]
     lines += [f"- {rule}" for rule in page.rules]
     lines += ["", f"## {t('rules_page_options')}", "",
-              t("rules_page_options_how", variant=f"`{page.text}`", example=f"`{example}`"),
+              page.how,
               "", "| " + " | ".join(t(f"rules_page_col_{c}")
                                     for c in ("option", "here", "others", "meaning")) + " |",
               "|---|---|---|---|"]
@@ -147,14 +149,15 @@ def page_markdown(page: RulesPage) -> str:
     return "\n".join(lines) + "\n"
 
 
-def house_rule_example(page: RulesPage) -> str:
-    """A house rule to show how options are written: the first switch that is off."""
-    for o in page.options:
+def house_rule_example(text: str, options: tuple[OptionRow, ...]) -> str:
+    """A house rule to show how options are written, for the variant written ``text``:
+    its first switch that is off, turned on."""
+    for o in options:
         if o.value == "false":
-            base = page.text.rstrip(")")
-            sep = "," if "(" in page.text else "("
+            base = text.rstrip(")")
+            sep = "," if "(" in text else "("
             return f"{base}{sep}{o.name}=true)"
-    return page.text
+    return text
 
 
 def preset_pages(lang: str) -> dict[str, str]:
