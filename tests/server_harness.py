@@ -7,9 +7,12 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -30,6 +33,42 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def serve(args: list[str], port: int | None = None, cwd: Path | None = None,
+          env: dict[str, str] | None = None, output: bool = False
+          ) -> tuple[subprocess.Popen[str], str]:
+    """``tute serve`` in a process of its own (``args`` besides the port), once it
+    answers: the process and its base URL.  ``output``: its standard output piped (read
+    by :func:`stop`).  A server that exits or never answers fails the test."""
+    port = port or free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tute.cli", "serve", "--port", str(port), *args], cwd=cwd,
+        env=env, stdout=subprocess.PIPE if output else subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL, text=True)
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(400):
+        try:
+            if httpx.get(f"{base}/api/meta", timeout=1).status_code == 200:
+                return proc, base
+        except httpx.HTTPError:
+            pass
+        if proc.poll() is not None:
+            raise AssertionError(f"the server exited at start ({proc.returncode})")
+        time.sleep(0.05)
+    stop(proc)
+    raise AssertionError("the server did not start")
+
+
+def stop(proc: subprocess.Popen[str]) -> str:
+    """Stop a server :func:`serve` started (killed if it lingers); what it printed."""
+    proc.terminate()
+    try:
+        out, _ = proc.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, _ = proc.communicate(timeout=10)
+    return out or ""
 
 
 class Server:

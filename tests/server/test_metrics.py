@@ -5,14 +5,12 @@ forwarded by the site's proxy from outside)."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import httpx
 
-from server_harness import free_port
+from server_harness import serve, stop
 
 
 def _figures(text: str) -> dict[str, float]:
@@ -25,19 +23,9 @@ def _figures(text: str) -> dict[str, float]:
 
 
 def test_metrics_while_robots_play_and_only_for_this_machine(tmp_path: Path) -> None:
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "tute.cli", "serve", "--port", str(port), "--db",
-         f"sqlite:///{tmp_path / 'm.db'}", "--robot-delay", "0.01", "--trust-proxy",
-         "127.0.0.1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
+    proc, base = serve(["--db", f"sqlite:///{tmp_path / 'm.db'}", "--robot-delay", "0.01",
+                        "--trust-proxy", "127.0.0.1"])
     try:
-        for _ in range(400):
-            try:
-                httpx.get(f"{base}/api/meta", timeout=1)
-                break
-            except httpx.HTTPError:
-                time.sleep(0.05)
         first = _figures(httpx.get(f"{base}/metrics", timeout=5).text)
         assert first["tute_actions_total"] == 0 and first["tute_sockets"] == 0
         r = httpx.post(f"{base}/api/tables", timeout=10, json={
@@ -61,5 +49,4 @@ def test_metrics_while_robots_play_and_only_for_this_machine(tmp_path: Path) -> 
                             headers={"x-forwarded-for": "203.0.113.9"})
         assert outside.status_code == 404 and "tute_" not in outside.text
     finally:
-        proc.terminate()
-        proc.wait(timeout=20)
+        stop(proc)

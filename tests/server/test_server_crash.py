@@ -8,14 +8,13 @@ import os
 import random
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import httpx
 import pytest
 
-from server_harness import free_port, postgres_or_skip
+from server_harness import free_port, postgres_or_skip, serve, stop
 from tute.server.events import replay
 from tute.server.store import Store
 
@@ -23,21 +22,10 @@ KILLS = 50
 TABLES = 8
 
 
-def _start(db: str, port: int) -> subprocess.Popen[bytes]:
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "tute.cli", "serve", "--port", str(port), "--db", db,
-         "--robot-delay", "0.03", "--tables-per-minute", "0", "--requests-per-minute", "0"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(400):
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/tables", timeout=1).status_code == 200:
-                return proc
-        except httpx.HTTPError:
-            pass
-        if proc.poll() is not None:
-            raise AssertionError(f"the server exited at start ({proc.returncode})")
-        time.sleep(0.05)
-    raise AssertionError("the server did not start")
+def _start(db: str, port: int) -> subprocess.Popen[str]:
+    proc, _ = serve(["--db", db, "--robot-delay", "0.03", "--tables-per-minute", "0",
+                     "--requests-per-minute", "0"], port=port)
+    return proc
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
@@ -66,11 +54,7 @@ def test_kill_9_at_random_moments_loses_nothing(tmp_path: Path, backend: str) ->
                 break
             time.sleep(0.5)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop(proc)
     store = Store(db)
     try:
         for table in tables:

@@ -7,12 +7,11 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
 
-from server_harness import free_port
+from server_harness import serve, stop
 
 
 def _env(data: Path) -> dict[str, str]:
@@ -38,24 +37,11 @@ def test_arena_and_admin_write_into_the_data_folder(tmp_path: Path) -> None:
 
 
 def _serve_lines(host: str, work: Path, data: Path) -> tuple[list[str], bool]:
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "tute.cli", "serve", "--host", host, "--port", str(port)],
-        cwd=work, env=_env(data), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-        text=True)
+    proc, base = serve(["--host", host], cwd=work, env=_env(data), output=True)
     try:
-        local_only = None
-        for _ in range(400):
-            try:
-                meta = httpx.get(f"http://127.0.0.1:{port}/api/meta", timeout=1)
-                local_only = meta.json()["local_only"]
-                break
-            except httpx.HTTPError:
-                time.sleep(0.05)
-        assert local_only is not None, "the server did not start"
+        local_only = httpx.get(f"{base}/api/meta", timeout=5).json()["local_only"]
     finally:
-        proc.terminate()
-        out, _ = proc.communicate(timeout=20)
+        out = stop(proc)
     return out.splitlines(), bool(local_only)
 
 
@@ -77,22 +63,13 @@ def test_serve_keeps_its_games_in_the_data_folder_and_says_who_can_join(
 def _tables_made(trust: list[str], tmp: Path) -> list[object]:
     """Three tables asked for through a 'proxy' at 127.0.0.1 on behalf of two people
     (X-Forwarded-For), one table a minute allowed per address: the answers' statuses."""
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "tute.cli", "serve", "--port", str(port), "--db",
-         f"sqlite:///{tmp / 'p.db'}", "--tables-per-minute", "1", *trust],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc, base = serve(["--db", f"sqlite:///{tmp / 'p.db'}", "--tables-per-minute", "1",
+                        *trust])
     try:
-        for _ in range(400):
-            try:
-                httpx.get(f"http://127.0.0.1:{port}/api/meta", timeout=1)
-                break
-            except httpx.HTTPError:
-                time.sleep(0.05)
         codes: list[object] = []
         cookies: list[str] = []
         for person in ("203.0.113.5", "203.0.113.6", "203.0.113.5"):
-            r = httpx.post(f"http://127.0.0.1:{port}/api/tables", timeout=10,
+            r = httpx.post(f"{base}/api/tables", timeout=10,
                            headers={"x-forwarded-for": person,
                                     "x-forwarded-proto": "https"},
                            json={"name": "Ana", "variant": "habanero"})
@@ -101,8 +78,7 @@ def _tables_made(trust: list[str], tmp: Path) -> list[object]:
         codes.append(bool(cookies) and all("Secure" in c for c in cookies))
         return codes
     finally:
-        proc.terminate()
-        proc.wait(timeout=20)
+        stop(proc)
 
 
 def test_proxy_headers_are_believed_only_from_the_trusted_proxy(tmp_path: Path) -> None:
