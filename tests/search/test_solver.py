@@ -8,7 +8,7 @@ import pytest
 
 from solver_reference import minimax, root_values
 from tute import Game
-from tute.core.actions import Play
+from tute.core.actions import TUTE, Play
 from tute.search.solver import SolverError, _Search, solve
 
 CASES = [("habanero", 4), ("parejas", 2), ("online", 2), ("tres", 2),
@@ -206,3 +206,37 @@ def test_the_kernel_values_a_cante_at_the_root_as_the_pure_solver() -> None:
             if checked >= 45 and sung >= 15:
                 return
     raise AssertionError(f"only {checked} positions with a cante at the root ({sung})")
+
+
+def test_every_legal_action_is_valued_where_a_tute_may_be_declared() -> None:
+    """A seat that may declare tute at the root: tute is a best action, and every
+    other legal action has its exact value too (the analysis reads them all; they used
+    to be missing) -- each card's value is the solve of the position after it."""
+    from tute.bots.search import solvable
+
+    checked = 0
+    for seed in range(60):
+        g = Game.new("habanero(tute_timing=anytime)", seed=seed)
+        rng = random.Random(seed)
+        while not g.is_over:
+            seat = g.to_act
+            assert seat is not None
+            legal = g.legal_actions(seat)
+            if solvable(g) and TUTE in legal:
+                sol = solve(g, perspective=seat)
+                assert set(sol.move_values) == set(legal)
+                assert TUTE in sol.best and sol.value == sol.move_values[TUTE]
+                for a in legal:
+                    if a != TUTE:
+                        child = g.copy()
+                        child.apply(seat, a)
+                        want = (solve(child, perspective=seat).value if not child.is_over
+                                else None)
+                        if want is not None:
+                            assert sol.move_values[a] == want, (seed, str(a))
+                checked += 1
+                break
+            plays = [a for a in legal if isinstance(a, Play)]       # keep the kings
+            g.apply(seat, rng.choice([a for a in plays if a.card.rank.value != "R"]
+                                     or plays))
+    assert checked >= 2

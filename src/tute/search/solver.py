@@ -495,8 +495,8 @@ class _Search(DeclarationRules):
         rk = self.g.rk
         t = self._tute_side()
         if t >= 0 and t == seat and (self.window >= 0 or self.tute_anytime):
+            # the best action; the others are valued too: every legal action has a value
             values[TUTE] = TUTE_VALUE if self.coalition[seat] else -TUTE_VALUE
-            return Solution(values[TUTE], (TUTE,), values, 1)
         lost_before = list(self.lost)
         if self.window >= 0 and not self.trick_bits and seat == self.window:
             pick_best = max if self.coalition[seat] else min
