@@ -233,15 +233,23 @@ def _cmd_serve(args: argparse.Namespace) -> int:
                     requests_per_minute=args.requests_per_minute)
     local_only = loopback(args.host)
     try:
+        shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
+        reach = shown if local_only or args.host not in ("0.0.0.0", "::") else \
+            next(iter(_addresses()), shown)
         app = create_app(args.db, robot_delay=args.robot_delay, limits=limits,
                          migrate=not args.no_migrate, analysis_ms=args.analysis_ms,
-                         local_only=local_only)
+                         local_only=local_only, bus=args.bus,
+                         advertise=args.advertise or f"http://{reach}:{args.port}",
+                         lease_seconds=args.lease_seconds)
     except Exception as e:                 # a database that cannot be opened
         print(f"tute: cannot open the database {args.db}: {e}", file=sys.stderr)
         return 2
-    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
     print(f"tute: open http://{shown}:{args.port}/ in a browser (Ctrl+C stops the server)\n"
           f"tute: games are kept in {args.db}", flush=True)
+    if args.bus:
+        print(f"tute: one process of several (Redis at {_no_secret(args.bus)}); the others "
+              f"reach this one at {args.advertise or f'http://{reach}:{args.port}'}",
+              flush=True)
     if local_only:
         print("tute: only this computer can join; for friends on other computers: "
               f"tute serve --host 0.0.0.0 --port {args.port}", flush=True)
@@ -252,6 +260,15 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     uvicorn.Server(server_config(app, args.host, args.port, limits,
                                  trusted_proxies=args.trust_proxy)).run()
     return 0
+
+
+def _no_secret(url: str) -> str:
+    """A URL as printed: without its password."""
+    head, at, tail = url.rpartition("@")
+    if not at:
+        return url
+    scheme, _, _ = head.partition("://")
+    return f"{scheme}://…@{tail}"
 
 
 def _cmd_rules(args: argparse.Namespace) -> int:
@@ -467,6 +484,15 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--trust-proxy", metavar="ADDRESSES",
                     help="the reverse proxy's addresses (comma-separated) whose "
                          "X-Forwarded-For and X-Forwarded-Proto are believed")
+    sv.add_argument("--bus", metavar="redis://HOST:PORT",
+                    help="one process of several over the same --db (PostgreSQL): Redis "
+                         "holds who owns which table (docs/deploy.md)")
+    sv.add_argument("--advertise", metavar="URL",
+                    help="with --bus: the address other processes reach this one at "
+                         "(default http://HOST:PORT)")
+    sv.add_argument("--lease-seconds", type=float, default=6.0,
+                    help="with --bus: how long a dead process's tables wait before another "
+                         "takes them over (default 6)")
     sv.add_argument("--no-migrate", action="store_true",
                     help="do not upgrade the database's schema (tute admin migrate does)")
     sv.set_defaults(func=_cmd_serve)

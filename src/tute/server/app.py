@@ -47,8 +47,10 @@ from tute.server import ledger
 from tute.server.accounts import SESSION_COOKIE, SESSION_DAYS, Account, Accounts
 from tute.server.audience import author_of
 from tute.server.chat import ChatError
+from tute.server.cluster import Cluster
 from tute.server.economy import Purse
 from tute.server.edge import Edge, client_address, lang_of
+from tute.server.forward import Forward, PeerTrust
 from tute.server.friends import Friends, Presence
 from tute.server.help import help_page
 from tute.server.hub import SPECTATOR, Viewer
@@ -60,6 +62,7 @@ from tute.server.lobbychat import LobbyChat
 from tute.server.lobbyfeed import LobbyFeed
 from tute.server.metrics import metrics_route
 from tute.server.moderation import Moderation, account_of_author
+from tute.server.ownership import Ownership
 from tute.server.protocol import (
     Act,
     Annul,
@@ -115,17 +118,27 @@ def _error(e: TuteError, lang: str) -> JSONResponse:
 def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
                limits: Limits | None = None, thinkers: Thinkers | None = None,
                migrate: bool = True, analysis_ms: float = DEFAULT_BUDGET_MS,
-               local_only: bool = False) -> Starlette:
+               local_only: bool = False, bus: str | None = None,
+               advertise: str = "http://127.0.0.1:8000", lease_seconds: float = 6.0
+               ) -> Starlette:
     """The web app over the store at ``db_url``.  ``local_only``: the server listens on
     this machine's loopback only, so the page tells a host that friends elsewhere cannot
-    join until it listens on another address (``tute serve --host 0.0.0.0``)."""
+    join until it listens on another address (``tute serve --host 0.0.0.0``).
+
+    ``bus`` (``redis://…``): one process of several over the same store
+    (:mod:`tute.server.ownership`); the others reach this one at ``advertise``."""
     limits = limits or Limits()
     store = Store(db_url, migrate_schema=migrate)
     moderation = Moderation(store.engine)
     lobby = Lobby(store, thinkers or Thinkers(), limits, robot_delay, Purse(store.engine),
                   moderation)
-    lobby.restore()                                # unfinished tables come back
-    feed = LobbyFeed(lobby.listing, limits.lobby_pages)
+    ownership = None
+    if bus is None:
+        lobby.restore()                            # unfinished tables come back
+    else:                                          # they are adopted as leases allow
+        ownership = Ownership(Cluster(bus, db_url, advertise, lease_seconds), lobby)
+    listing = lobby.listing if ownership is None else ownership.listing
+    feed = LobbyFeed(listing, limits.lobby_pages)
     people = Accounts(store.engine)
     presence = Presence()
     talk = LobbyChat(store.engine, moderation)
@@ -181,7 +194,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
     async def list_tables(request: Request) -> JSONResponse:
         """The open and running tables; for a logged-in person, the open table nearest
         in skill is ``suggested``."""
-        rows = lobby.listing()
+        rows = listing()
         person = account(request)
         if person is not None:
             found = await run(lambda: suggested_for(person.id))
@@ -557,7 +570,10 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
 
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
-        lobby.resume()                          # unfinished tables go on after a restart
+        if ownership is None:
+            lobby.resume()                      # unfinished tables go on after a restart
+        else:
+            await ownership.start()             # and adopts the tables nobody holds
         _app.state.loop = asyncio.get_running_loop()     # tools and tests reach it
         task = asyncio.get_running_loop().create_task(sweeper())
         feeding = asyncio.get_running_loop().create_task(feed.run())
@@ -573,6 +589,8 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
             task.cancel()
             feeding.cancel()
             feed.close()
+            if ownership is not None:
+                await ownership.stop()
             lobby.shut()
             lobby.thinkers.close()
             reviews.close()
@@ -610,8 +628,11 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
         WebSocketRoute("/lobby/ws", lobby_page),
         WebSocketRoute("/ws/{table_id}", play),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ], lifespan=lifespan, middleware=[Middleware(Edge, limits=limits)])
+    ], lifespan=lifespan, middleware=[Middleware(PeerTrust, ownership=ownership),
+                                      Middleware(Edge, limits=limits),
+                                      Middleware(Forward, ownership=ownership)])
     app.state.lobby = lobby
+    app.state.ownership = ownership
     app.state.reviews = reviews
     app.state.store = store
     app.state.accounts = people

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from tute.core.match import Match
@@ -29,7 +30,7 @@ from tute.server.names import validate_name
 from tute.server.protocol import CreateTable
 from tute.server.robots import QUICK, Thinkers
 from tute.server.store import Status, Store, TableRecord
-from tute.server.table import TableError, TableRuntime
+from tute.server.table import TableError, TableRuntime, new_table_id
 
 log = logging.getLogger("tute.server")
 
@@ -56,42 +57,56 @@ class Lobby:
         self.purse = purse                         # competitive matches' chips and XP
         self.moderation = moderation               # reported chat messages
         self._new_tables = RateLimit(limits.tables_per_minute, 60.0)
+        # with several processes (ownership.py): a new table's lease, taken before it
+        # is stored, so no other process adopts it
+        self.claim: Callable[[str], Awaitable[bool]] | None = None
 
     # ------------------------------------------------------------------ start-up
     def restore(self) -> None:
         """Resume every unfinished table (before the server serves: no loop yet)."""
         for record in self.store.load_active():
-            try:
-                table, missing = TableRuntime.restore(record, self.store, self.thinkers,
-                                                      self.robot_delay)
-                if missing:                            # a hand's end, derived again
-                    ops: list[Any] = list(missing)
-                    if table.match is not None and table.match.is_over:
-                        ops.append(Status("over"))
-                    self.store.write_now(table.id, ops)
-            except Exception as e:                     # this table only: the rest go on
-                why = f"cannot be replayed: {e!r}"
-                log.error("table %s %s", record.id, why)
-                self.broken[record.id] = why
-                try:
-                    self.store.mark(record.id, "broken", why[:500])
-                except Exception:
-                    log.exception("table %s: could not record it as broken", record.id)
-                continue
-            table.purse = self.purse
-            table.chat.moderation = self.moderation
-            table.metrics = self.metrics
-            if table.status in ("open", "playing"):
-                self.tables[table.id] = table
+            self.adopt(record)
         self.reconcile()
 
-    def reconcile(self) -> None:
+    def adopt(self, record: TableRecord) -> TableRuntime | None:
+        """Resume one stored table in this process (a start-up, or a table whose owner
+        process died); None when it is finished or its events cannot be replayed (it
+        is marked broken and reported)."""
+        try:
+            table, missing = TableRuntime.restore(record, self.store, self.thinkers,
+                                                  self.robot_delay)
+            if missing:                            # a hand's end, derived again
+                ops: list[Any] = list(missing)
+                if table.match is not None and table.match.is_over:
+                    ops.append(Status("over"))
+                self.store.write_now(table.id, ops)
+        except Exception as e:                     # this table only: the rest go on
+            why = f"cannot be replayed: {e!r}"
+            log.error("table %s %s", record.id, why)
+            self.broken[record.id] = why
+            try:
+                self.store.mark(record.id, "broken", why[:500])
+            except Exception:
+                log.exception("table %s: could not record it as broken", record.id)
+            return None
+        table.purse = self.purse
+        table.chat.moderation = self.moderation
+        table.metrics = self.metrics
+        if table.status not in ("open", "playing"):
+            return None
+        self.tables[table.id] = table
+        return table
+
+    def reconcile(self, only: set[str] | None = None) -> None:
         """Every escrow a crash left open: a finished match is settled, a running one
-        keeps its bets, any other (never started, or it cannot finish) is returned."""
+        keeps its bets, any other (never started, or it cannot finish) is returned.
+        ``only``: the escrows of these tables (those this process owns)."""
         purse = self.purse
         if purse is None:
             return
         for table_id, number in purse.open_escrows():
+            if only is not None and table_id not in only:
+                continue
             live = self.tables.get(table_id)
             if live is not None and live.matches_started() == number and \
                     live.match is not None and not live.match.is_over:
@@ -141,9 +156,12 @@ class Lobby:
 
     async def _make(self, options: Options, host: str | None, body: CreateTable,
                     account: int | None = None, address: str | None = None) -> TableRuntime:
+        table_id = new_table_id()
+        if self.claim is not None and not await self.claim(table_id):
+            raise TableError("table_moved")                 # not ours: try again
         table = await TableRuntime.create(self.store, self.thinkers, options, host,
                                           body.seat, body.name, self.robot_delay, account,
-                                          address)
+                                          address, table_id)
         table.purse = self.purse
         table.chat.moderation = self.moderation
         table.metrics = self.metrics

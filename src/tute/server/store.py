@@ -312,6 +312,12 @@ class Store:
             rows = c.execute(select(tables).where(tables.c.status.in_(ACTIVE))).all()
         return [self._load(dict(r._mapping)) for r in rows]
 
+    def active_ids(self) -> list[str]:
+        """The ids of the unfinished tables (open or playing), without their events."""
+        with self.engine.connect() as c:
+            return [str(r[0]) for r in
+                    c.execute(select(tables.c.id).where(tables.c.status.in_(ACTIVE)))]
+
     def load(self, table_id: str) -> TableRecord | None:
         with self.engine.connect() as c:
             row = c.execute(select(tables).where(tables.c.id == table_id)).first()

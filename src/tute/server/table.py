@@ -72,6 +72,10 @@ GRACE_SECONDS = 30.0
 AUTO_AFTER = 2                # plays in a row by the clock: then automatic play
 
 
+def new_table_id() -> str:
+    return secrets.token_hex(6)
+
+
 class TableError(TuteError):
     """A table request that cannot be done (seat taken, not the host...)."""
 
@@ -118,6 +122,7 @@ class TableRuntime:
         self.broken: str | None = None
         self.closed = False
         self.suspect = False                       # a write failed: check before the next
+        self.moved = False                         # its lease was lost (cluster.py)
         self.purse: Purse | None = None            # bets and XP of competitive matches
         self.annulment = Annulment(self)           # a proposal to annul the match
         self.metrics: Metrics | None = None        # the process's counters (the lobby's)
@@ -142,10 +147,11 @@ class TableRuntime:
     async def create(cls, store: Store, thinkers: Thinkers, options: Options,
                      host: str | None, seat: int = 0, name: str | None = None,
                      robot_delay: float = 0.4, account: int | None = None,
-                     address: str | None = None) -> TableRuntime:
+                     address: str | None = None, table_id: str | None = None
+                     ) -> TableRuntime:
         """A new table, its options and (unless robots only) its host seated, in one
         transaction."""
-        t = cls(secrets.token_hex(6), options, store, thinkers, host, robot_delay)
+        t = cls(table_id or new_table_id(), options, store, thinkers, host, robot_delay)
         events = [Event(1, "options", options.json())]
         ops: list[Op] = [NewTable(t.id, str(options.variant), options.robot_level, host)]
         row: SeatRow | None = None
@@ -267,6 +273,8 @@ class TableRuntime:
         with nothing changed.  Called under the table's lock, before applying."""
         if self.broken is not None:
             raise TableBrokenError("table_broken")
+        if self.moved:                    # another process owns it now: not a word more
+            raise TableError("table_moved")
         if self.suspect:
             await self.resync()
             if [e.seq for e in events] != list(range(self.seq + 1,
@@ -699,4 +707,4 @@ def _seat_data(row: SeatRow) -> dict[str, Any]:
     return {"seat": row.seat, "name": row.name, "robot": row.kind == "robot"}
 
 
-__all__ = ["TableBrokenError", "TableError", "TableRuntime", "check_options"]
+__all__ = ["TableBrokenError", "TableError", "TableRuntime", "check_options", "new_table_id"]
