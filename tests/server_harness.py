@@ -36,16 +36,17 @@ def free_port() -> int:
 
 
 def serve(args: list[str], port: int | None = None, cwd: Path | None = None,
-          env: dict[str, str] | None = None, output: bool = False
-          ) -> tuple[subprocess.Popen[str], str]:
+          env: dict[str, str] | None = None, output: bool = False,
+          log: Path | None = None) -> tuple[subprocess.Popen[str], str]:
     """``tute serve`` in a process of its own (``args`` besides the port), once it
     answers: the process and its base URL.  ``output``: its standard output piped (read
-    by :func:`stop`).  A server that exits or never answers fails the test."""
+    by :func:`stop`); ``log``: its standard error appended to this file.  A server that
+    exits or never answers fails the test."""
     port = port or free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "tute.cli", "serve", "--port", str(port), *args], cwd=cwd,
         env=env, stdout=subprocess.PIPE if output else subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL, text=True)
+        stderr=subprocess.DEVNULL if log is None else log.open("a"), text=True)
     base = f"http://127.0.0.1:{port}"
     for _ in range(400):
         try:

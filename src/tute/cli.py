@@ -221,6 +221,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)   # schema upgrades: quietly
+    logging.getLogger("httpx").setLevel(logging.WARNING)     # forwarded requests too
     try:                                   # a busy port is said before anything starts
         with socket.socket() as probe:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

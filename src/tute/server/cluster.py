@@ -125,8 +125,9 @@ class Cluster:
             held = await pipe.execute()
         return [t for t, ok in zip(table_ids, held, strict=True) if not ok]
 
-    async def release(self, table_id: str) -> None:
-        await self._release(keys=[self._lease(table_id)], args=[self.pid])
+    async def release(self, table_id: str, holder: str | None = None) -> None:
+        """Free a lease this process holds (or ``holder``'s: a process known dead)."""
+        await self._release(keys=[self._lease(table_id)], args=[holder or self.pid])
 
     # ------------------------------------------------------------------ the listing
     async def list_tables(self, rows: dict[str, dict[str, Any]], gone: list[str]) -> None:

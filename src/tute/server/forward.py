@@ -185,7 +185,7 @@ class Forward:
                                      open_timeout=5, max_size=1 << 16,
                                      user_agent_header=None)
         except Exception as e:                      # the owner just died
-            log.warning("table socket: the owner at %s refused: %r", address, e)
+            log.info("table socket: the owner at %s refused: %r", address, e)
             return False
         first = await receive()
         if first["type"] != "websocket.connect":

@@ -26,6 +26,8 @@ from tute.server.lobby import Lobby
 
 log = logging.getLogger("tute.server")
 
+ESCROW_TICKS = 6          # every few steps: the escrows of finished tables nobody holds
+
 
 class Ownership:
     def __init__(self, cluster: Cluster, lobby: Lobby) -> None:
@@ -37,6 +39,7 @@ class Ownership:
         self._adopting: dict[str, asyncio.Future[bool]] = {}
         self._task: asyncio.Task[None] | None = None
         self.adopted = 0                                  # tables taken over (metrics)
+        self._ticks = 0
         lobby.claim = cluster.claim
 
     async def start(self) -> None:
@@ -77,6 +80,9 @@ class Ownership:
             self.drop(table_id)
         await self.adopt_orphans()
         await self.publish()
+        self._ticks += 1
+        if self._ticks % ESCROW_TICKS == 1:
+            await self.settle_orphans()
 
     def drop(self, table_id: str) -> None:
         """A table this process no longer owns leaves it (its sockets reconnect)."""
@@ -95,6 +101,26 @@ class Ownership:
         for table_id, owner in owners.items():
             if owner is None:
                 await self.adopt(table_id)
+
+    async def settle_orphans(self) -> None:
+        """The open escrows of tables no process holds (a process died between a
+        match's end and its settlement): settled or returned under the table's lease,
+        as a single process does at its start (:meth:`Lobby.reconcile`)."""
+        purse = self.lobby.purse
+        if purse is None:
+            return
+        loop = asyncio.get_running_loop()
+        escrows = await loop.run_in_executor(None, purse.open_escrows)
+        tables = sorted({t for t, _ in escrows if t not in self.lobby.tables})
+        for table_id, owner in (await self.cluster.owners(tables)).items():
+            if owner is not None or not await self.cluster.claim(table_id):
+                continue
+            try:
+                if table_id not in await loop.run_in_executor(
+                        None, self.lobby.store.active_ids):   # unfinished: adopted instead
+                    await loop.run_in_executor(None, self.lobby.reconcile, {table_id})
+            finally:
+                await self.cluster.release(table_id)
 
     async def adopt(self, table_id: str) -> bool:
         """Claim a free table and resume it here; False when another process holds it
@@ -127,6 +153,8 @@ class Ownership:
         loop = asyncio.get_running_loop()
         record = await loop.run_in_executor(None, self.lobby.store.load, table_id)
         table = None
+        if await self.cluster.renew([table_id]):   # the lease ran out while loading
+            return False
         if record is not None and record.status in ("open", "playing"):
             table = self.lobby.adopt(record)      # on the loop: the lobby's dict is its
         if table is None:
@@ -157,6 +185,9 @@ class Ownership:
                 await asyncio.sleep(0.05)
                 continue
             address = await self.cluster.address_of(owner)
+            if address == self.cluster.address:   # this process before a restart: dead
+                await self.cluster.release(table_id, owner)
+                continue
             if address is not None:
                 return address
             await asyncio.sleep(0.25)              # a dead owner: its lease runs out

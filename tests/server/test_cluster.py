@@ -1,0 +1,245 @@
+"""Several ``tute serve`` processes over the real PostgreSQL and Redis, killed with -9.
+
+Three processes on loopback share one store and one Redis; people's pages connect to
+processes that do not own their table (their sockets are forwarded).  One process at a
+time is killed with SIGKILL mid-hand and started again, over and over: every table goes
+on in another process, every page reconnects (through any process, with the last event
+it saw), and what each page saw is exactly the store's events -- none lost, none twice.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
+from websockets.sync.client import connect
+
+from server_harness import free_port, postgres_or_skip, serve, stop
+
+pytestmark = pytest.mark.timeout(600)
+
+REDIS = "redis://127.0.0.1:6379/0"
+LEASE = 1.5
+KILLS = 20
+
+
+def redis_or_skip() -> Any:
+    try:
+        import redis
+        client = redis.Redis.from_url(REDIS, socket_connect_timeout=3)
+        client.ping()
+    except Exception as e:                       # not reachable here: say why
+        pytest.skip(f"Redis is not reachable at 127.0.0.1:6379 ({e})")
+    return client
+
+
+class Site:
+    """Three processes on fixed ports; one can be killed and started again."""
+
+    def __init__(self, db: str, log: Path, count: int = 3) -> None:
+        self.db = db
+        self.log = log
+        self.ports = [free_port() for _ in range(count)]
+        self.procs: list[subprocess.Popen[str] | None] = [None] * count
+        for k in range(count):
+            self.start(k)
+
+    def args(self, k: int) -> list[str]:
+        return ["--db", self.db, "--bus", REDIS, "--lease-seconds", str(LEASE),
+                "--robot-delay", "0.05", *(["--no-migrate"] if k else [])]
+
+    def start(self, k: int) -> None:
+        self.procs[k], _ = serve(self.args(k), port=self.ports[k], log=self.log)
+
+    def base(self, k: int) -> str:
+        return f"http://127.0.0.1:{self.ports[k]}"
+
+    def slot_of(self, os_pid: int) -> int | None:
+        for k, p in enumerate(self.procs):
+            if p is not None and p.pid == os_pid:
+                return k
+        return None
+
+    def kill(self, k: int) -> None:
+        proc = self.procs[k]
+        assert proc is not None
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+        self.procs[k] = None
+
+    def close(self) -> None:
+        for p in self.procs:
+            if p is not None:
+                stop(p)
+
+
+class Page:
+    """A person's page at one table, reconnecting like app.js: on any close, again in a
+    moment with the last event it saw, to the next process (the balancer's choice)."""
+
+    def __init__(self, site: Site, cookies: dict[str, str], table: str, slot: int) -> None:
+        self.site = site
+        self.jar = "; ".join(f"{k}={v}" for k, v in cookies.items())
+        self.table = table
+        self.slot = slot
+        self.seen: list[tuple[int, str]] = []
+        self.reconnects = 0
+        self.errors: list[str] = []
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    @property
+    def last(self) -> int:
+        return self.seen[-1][0] if self.seen else 0
+
+    def run(self) -> None:
+        while not self.stopped.is_set():
+            url = f"ws://127.0.0.1:{self.site.ports[self.slot]}/ws/{self.table}?last={self.last}"
+            try:
+                with connect(url, additional_headers={"cookie": self.jar},
+                             open_timeout=10) as ws:
+                    # the robot plays this seat (a restored table asks again)
+                    ws.send(json.dumps({"type": "automatic", "on": True}))
+                    while not self.stopped.is_set():
+                        try:
+                            text = ws.recv(timeout=0.5)
+                        except TimeoutError:
+                            continue
+                        self.take(json.loads(text))
+            except (ConnectionClosed, InvalidHandshake, OSError):
+                pass
+            self.reconnects += 1
+            self.slot = (self.slot + 1) % len(self.site.ports)
+            time.sleep(0.3)
+
+    def take(self, message: dict[str, Any]) -> None:
+        if message.get("type") == "error":
+            self.errors.append(str(message.get("key")))
+            return
+        if message.get("type") != "event":
+            return
+        event = message["event"]
+        if event["kind"] == "state":
+            return
+        self.seen.append((int(event["seq"]), str(event["kind"])))
+
+
+def test_tables_survive_kill_9_of_their_processes(tmp_path: Path) -> None:
+    db = postgres_or_skip()
+    redis = redis_or_skip()
+    site = Site(db, tmp_path / "servers.log")
+    pages: list[Page] = []
+    try:
+        competitive: list[str] = []
+        for k in range(5):               # three friendly tables, two with chips at stake
+            bet = k >= 3
+            c = httpx.Client(base_url=site.base(k % 3), timeout=15)
+            c.get("/api/meta")
+            headers = {"x-csrf-token": str(c.cookies.get("tute_csrf"))}
+            if bet:
+                assert c.post("/api/register", json={"name": f"Bea{k}", "password":
+                                                     "naipes de la abuela"},
+                              headers=headers).status_code == 200
+            body: dict[str, Any] = {"variant": "habanero(match_target=30)", "name": f"Ana{k}",
+                                    "robot_level": "heuristic"}
+            if bet:
+                body = {"variant": "habanero(match_target=3)", "name": f"Bea{k}",
+                        "robot_level": "random", "competitive": True, "bet": 100,
+                        "move_seconds": 0.3}
+            r = c.post("/api/tables", json=body, headers=headers)
+            assert r.status_code == 200, r.text
+            table = str(r.json()["id"])
+            other = (k + 1) % 3                     # robots and start through another
+            o = httpx.Client(base_url=site.base(other), timeout=15, cookies=c.cookies)
+            assert o.post(f"/api/tables/{table}/robots", json={},
+                          headers=headers).status_code == 200
+            assert o.post(f"/api/tables/{table}/start", json={},
+                          headers=headers).status_code == 200
+            if bet:
+                competitive.append(table)
+            page = Page(site, dict(c.cookies.items()), table, other)
+            pages.append(page)
+            page.thread.start()
+        time.sleep(2)
+        ns = _namespace(db)
+        rng = random.Random(7)
+        kills = 0
+        while kills < KILLS:
+            playing = [p for p in pages if p.table not in competitive or not _over(db, p.table)]
+            owners = [redis.get(f"{ns}lease:{p.table}") for p in playing]
+            slots = [site.slot_of(int(o.decode().split("-")[-2])) for o in owners if o]
+            alive = [s for s in slots if s is not None]
+            if not alive:                        # all being adopted: a moment
+                time.sleep(0.2)
+                continue
+            victim = rng.choice(alive)
+            before = [(p, p.last) for p in playing]
+            site.kill(victim)
+            kills += 1
+            site.start(victim)
+            deadline = time.time() + 30          # every table plays on somewhere
+            while any(p.last <= last and not _over(db, p.table) for p, last in before):
+                assert time.time() < deadline, (kills, [(p.table, p.last) for p in pages])
+                time.sleep(0.1)
+        deadline = time.time() + 120             # the bets' matches end, and are paid
+        while not all(_over(db, t) for t in competitive):
+            assert time.time() < deadline, "a competitive match never ended"
+            time.sleep(0.2)
+        time.sleep(1)
+        for p in pages:
+            p.stopped.set()
+        for p in pages:
+            p.thread.join(timeout=15)
+        from sqlalchemy import create_engine, text
+
+        from tute.server import ledger
+        engine = create_engine(db)
+        with engine.connect() as conn:
+            for p in pages:
+                stored = [(int(r.seq), str(r.kind)) for r in conn.execute(text(
+                    "SELECT seq, kind FROM tute_events WHERE table_id = :t ORDER BY seq"),
+                    {"t": p.table})]
+                assert p.reconnects >= 2, p.table
+                # every event from the first the page saw, once each, as stored
+                first = p.seen[0][0]
+                assert p.seen == [e for e in stored if first <= e[0] <= p.last], p.table
+                assert [e[0] for e in stored] == list(range(1, len(stored) + 1))
+            for table in competitive:               # paid once: nothing left in escrow
+                assert ledger.balance(conn, ledger.escrow(table, 1)) == 0
+            chips = [int(r[0]) for r in conn.execute(text(
+                "SELECT balance FROM tute_balances WHERE account LIKE 'p:%'"))]
+            assert sorted(chips) in ([ledger.GRANT - 100] * 2,
+                                     [ledger.GRANT - 100, ledger.GRANT - 25],
+                                     [ledger.GRANT - 25] * 2), chips
+        assert ledger.check(engine) == []          # every balance its movements; sum 0
+        engine.dispose()
+    finally:
+        for p in pages:
+            p.stopped.set()
+        site.close()
+
+
+def _over(db: str, table: str) -> bool:
+    from sqlalchemy import create_engine, text
+    engine = _engines.setdefault(db, create_engine(db))
+    with engine.connect() as conn:
+        status = conn.execute(text("SELECT status FROM tute_tables WHERE id = :t"),
+                              {"t": table}).scalar()
+    return bool(status == "over")
+
+
+_engines: dict[str, Any] = {}
+
+
+def _namespace(db: str) -> str:
+    from tute.server.cluster import namespace
+    return namespace(db)
