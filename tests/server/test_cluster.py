@@ -13,6 +13,7 @@ import json
 import random
 import signal
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -50,12 +51,14 @@ class Site:
         self.log = log
         self.ports = [free_port() for _ in range(count)]
         self.procs: list[subprocess.Popen[str] | None] = [None] * count
+        subprocess.run([sys.executable, "-m", "tute.cli", "admin", "migrate", "--db", db],
+                       check=True, capture_output=True)     # once per deploy
         for k in range(count):
             self.start(k)
 
     def args(self, k: int) -> list[str]:
         return ["--db", self.db, "--bus", REDIS, "--lease-seconds", str(LEASE),
-                "--robot-delay", "0.05", *(["--no-migrate"] if k else [])]
+                "--robot-delay", "0.05"]
 
     def start(self, k: int) -> None:
         self.procs[k], _ = serve(self.args(k), port=self.ports[k], log=self.log)

@@ -48,6 +48,7 @@ from tute.server.accounts import SESSION_COOKIE, SESSION_DAYS, Account, Accounts
 from tute.server.audience import author_of
 from tute.server.chat import ChatError
 from tute.server.cluster import Cluster
+from tute.server.db.migrate import check as check_schema
 from tute.server.economy import Purse
 from tute.server.edge import Edge, client_address, lang_of
 from tute.server.forward import Forward, PeerTrust
@@ -128,7 +129,9 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
     ``bus`` (``redis://…``): one process of several over the same store
     (:mod:`tute.server.ownership`); the others reach this one at ``advertise``."""
     limits = limits or Limits()
-    store = Store(db_url, migrate_schema=migrate)
+    store = Store(db_url, migrate_schema=migrate and bus is None)
+    if bus is not None:                  # several processes: migrated once per deploy
+        check_schema(store.engine)
     moderation = Moderation(store.engine)
     lobby = Lobby(store, thinkers or Thinkers(), limits, robot_delay, Purse(store.engine),
                   moderation)

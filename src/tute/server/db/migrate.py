@@ -14,6 +14,8 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Engine
 
+from tute.core.errors import TuteError
+
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 
@@ -34,6 +36,18 @@ def current(engine: Engine) -> str | None:
     """The revision the database is at (None: never migrated)."""
     with engine.connect() as conn:
         return MigrationContext.configure(conn).get_current_revision()
+
+
+class SchemaError(TuteError):
+    """The database's schema is not the one this version of tute needs."""
+
+
+def check(engine: Engine) -> None:
+    """Refuse a database whose schema is not :func:`head` (several processes do not
+    each upgrade it: ``tute admin migrate`` does, once per deploy)."""
+    found = current(engine)
+    if found != head():
+        raise SchemaError("schema_not_current", found=found or "-", needed=head())
 
 
 def upgrade(engine: Engine) -> None:
