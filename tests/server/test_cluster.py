@@ -231,6 +231,64 @@ def test_tables_survive_kill_9_of_their_processes(tmp_path: Path) -> None:
         site.close()
 
 
+def test_the_lobby_chat_notices_and_who_is_online_cross_processes(tmp_path: Path) -> None:
+    """A lobby line written at one process reaches the lobby pages of another; a
+    friend's request reaches the person's page wherever it is connected; a friend
+    connected to another process shows online."""
+    db = postgres_or_skip()
+    redis_or_skip()
+    site = Site(db, tmp_path / "servers.log", count=2)
+    try:
+        people = []
+        for k, name in enumerate(("Ana", "Bea")):
+            c = httpx.Client(base_url=site.base(k), timeout=15)
+            c.get("/api/meta")
+            c.headers["x-csrf-token"] = str(c.cookies.get("tute_csrf"))
+            assert c.post("/api/register", json={"name": name, "password":
+                                                 "naipes de la abuela"}).status_code == 200
+            people.append(c)
+        ana, bea = people
+        jar = "; ".join(f"{k}={v}" for k, v in bea.cookies.items())
+        with connect(f"ws://127.0.0.1:{site.ports[1]}/lobby/ws",
+                     additional_headers={"cookie": jar}, open_timeout=10) as page:
+            def next_of(kind: str) -> dict[str, Any]:
+                deadline = time.time() + 10
+                while time.time() < deadline:
+                    m = json.loads(page.recv(timeout=deadline - time.time()))
+                    if m.get("type") == kind:
+                        return dict(m)
+                raise AssertionError(f"no {kind} in time")
+            ana_jar = "; ".join(f"{k}={v}" for k, v in ana.cookies.items())
+            with connect(f"ws://127.0.0.1:{site.ports[0]}/lobby/ws",
+                         additional_headers={"cookie": ana_jar}, open_timeout=10) as mine:
+                time.sleep(0.5)                    # both channels listening
+                mine.send(json.dumps({"type": "chat", "text": "¿echamos un tute?"}))
+                line = next_of("chat")["message"]
+                assert (line["name"], line["text"]) == ("Ana", "¿echamos un tute?")
+            assert ana.post("/api/friends", json={"name": "Bea"}).status_code == 200
+            notice = next_of("notice")
+            assert (notice["kind"], notice["from"]) == ("friend_request", "Ana")
+            assert bea.post("/api/friends/answer", json={"id": notice["id"]}
+                            ).status_code == 200
+            deadline = time.time() + 10            # Bea's page is open at the other one
+            while not ana.get("/api/friends").json()["friends"][0]["online"]:
+                assert time.time() < deadline, "Bea never shown online"
+                time.sleep(0.2)
+        deadline = time.time() + 10                # her page closed: offline, everywhere
+        while ana.get("/api/friends").json()["friends"][0]["online"]:
+            assert time.time() < deadline, "Bea still shown online"
+            time.sleep(0.2)
+        # a page that opens at the other process gets the line in its history too
+        with connect(f"ws://127.0.0.1:{site.ports[1]}/lobby/ws",
+                     additional_headers={"cookie": jar}, open_timeout=10) as again:
+            history = json.loads(again.recv(timeout=10))
+            while history["type"] != "chat_history":     # the tables come first
+                history = json.loads(again.recv(timeout=10))
+            assert [m["text"] for m in history["messages"]] == ["¿echamos un tute?"]
+    finally:
+        site.close()
+
+
 def _over(db: str, table: str) -> bool:
     from sqlalchemy import create_engine, text
     engine = _engines.setdefault(db, create_engine(db))

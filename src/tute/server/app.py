@@ -88,6 +88,7 @@ from tute.server.protocol import (
     decode_message,
 )
 from tute.server.ratings import family, suggest
+from tute.server.relay import Relay
 from tute.server.review import DEFAULT_BUDGET_MS, Reviews
 from tute.server.robots import Thinkers
 from tute.server.sessions import ensure_player, player_of, set_cookie
@@ -150,6 +151,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
     except Exception:
         log.exception("the lobby's chat could not be read; it starts empty")
     kept = Kept(store.engine)
+    relay = None if ownership is None else Relay(ownership.cluster, talk, feed, presence)
 
     def account(conn: Any) -> Account | None:
         return people.account_of(conn.cookies.get(SESSION_COOKIE))
@@ -577,6 +579,8 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
             lobby.resume()                      # unfinished tables go on after a restart
         else:
             await ownership.start()             # and adopts the tables nobody holds
+        if relay is not None:
+            await relay.start()
         _app.state.loop = asyncio.get_running_loop()     # tools and tests reach it
         task = asyncio.get_running_loop().create_task(sweeper())
         feeding = asyncio.get_running_loop().create_task(feed.run())
@@ -592,6 +596,8 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
             task.cancel()
             feeding.cancel()
             feed.close()
+            if relay is not None:
+                await relay.stop()
             if ownership is not None:
                 await ownership.stop()
             lobby.shut()

@@ -2,8 +2,9 @@
 
 With several processes behind a plain load balancer a page may reach any of them.  A
 table lives in one process (its owner, :mod:`tute.server.ownership`): its socket
-(``/ws/<id>``) and its requests (sit, robots, start, options) that reach another process
-are passed through to the owner -- the socket frame by frame, a request whole -- so the
+(``/ws/<id>``) and its requests (sit, robots, start, options, invite, link) that reach
+another process are passed through to the owner -- the socket frame by frame, a request
+whole -- so the
 rules, the clocks, the robots and what each seat may see stay in one place.  The
 forwarding process has already applied its limits and checked the page's origin; it
 tells the owner the client's address with the site's peer key (:class:`PeerTrust`),
@@ -36,7 +37,8 @@ from tute.server.wire import encode
 log = logging.getLogger("tute.server")
 
 TABLE_SOCKET = re.compile(r"^/ws/([^/]{1,64})$")
-TABLE_REQUEST = re.compile(r"^/api/tables/([^/]{1,64})/(?:seats|robots|start|options)$")
+TABLE_REQUEST = re.compile(
+    r"^/api/tables/([^/]{1,64})/(?:seats|robots|start|options|invite|link)$")
 PEER = b"x-tute-peer"
 CLIENT = b"x-tute-client"
 FORWARDED = "tute.forwarded"

@@ -9,6 +9,7 @@ from its open sockets (:class:`Presence`).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import and_, delete, or_, select, update
@@ -118,11 +119,15 @@ class Friends:
 
 
 class Presence:
-    """Who has a page open now (in this process), and how to reach them: the open
-    sockets (lobby and tables) of each logged-in account."""
+    """Who has a page open now, and how to reach them: the open sockets (lobby and
+    tables) of each logged-in account in this process; with several processes, the
+    accounts online in the others (``elsewhere``) and a ``relay`` of notices to them
+    (:mod:`tute.server.relay`)."""
 
     def __init__(self) -> None:
         self._open: dict[int, set[Viewer]] = {}
+        self.elsewhere: set[int] = set()
+        self.relay: Callable[[int, dict[str, Any]], None] | None = None
 
     def came(self, account: int, viewer: Viewer) -> None:
         self._open.setdefault(account, set()).add(viewer)
@@ -135,10 +140,18 @@ class Presence:
                 del self._open[account]
 
     def online(self, account: int) -> bool:
-        return any(not v.dropped for v in self._open.get(account, ()))
+        return any(not v.dropped for v in self._open.get(account, ())) \
+            or account in self.elsewhere
 
-    def notify(self, account: int, message: dict[str, Any]) -> None:
-        """A notice to every open page of ``account`` (not an event: no number)."""
+    def accounts(self) -> set[int]:
+        """The accounts with a page open in this process."""
+        return {a for a, vs in self._open.items() if any(not v.dropped for v in vs)}
+
+    def notify(self, account: int, message: dict[str, Any], relay: bool = True) -> None:
+        """A notice to every open page of ``account`` (not an event: no number), in
+        every process unless ``relay`` is false."""
         text = encode({"type": "notice", **message})
         for viewer in list(self._open.get(account, ())):
             viewer.push(text)
+        if relay and self.relay is not None:
+            self.relay(account, message)

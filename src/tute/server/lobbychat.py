@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import select
@@ -29,6 +30,8 @@ class LobbyChat:
         self.flood = Flood()
         self.reports = ReportDesk()
         self.recent: deque[dict[str, Any]] = deque(maxlen=RECENT)
+        # with several processes: a line kept here, to the others (relay.py)
+        self.relay: Callable[[dict[str, Any]], None] | None = None
 
     def load(self) -> None:
         """The last messages, from the store (at start)."""
@@ -69,6 +72,8 @@ class LobbyChat:
         for v in list(viewers):
             if message["author"] not in v.hidden:
                 v.push(text_out)
+        if self.relay is not None:
+            self.relay(message)
 
     async def report(self, viewer: Viewer, number: int) -> None:
         said = next((m for m in self.recent if m["id"] == number), None)
