@@ -46,9 +46,11 @@ def redis_or_skip() -> Any:
 class Site:
     """Three processes on fixed ports; one can be killed and started again."""
 
-    def __init__(self, db: str, log: Path, count: int = 3) -> None:
+    def __init__(self, db: str, log: Path, count: int = 3, extra: tuple[str, ...] = ()
+                 ) -> None:
         self.db = db
         self.log = log
+        self.extra = extra
         self.ports = [free_port() for _ in range(count)]
         self.procs: list[subprocess.Popen[str] | None] = [None] * count
         subprocess.run([sys.executable, "-m", "tute.cli", "admin", "migrate", "--db", db],
@@ -58,7 +60,7 @@ class Site:
 
     def args(self, k: int) -> list[str]:
         return ["--db", self.db, "--bus", REDIS, "--lease-seconds", str(LEASE),
-                "--robot-delay", "0.05"]
+                "--robot-delay", "0.05", *self.extra]
 
     def start(self, k: int) -> None:
         self.procs[k], _ = serve(self.args(k), port=self.ports[k], log=self.log)
@@ -285,6 +287,52 @@ def test_the_lobby_chat_notices_and_who_is_online_cross_processes(tmp_path: Path
             while history["type"] != "chat_history":     # the tables come first
                 history = json.loads(again.recv(timeout=10))
             assert [m["text"] for m in history["messages"]] == ["¿echamos un tute?"]
+    finally:
+        site.close()
+
+
+def test_an_analysis_is_followed_from_any_process(tmp_path: Path) -> None:
+    """The review page's analysis runs where it was asked; its progress, asked at
+    another process, is that one's (never "none" while it runs, never going back)."""
+    db = postgres_or_skip()
+    redis_or_skip()
+    site = Site(db, tmp_path / "servers.log", count=2, extra=("--analysis-ms", "150"))
+    try:
+        ana = httpx.Client(base_url=site.base(0), timeout=15)
+        ana.get("/api/meta")
+        ana.headers["x-csrf-token"] = str(ana.cookies.get("tute_csrf"))
+        assert ana.post("/api/register", json={"name": "Ana", "password":
+                                               "naipes de la abuela"}).status_code == 200
+        r = ana.post("/api/tables", json={"variant": "habanero", "name": "Ana",
+                                          "robot_level": "heuristic"})
+        table = r.json()["id"]
+        assert ana.post(f"/api/tables/{table}/robots", json={}).status_code == 200
+        jar = "; ".join(f"{k}={v}" for k, v in ana.cookies.items())
+        with connect(f"ws://127.0.0.1:{site.ports[0]}/ws/{table}",
+                     additional_headers={"cookie": jar}, open_timeout=10) as ws:
+            assert ana.post(f"/api/tables/{table}/start", json={}).status_code == 200
+            ws.send(json.dumps({"type": "automatic", "on": True}))
+            deadline = time.time() + 120
+            while True:
+                m = json.loads(ws.recv(timeout=deadline - time.time()))
+                if m.get("type") == "event" and m["event"]["kind"] == "match_over":
+                    break
+        game = f"{table}-1"
+        bea = httpx.Client(base_url=site.base(1), timeout=15, cookies=ana.cookies)
+        r = ana.post(f"/api/games/{game}/analysis", json={"hand": 1, "seat": 0})
+        assert r.status_code == 202, r.text
+        seen = []
+        deadline = time.time() + 120
+        while True:
+            body = bea.get(f"/api/games/{game}/analysis?hand=1&seat=0").json()
+            if body["status"] == "done":
+                break
+            assert body["status"] == "running", body
+            seen.append(body["done"])
+            assert time.time() < deadline
+            time.sleep(0.05)
+        assert seen and seen == sorted(seen), seen
+        assert body["decisions"], body
     finally:
         site.close()
 
