@@ -333,6 +333,10 @@ def test_an_analysis_is_followed_from_any_process(tmp_path: Path) -> None:
             time.sleep(0.05)
         assert seen and seen == sorted(seen), seen
         assert body["decisions"], body
+        figures = httpx.get(f"{site.base(1)}/metrics").text     # the polls went across
+        forwarded = next(line for line in figures.splitlines()
+                         if line.startswith("tute_forwarded_total "))
+        assert int(forwarded.split()[1]) >= len(seen), forwarded
     finally:
         site.close()
 

@@ -213,6 +213,8 @@ class Forward:
         await send({"type": "http.response.start", "status": answer.status_code,
                     "headers": out})
         await send({"type": "http.response.body", "body": answer.content})
+        if self.ownership is not None:
+            self.ownership.lobby.metrics.forwarded += 1
         return True
 
     async def _socket(self, scope: Scope, receive: Receive, send: Send,
@@ -234,6 +236,18 @@ class Forward:
             await upstream.close()
             return True
         await send({"type": "websocket.accept"})
+        metrics = self.ownership.lobby.metrics if self.ownership else None
+        if metrics is not None:
+            metrics.forwarded += 1
+            metrics.forwarding += 1
+        try:
+            await self._pipe(upstream, receive, send)
+        finally:
+            if metrics is not None:
+                metrics.forwarding -= 1
+        return True
+
+    async def _pipe(self, upstream: Any, receive: Receive, send: Send) -> None:
         async with upstream:
             down = asyncio.get_running_loop().create_task(_down(upstream, send))
             up = asyncio.get_running_loop().create_task(_up(upstream, receive))
@@ -248,7 +262,6 @@ class Forward:
                     code = RESTART
                 with contextlib.suppress(Exception):
                     await send({"type": "websocket.close", "code": code})
-        return True
 
 
 def _hand_and_seat(scope: Scope, body: bytes) -> tuple[str, str]:

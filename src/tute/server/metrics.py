@@ -3,7 +3,8 @@
 Tables by status, sockets, actions (a counter, the rate of the last minute, and the
 median and 99th percentile of the time from an action's arrival at its table to its
 event sent -- checked, stored, applied -- over the last 2,048 actions), refusals, and
-the robots' queue.  Only this machine (a loopback address) may read it: a site behind a
+the robots' queue; with several processes, the tables taken over and what was
+forwarded to another process.  Only this machine (a loopback address) may read it: a site behind a
 proxy scrapes it locally.
 """
 
@@ -29,6 +30,9 @@ class Metrics:
     def __init__(self, window: int = 2048) -> None:
         self.actions = 0
         self.refused = 0
+        self.adopted = 0              # tables taken over from a dead process (--bus)
+        self.forwarded = 0            # requests passed to the table's owner process
+        self.forwarding = 0           # sockets passed through to their owner now
         self._recent: deque[tuple[float, float]] = deque(maxlen=window)  # (when, seconds)
 
     def action(self, seconds: float, done: bool) -> None:
@@ -79,6 +83,14 @@ class Metrics:
             "# TYPE tute_robots_waiting gauge", f"tute_robots_waiting {robots_waiting}",
             "# HELP tute_robots_busy Robot workers thinking now.",
             "# TYPE tute_robots_busy gauge", f"tute_robots_busy {robots_busy}",
+            "# HELP tute_tables_adopted_total Tables taken over from a dead process.",
+            "# TYPE tute_tables_adopted_total counter",
+            f"tute_tables_adopted_total {self.adopted}",
+            "# HELP tute_forwarded_total Table requests and sockets passed to their owner process.",
+            "# TYPE tute_forwarded_total counter", f"tute_forwarded_total {self.forwarded}",
+            "# HELP tute_forwarded_sockets Table sockets passed through to their owner.",
+            "# TYPE tute_forwarded_sockets gauge",
+            f"tute_forwarded_sockets {self.forwarding}",
         ]
         return "\n".join(lines) + "\n"
 

@@ -38,7 +38,6 @@ class Ownership:
         self._listed: set[str] = set()
         self._adopting: dict[str, asyncio.Future[bool]] = {}
         self._task: asyncio.Task[None] | None = None
-        self.adopted = 0                                  # tables taken over (metrics)
         self._ticks = 0
         lobby.claim = cluster.claim
 
@@ -162,7 +161,7 @@ class Ownership:
             return False
         await loop.run_in_executor(None, lambda: self.lobby.reconcile({table_id}))
         table.auto.moved()                         # its clock and robots go on here
-        self.adopted += 1
+        self.lobby.metrics.adopted += 1
         log.info("table %s: taken over from the store", table_id)
         return True
 
