@@ -50,11 +50,22 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         return 0
     if args.load:
         from tute.server.loadtest import run as load_run
-        fig = load_run(args.load, args.seconds)
+        if args.processes > 1 and not (args.bus and args.db):
+            print("tute: --processes needs --db postgresql+psycopg://… and --bus redis://…",
+                  file=sys.stderr)
+            return 2
+        fig = load_run(args.load, args.seconds, processes=args.processes, db=args.db,
+                       bus=args.bus)
+        cost = fig.get("per_action") or {}
         print(json.dumps(fig) if args.json else
-              f"{fig['tables']} tables: {fig['actions_per_second']} actions/s, latency p50 "
+              f"{fig['tables']} tables, {fig['processes']} process(es): "
+              f"{fig['actions_per_second']} actions/s, latency p50 "
               f"{fig['p50_ms']} ms, p99 {fig['p99_ms']} ms ({fig['actions']} actions, "
-              f"{fig['errors']} errors)")
+              f"{fig['errors']} errors)" + (
+                  f"; per action: {cost.get('cpu_ms')} ms CPU, "
+                  f"{cost.get('pg_commits')} PostgreSQL commits, "
+                  f"{cost.get('pg_rows_written')} rows written, "
+                  f"{cost.get('redis_commands')} Redis commands" if cost else ""))
         return 0
     if args.analysis:
         from tute.tools.bench import analysis_figures
@@ -431,6 +442,11 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--hands", type=int, default=3, help="hands per variant (--analysis)")
     b.add_argument("--load", type=int, metavar="TABLES",
                    help="the server under TABLES simultaneous parejas tables (--seconds long)")
+    b.add_argument("--processes", type=int, default=1,
+                   help="with --load: this many server processes (needs --db and --bus)")
+    b.add_argument("--db", help="with --load: the servers' database (default a fresh SQLite)")
+    b.add_argument("--bus", metavar="redis://HOST:PORT",
+                   help="with --load: the servers' Redis (several processes)")
     b.set_defaults(func=_cmd_bench)
 
     p2 = sub.add_parser("play", help="play in the terminal against the computer")

@@ -356,3 +356,26 @@ _engines: dict[str, Any] = {}
 def _namespace(db: str) -> str:
     from tute.server.cluster import namespace
     return namespace(db)
+
+
+def test_load_benchmark_over_two_processes_smoke() -> None:
+    """``tute bench --load N --processes 2``: the tables spread over two processes, most
+    sockets forwarded, and what an action costs read from the servers, PostgreSQL and
+    Redis; the tables it made are closed after."""
+    from sqlalchemy import create_engine, text
+
+    from tute.server.loadtest import run
+
+    db = postgres_or_skip()
+    redis_or_skip()
+    fig = run(4, 3.0, processes=2, db=db, bus=REDIS)
+    assert fig["processes"] == 2 and fig["tables_set_up"] == 4, fig
+    assert fig["actions"] > 0 and fig["errors"] == 0, fig
+    cost = fig["per_action"]
+    assert cost["pg_commits"] > 0 and cost["redis_commands"] > 0 and cost["cpu_ms"] > 0
+    engine = create_engine(db)
+    with engine.connect() as c:
+        left = c.execute(text("SELECT count(*) FROM tute_tables WHERE status IN "
+                              "('open', 'playing')")).scalar()
+    engine.dispose()
+    assert left == 0

@@ -4,6 +4,14 @@ The server runs in a process of its own (the default SQLite store); this process
 every seat of every table: one action per table every 200 ms (the first legal action of
 the seat to act, as a robot would), and measures the time from sending an action to the
 event that confirms it.  Prints actions/s and the latency's p50 and p99.
+
+``--processes P --db postgresql+psycopg://… --bus redis://…``: P server processes over
+PostgreSQL and Redis (the schema migrated once first); table *i* is made at process
+*i mod P* and its seat *s* connects to process *(i + s) mod P*, so most sockets reach a
+process that does not own their table and are forwarded.  It also reports what an action
+costs: the servers' CPU time, PostgreSQL's commits and rows written and Redis's commands
+per action applied (the figures docs/deploy.md's capacity estimate uses).  The tables it
+made are closed at the end (use a database of its own: a site's would get them).
 """
 
 from __future__ import annotations
@@ -62,17 +70,21 @@ def _cookie(secret: str) -> dict[str, str]:
     return {"cookie": f"tute_player={secret}; tute_csrf={csrf}", "x-csrf-token": csrf}
 
 
-async def _set_up(http: httpx.AsyncClient, ws_base: str) -> Table:
+async def _set_up(http: httpx.AsyncClient, ports: list[int], k: int) -> Table:
     secrets_ = [secrets.token_urlsafe(32) for _ in range(4)]
-    made = await http.post("/api/tables", headers=_cookie(secrets_[0]),
+
+    def base(s: int) -> str:
+        return f"127.0.0.1:{ports[(k + s) % len(ports)]}"
+    made = await http.post(f"http://{base(0)}/api/tables", headers=_cookie(secrets_[0]),
                            json={"variant": "parejas", "name": "P0", "seat": 0})
     made.raise_for_status()
     table = made.json()["id"]
     for s in range(1, 4):
-        seated = await http.post(f"/api/tables/{table}/seats", headers=_cookie(secrets_[s]),
+        seated = await http.post(f"http://{base(s)}/api/tables/{table}/seats",
+                                 headers=_cookie(secrets_[s]),
                                  json={"seat": s, "name": f"P{s}"})
         seated.raise_for_status()
-    sockets = [await connect(f"{ws_base}/ws/{table}", max_size=None,
+    sockets = [await connect(f"ws://{base(s)}/ws/{table}", max_size=None,
                              additional_headers=_cookie(secrets_[s])) for s in range(4)]
     return Table(table, secrets_, sockets)
 
@@ -111,6 +123,7 @@ async def _play(http: httpx.AsyncClient, t: Table, window: tuple[float, float],
     # the window opens once every table plays
     await asyncio.sleep(random.uniform(0, ramp))
     await http.post(f"/api/tables/{t.id}/start", headers=_cookie(t.tokens[0]), json={})
+    # (the client's base is the first process: a start made elsewhere is forwarded)
     beat = time.perf_counter()
     while time.perf_counter() < window[1]:
         await asyncio.sleep(max(0.0, beat - time.perf_counter()))
@@ -133,11 +146,12 @@ async def _play(http: httpx.AsyncClient, t: Table, window: tuple[float, float],
         task.cancel()
 
 
-async def _run(tables: int, seconds: float, interval: float, port: int) -> dict[str, Any]:
+async def _run(tables: int, seconds: float, interval: float, ports: list[int],
+               made: list[str], costs: Costs | None = None) -> dict[str, Any]:
     """Every table is set up first; then they start over a ramp of ``RAMP`` seconds,
     and the actions sent in the same window of ``seconds`` (one second after the ramp)
-    are measured."""
-    base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
+    are measured (with ``costs``, what they cost the servers too)."""
+    base = f"http://127.0.0.1:{ports[0]}"
     latencies: list[float] = []
     errors: list[str] = []
     async with httpx.AsyncClient(base_url=base, timeout=60, cookies=None,
@@ -145,25 +159,43 @@ async def _run(tables: int, seconds: float, interval: float, port: int) -> dict[
         began = time.perf_counter()
         gate = asyncio.Semaphore(8)              # tables are set up a few at a time
 
-        async def set_up() -> Table | None:
+        async def set_up(k: int) -> Table | None:
             async with gate:
                 try:
-                    return await _set_up(http, ws_base)
+                    t = await _set_up(http, ports, k)
+                    made.append(t.id)
+                    return t
                 except Exception as e:           # a table that could not be set up
                     errors.append(repr(e))
                     return None
 
-        ready = [t for t in await asyncio.gather(*(set_up() for _ in range(tables)))
+        ready = [t for t in await asyncio.gather(*(set_up(k) for k in range(tables)))
                  if t is not None]
         gc.collect()                    # the harness's own pauses stay out of the figures:
         gc.freeze()                     # the same collector settings as the server's
         gc.set_threshold(700, 10, 100)
         start = time.perf_counter()
         window = (start + RAMP + 1.0, start + RAMP + 1.0 + seconds)
-        await asyncio.gather(*(_play(http, t, window, interval, RAMP, latencies, errors)
-                               for t in ready))
+        spent: dict[str, float | None] = {}
+
+        async def measure() -> None:
+            if costs is None:
+                return
+            await asyncio.sleep(max(0.0, window[0] - time.perf_counter()))
+            before = await asyncio.to_thread(costs.read)
+            await asyncio.sleep(max(0.0, window[1] - time.perf_counter()))
+            after = await asyncio.to_thread(costs.read)
+            spent.update({k: None if after[k] is None or before[k] is None
+                          else after[k] - before[k] for k in after})     # type: ignore[operator]
+        await asyncio.gather(measure(), *(_play(http, t, window, interval, RAMP, latencies,
+                                                errors) for t in ready))
     latencies.sort()
-    return {"tables": tables, "tables_set_up": len(ready),
+    per_action: dict[str, float | None] = {}
+    if latencies and spent:
+        per_action = {k: None if v is None else round(v / len(latencies), 3)
+                      for k, v in spent.items()}
+    return {"tables": tables, "processes": len(ports), "tables_set_up": len(ready),
+            **({"per_action": per_action} if per_action else {}),
             "setup_seconds": round(start - began, 1), "seconds": seconds,
             "actions": len(latencies),
             "actions_per_second": round(len(latencies) / seconds, 1),
@@ -173,29 +205,90 @@ async def _run(tables: int, seconds: float, interval: float, port: int) -> dict[
             "errors": len(errors)}
 
 
-def run(tables: int, seconds: float, interval: float = 0.2) -> dict[str, Any]:
-    port = _free_port()
-    folder = tempfile.mkdtemp(prefix="tute-load-")
-    # no pipes: output nobody reads could fill one and stall the server
-    server = subprocess.Popen(
-        [sys.executable, "-m", "tute.cli", "serve", "--port", str(port), "--db",
-         f"sqlite:///{os.path.join(folder, 'load.db')}", "--robot-delay", "0",
-         "--tables-per-minute", "0", "--requests-per-minute", "0",
-         "--open-tables", str(tables + 1)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        for _ in range(200):
-            try:
-                httpx.get(f"http://127.0.0.1:{port}/api/tables", timeout=1)
-                break
-            except httpx.HTTPError:
-                time.sleep(0.05)
-        return uvloop.run(_run(tables, seconds, interval, port))
-    finally:
-        server.terminate()
+class Costs:
+    """What the servers have spent so far: their CPU seconds (from /proc, Linux) in
+    milliseconds, PostgreSQL's commits and rows written in the database, Redis's
+    commands (None where it cannot be read)."""
+
+    def __init__(self, pids: list[int], db: str | None, bus: str | None) -> None:
+        self.pids, self.db, self.bus = pids, db, bus
+
+    def read(self) -> dict[str, float | None]:
+        out: dict[str, float | None] = {"cpu_ms": self._cpu()}
+        out["pg_commits"] = out["pg_rows_written"] = out["redis_commands"] = None
+        if self.db and self.db.startswith("postgresql"):
+            from sqlalchemy import create_engine, text
+            engine = create_engine(self.db)
+            with engine.connect() as c:
+                row = c.execute(text(
+                    "SELECT xact_commit, tup_inserted + tup_updated + tup_deleted "
+                    "FROM pg_stat_database WHERE datname = current_database()")).one()
+            engine.dispose()
+            out["pg_commits"], out["pg_rows_written"] = float(row[0]), float(row[1])
+        if self.bus:
+            import redis
+            client = redis.Redis.from_url(self.bus)
+            out["redis_commands"] = float(client.info("stats")["total_commands_processed"])
+            client.close()
+        return out
+
+    def _cpu(self) -> float | None:
+        total = 0.0
         try:
-            server.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait(timeout=5)
+            for pid in self.pids:
+                with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+                total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, ValueError, IndexError):
+            return None
+        return total * 1000
+
+
+def run(tables: int, seconds: float, interval: float = 0.2, processes: int = 1,
+        db: str | None = None, bus: str | None = None) -> dict[str, Any]:
+    """The load run: one server process on a fresh SQLite store, or ``processes`` over
+    ``db`` (PostgreSQL) and ``bus`` (Redis)."""
+    folder = tempfile.mkdtemp(prefix="tute-load-")
+    url = db or f"sqlite:///{os.path.join(folder, 'load.db')}"
+    if bus is not None:                       # migrated once, as a deploy does
+        subprocess.run([sys.executable, "-m", "tute.cli", "admin", "migrate", "--db", url],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    ports = [_free_port() for _ in range(processes)]
+    # no pipes: output nobody reads could fill one and stall the server
+    servers = [subprocess.Popen(
+        [sys.executable, "-m", "tute.cli", "serve", "--port", str(port), "--db", url,
+         "--robot-delay", "0", "--tables-per-minute", "0", "--requests-per-minute", "0",
+         "--open-tables", str(tables + 1), *(["--bus", bus] if bus else [])],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for port in ports]
+    made: list[str] = []
+    try:
+        for port in ports:
+            for _ in range(400):
+                try:
+                    httpx.get(f"http://127.0.0.1:{port}/api/tables", timeout=1)
+                    break
+                except httpx.HTTPError:
+                    time.sleep(0.05)
+        costs = Costs([p.pid for p in servers], db, bus)
+        return uvloop.run(_run(tables, seconds, interval, ports, made, costs))
+    finally:
+        for server in servers:
+            server.terminate()
+        for server in servers:
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait(timeout=5)
+        if db is not None and made:           # the bench's tables leave the site's list
+            _close(db, made)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _close(db: str, tables: list[str]) -> None:
+    from sqlalchemy import create_engine, text
+    engine = create_engine(db)
+    with engine.begin() as c:
+        c.execute(text("UPDATE tute_tables SET status = 'closed' WHERE id = :t "
+                       "AND status IN ('open', 'playing')"), [{"t": t} for t in tables])
+    engine.dispose()
