@@ -276,6 +276,37 @@ def test_the_lobby_chat_notices_and_who_is_online_cross_processes(tmp_path: Path
             while not ana.get("/api/friends").json()["friends"][0]["online"]:
                 assert time.time() < deadline, "Bea never shown online"
                 time.sleep(0.2)
+        # Ana's private table, held by the first process: open to her friend Bea at
+        # the other (and where Bea sits is known there), locked to a stranger
+        made = ana.post("/api/tables", json={"variant": "habanero", "name": "Ana",
+                                             "private": True})
+        table = made.json()["id"]
+        stranger = httpx.Client(base_url=site.base(1), timeout=15)
+        stranger.get("/api/meta")
+        stranger.headers["x-csrf-token"] = str(stranger.cookies.get("tute_csrf"))
+        assert stranger.post("/api/register", json={"name": "Caro", "password":
+                                                    "naipes de la abuela"}).status_code == 200
+
+        def row_for(c: httpx.Client) -> dict[str, Any]:
+            deadline = time.time() + 10
+            while True:
+                rows = [r for r in c.get("/api/tables").json()["tables"] if r["id"] == table]
+                if rows:
+                    return dict(rows[0])
+                assert time.time() < deadline, "the table never listed at the other"
+                time.sleep(0.2)
+        assert row_for(bea)["may_sit"] is True
+        assert row_for(stranger)["may_sit"] is False
+        assert stranger.post(f"/api/tables/{table}/seats", json={"seat": 1, "name": "Caro"}
+                             ).status_code == 403
+        assert bea.post(f"/api/tables/{table}/seats", json={"seat": 1, "name": "Bea"}
+                        ).status_code == 200
+        ana_there = httpx.Client(base_url=site.base(1), timeout=15, cookies=ana.cookies)
+        deadline = time.time() + 10
+        while (ana_there.get("/api/friends").json()["friends"][0].get("table") or {}
+               ).get("id") != table:
+            assert time.time() < deadline, "where Bea sits never known at the other"
+            time.sleep(0.2)
         deadline = time.time() + 10                # her page closed: offline, everywhere
         while ana.get("/api/friends").json()["friends"][0]["online"]:
             assert time.time() < deadline, "Bea still shown online"

@@ -92,7 +92,7 @@ from tute.server.relay import Relay
 from tute.server.review import DEFAULT_BUDGET_MS, Reviews
 from tute.server.robots import Thinkers
 from tute.server.sessions import ensure_player, player_of, set_cookie
-from tute.server.social import Social
+from tute.server.social import Social, door_of
 from tute.server.store import Store, StoreError
 from tute.server.table import TableError, TableRuntime
 from tute.server.wire import encode
@@ -205,11 +205,10 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
             found = await run(lambda: suggested_for(person.id))
             for row in rows:
                 row["suggested"] = row["id"] == found
-        private = [lobby.tables[r["id"]] for r in rows
-                   if r.get("private") and r["id"] in lobby.tables]
+        private = [d for d in social.doors() if d.private]
         if private:                                # open to me, or locked
-            mine = await run(lambda: {t.id for t in private
-                                      if social.may_sit(t, person, None)})
+            mine = await run(lambda: {d.id for d in private
+                                      if social.may_sit(d, person, None)})
             for row in rows:
                 if row.get("private"):
                     row["may_sit"] = row["id"] in mine
@@ -442,7 +441,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
                 if not table.options.spectators:
                     raise TableError("no_spectators")
                 if table.options.private and not await run(
-                        lambda: social.may_sit(table, account(ws), None)):
+                        lambda: social.may_sit(door_of(table), account(ws), None)):
                     raise TableError("private_table")   # its public: who may sit there
                 seat = SPECTATOR                    # the public table only
             if seat is None:
@@ -607,6 +606,8 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
 
     social = Social(Friends(store.engine), presence, Invites(server_key(store.engine)),
                     lobby, account, _error, who)
+    if ownership is not None:
+        social.elsewhere = ownership.doors
 
     app = Starlette(routes=[
         *social.routes(),

@@ -130,22 +130,24 @@ class Cluster:
         await self._release(keys=[self._lease(table_id)], args=[holder or self.pid])
 
     # ------------------------------------------------------------------ the listing
-    async def list_tables(self, rows: dict[str, dict[str, Any]], gone: list[str]) -> None:
-        """This process's tables' summaries into the shared listing; ``gone`` out."""
+    async def list_tables(self, entries: dict[str, dict[str, Any]], gone: list[str]) -> None:
+        """This process's tables into the shared listing (each an entry: its summary
+        and what else the others need of it); ``gone`` out."""
         async with self.redis.pipeline(transaction=False) as pipe:
-            if rows:
+            if entries:
                 pipe.hset(self.ns + "tables", mapping={
-                    t: json.dumps({"owner": self.pid, "row": row}) for t, row in rows.items()})
+                    t: json.dumps({"owner": self.pid, **entry})
+                    for t, entry in entries.items()})
             if gone:
                 pipe.hdel(self.ns + "tables", *gone)
             await pipe.execute()
 
     async def listing(self) -> dict[str, dict[str, Any]]:
-        """Every process's tables (rows of processes no longer alive left out)."""
+        """Every process's entries (those of processes no longer alive left out)."""
         raw = await self.redis.hgetall(self.ns + "tables")
         entries = {str(t): json.loads(v) for t, v in raw.items()}
         live = await self.alive({str(e["owner"]) for e in entries.values()})
-        return {t: e["row"] for t, e in entries.items() if e["owner"] in live}
+        return {t: e for t, e in entries.items() if e["owner"] in live}
 
     async def close(self) -> None:
         await self.redis.aclose()

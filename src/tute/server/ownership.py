@@ -23,6 +23,7 @@ from typing import Any
 
 from tute.server.cluster import Cluster
 from tute.server.lobby import Lobby
+from tute.server.social import Door, door_of
 
 log = logging.getLogger("tute.server")
 
@@ -34,7 +35,7 @@ class Ownership:
         self.cluster = cluster
         self.lobby = lobby
         self.tick = cluster.lease_seconds / 3
-        self.remote: dict[str, dict[str, Any]] = {}     # other processes' listing rows
+        self.remote: dict[str, dict[str, Any]] = {}     # other processes' entries
         self._listed: set[str] = set()
         self._adopting: dict[str, asyncio.Future[bool]] = {}
         self._task: asyncio.Task[None] | None = None
@@ -193,8 +194,8 @@ class Ownership:
         raise TimeoutError(table_id)
 
     async def publish(self) -> None:
-        rows = {t.id: t.summary() for t in self.lobby.tables.values()
-                if t.status in ("open", "playing")}
+        rows = {t.id: {"row": t.summary(), "door": door_of(t).json()}
+                for t in self.lobby.tables.values() if t.status in ("open", "playing")}
         gone = sorted(self._listed - set(rows))
         for table_id in gone:
             if table_id not in self.lobby.tables:
@@ -207,7 +208,13 @@ class Ownership:
     def listing(self) -> list[dict[str, Any]]:
         """The site's open and playing tables: this process's, then the others'."""
         return [*self.lobby.listing(),
-                *(r for t, r in self.remote.items() if t not in self.lobby.tables)]
+                *(dict(e["row"]) for t, e in self.remote.items()
+                  if t not in self.lobby.tables)]
+
+    def doors(self) -> list[Door]:
+        """The doors of the tables other processes hold (:mod:`tute.server.social`)."""
+        return [Door.of_json(e["door"]) for t, e in self.remote.items()
+                if t not in self.lobby.tables]
 
 
 __all__ = ["Ownership"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from starlette.requests import Request
@@ -29,6 +30,43 @@ T = TypeVar("T")
 NOTICE_SECONDS = 600.0          # the same notice from the same person: once in this time
 
 
+@dataclass(frozen=True, slots=True)
+class Door:
+    """What deciding who may sit at a table needs, and where a friend sits -- of a
+    table in this process or, with several processes, of one another holds (its owner
+    publishes it with the lobby's listing, :mod:`tute.server.ownership`)."""
+
+    id: str
+    private: bool
+    invited: frozenset[int]
+    host: int | None                     # the host's account
+    accounts: frozenset[int]             # the accounts seated
+    variant: str
+    status: str
+    spectators: bool
+
+    def json(self) -> dict[str, Any]:
+        return {"id": self.id, "private": self.private, "invited": sorted(self.invited),
+                "host": self.host, "accounts": sorted(self.accounts),
+                "variant": self.variant, "status": self.status,
+                "spectators": self.spectators}
+
+    @classmethod
+    def of_json(cls, data: dict[str, Any]) -> Door:
+        return cls(str(data["id"]), bool(data["private"]),
+                   frozenset(int(a) for a in data["invited"]),
+                   None if data["host"] is None else int(data["host"]),
+                   frozenset(int(a) for a in data["accounts"]), str(data["variant"]),
+                   str(data["status"]), bool(data["spectators"]))
+
+
+def door_of(table: TableRuntime) -> Door:
+    return Door(table.id, table.options.private, frozenset(table.invited),
+                table.host_account(),
+                frozenset(r.account for r in table.seats.values() if r.account is not None),
+                str(table.variant), table.status, table.options.spectators)
+
+
 async def run(fn: Callable[[], T]) -> T:
     return await asyncio.get_running_loop().run_in_executor(None, fn)
 
@@ -41,6 +79,13 @@ class Social:
         self.friends, self.presence, self.invites, self.lobby = friends, presence, invites, lobby
         self.account, self.error, self.who = account, error, who
         self.notices = RateLimit(1, NOTICE_SECONDS)     # one of a kind per pair a while
+        # with several processes: the doors of the tables the others hold
+        self.elsewhere: Callable[[], list[Door]] = list
+
+    def doors(self) -> list[Door]:
+        """Every open or running table's door: this process's, then the others'."""
+        here = [door_of(t) for t in self.lobby.tables.values()]
+        return [*here, *(d for d in self.elsewhere() if d.id not in self.lobby.tables)]
 
     def notify(self, to: int, kind: str, sender: Account, **more: Any) -> None:
         """A notice from ``sender`` to ``to`` -- not again for a while (asking or
@@ -50,33 +95,32 @@ class Social:
                                       **more})
 
     # ------------------------------------------------------------------ rules
-    def may_sit(self, table: TableRuntime, person: Account | None, token: str | None) -> bool:
+    def may_sit(self, door: Door, person: Account | None, token: str | None) -> bool:
         """At a private table: the host, the invited, the host's friends, a link's
         holder.  (Any table that is not private: anyone.)"""
-        if not table.options.private:
+        if not door.private:
             return True
-        if token is not None and self.invites.valid(token, table.id):
+        if token is not None and self.invites.valid(token, door.id):
             return True
         if person is None:
             return False
-        if person.id in table.invited:
+        if person.id in door.invited:
             return True
-        host = table.host_account()
+        host = door.host
         return host is not None and (host == person.id or self.friends.are_friends(host,
                                                                                    person.id))
 
     def check_sit(self, table: TableRuntime, person: Account | None, token: str | None
                   ) -> None:
-        if not self.may_sit(table, person, token):
+        if not self.may_sit(door_of(table), person, token):
             raise TableError("private_table")
 
     def where(self, account: int) -> dict[str, Any] | None:
         """The open or running table an account sits at (the first), if any."""
-        for t in self.lobby.tables.values():
-            if t.status in ("open", "playing") and any(
-                    r.account == account for r in t.seats.values()):
-                return {"id": t.id, "variant": str(t.variant), "status": t.status,
-                        "spectators_allowed": t.options.spectators}
+        for d in self.doors():
+            if d.status in ("open", "playing") and account in d.accounts:
+                return {"id": d.id, "variant": d.variant, "status": d.status,
+                        "spectators_allowed": d.spectators}
         return None
 
     # ------------------------------------------------------------------ handlers
