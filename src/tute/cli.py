@@ -213,8 +213,14 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     if len(bots) < 2:
         print("tute: the arena needs at least two bots (--bots a,b)", file=sys.stderr)
         return 2
-    return run(bots, args.variant, args.deals, args.seed, args.budget_ms, args.samples,
-               Path(args.results) if args.results else default_arena_dir(), args.jobs or default_jobs(), args.json, sys.stdout)
+    from tute.core.errors import TuteError
+    try:
+        return run(bots, args.variant, args.deals, args.seed, args.budget_ms, args.samples,
+                   Path(args.results) if args.results else default_arena_dir(),
+                   args.jobs or default_jobs(), args.json, sys.stdout, args.ray)
+    except TuteError as e:
+        print(f"tute: {e}", file=sys.stderr)
+        return 2
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
@@ -479,6 +485,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="folder of the results files (a run resumes from them; default: "
                         "arena/ in tute's data folder, ~/.local/share/tute)")
     a.add_argument("--json", action="store_true", help="print one JSON object")
+    a.add_argument("--ray", metavar="ADDRESS",
+                   help="spread the deals over a Ray cluster (pip install -e '.[ray]'): its "
+                        "address, 'auto', or 'local' for this machine with --jobs workers")
     a.set_defaults(func=_cmd_arena)
 
     sv = sub.add_parser("serve", help="tables in the browser, with robots and friends")

@@ -7,7 +7,7 @@ seat.  Per pair it reports hands won by A (ties count half), the mean margin of 
 matches won (hands chained in deal order into the variant's matches), and 95%
 confidence intervals bootstrapped over deals.  Results are appended to a file as each
 deal finishes, so an interrupted run resumes where it stopped.  Deals are spread over
-every core.
+every core, or over a Ray cluster (``--ray``, :mod:`tute.arena.spread`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from tute.bots import Bot, Budget, make_bot
 from tute.bots.search import outcome
@@ -205,8 +205,10 @@ def load(path: Path, spec: PairSpec) -> dict[int, dict[str, object]]:
     return done
 
 
-def run_pair(spec: PairSpec, deals: int, folder: Path, jobs: int, progress: TextIO | None
-             ) -> dict[str, object]:
+def run_pair(spec: PairSpec, deals: int, folder: Path, jobs: int, progress: TextIO | None,
+             ray: Any = None) -> dict[str, object]:
+    """Play the pair's deals not yet in its results file (over ``jobs`` processes, or
+    as tasks of ``ray``: :mod:`tute.arena.spread`) and summarise them all."""
     folder.mkdir(parents=True, exist_ok=True)
     path = results_path(folder, spec)
     done = load(path, spec)
@@ -226,7 +228,11 @@ def run_pair(spec: PairSpec, deals: int, folder: Path, jobs: int, progress: Text
     before = len([d for d in done if d < deals])
     if progress is not None:                    # the bar at once, before the first deal
         _bar(progress, before, deals, spec, start, before, force=True)
-    if jobs > 1 and len(todo) > 1:
+    if ray is not None:
+        from tute.arena.spread import deals_on_ray
+        for row in deals_on_ray(ray, spec, todo):
+            record(row)
+    elif jobs > 1 and len(todo) > 1:
         ctx = multiprocessing.get_context("fork")
         with ctx.Pool(jobs) as pool:
             for row in pool.imap_unordered(_work, [(spec, d) for d in todo], chunksize=1):
@@ -315,13 +321,19 @@ def _bar(out: TextIO, done: int, total: int, spec: PairSpec, start: float,
 
 
 def run(bots: list[str], variant: str, deals: int, seed: int, budget_ms: float | None,
-        samples: int | None, folder: Path, jobs: int, as_json: bool, out: TextIO) -> int:
+        samples: int | None, folder: Path, jobs: int, as_json: bool, out: TextIO,
+        ray_address: str | None = None) -> int:
     v = parse_variant(variant)
+    ray = None
+    if ray_address is not None:
+        from tute.arena.spread import connect
+        ray = connect(ray_address, jobs)
     pairs = []
     for i, a in enumerate(bots):
         for b in bots[i + 1:]:
             spec = PairSpec(a, b, str(v), seed, budget_ms, samples)
-            pairs.append(run_pair(spec, deals, folder, jobs, None if as_json else sys.stderr))
+            pairs.append(run_pair(spec, deals, folder, jobs, None if as_json else sys.stderr,
+                                  ray))
     table = ratings(pairs, bots) if len(bots) > 2 else {}
     if as_json:
         out.write(json.dumps({"pairs": pairs, "ratings": table}) + "\n")
