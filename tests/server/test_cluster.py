@@ -239,7 +239,8 @@ def test_the_lobby_chat_notices_and_who_is_online_cross_processes(tmp_path: Path
     connected to another process shows online."""
     db = postgres_or_skip()
     redis_or_skip()
-    site = Site(db, tmp_path / "servers.log", count=2)
+    site = Site(db, tmp_path / "servers.log", count=2,
+                extra=("--trust-proxy", "127.0.0.2"))     # the balancer's address
     try:
         people = []
         for k, name in enumerate(("Ana", "Bea")):
@@ -307,6 +308,21 @@ def test_the_lobby_chat_notices_and_who_is_online_cross_processes(tmp_path: Path
                ).get("id") != table:
             assert time.time() < deadline, "where Bea sits never known at the other"
             time.sleep(0.2)
+        # behind an HTTPS balancer (at 127.0.0.2, the only proxy the processes believe),
+        # a page's request for a table another process holds: the owner sees the page's
+        # https origin as its own (its scheme comes with the forwarded request)
+        public = ana.post("/api/tables", json={"variant": "habanero", "name": "Ana"})
+        balancer = httpx.Client(timeout=15, transport=httpx.HTTPTransport(
+            local_address="127.0.0.2"))
+        host = f"tute.example:{site.ports[1]}"
+        token = "t" * 24
+        r = balancer.post(f"{site.base(1)}/api/tables/{public.json()['id']}/seats",
+                          json={"seat": 1, "name": "Dani"},
+                          headers={"host": host, "origin": f"https://{host}",
+                                   "x-forwarded-proto": "https",
+                                   "x-forwarded-for": "198.51.100.7",
+                                   "cookie": f"tute_csrf={token}", "x-csrf-token": token})
+        assert r.status_code == 200, r.text
         deadline = time.time() + 10                # her page closed: offline, everywhere
         while ana.get("/api/friends").json()["friends"][0]["online"]:
             assert time.time() < deadline, "Bea still shown online"

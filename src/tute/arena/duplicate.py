@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from tute.arena.spread import connect, deals_on_ray
 from tute.bots import Bot, Budget, make_bot
 from tute.bots.search import outcome
 from tute.core.driver import Player, play_hand
@@ -229,8 +230,7 @@ def run_pair(spec: PairSpec, deals: int, folder: Path, jobs: int, progress: Text
     if progress is not None:                    # the bar at once, before the first deal
         _bar(progress, before, deals, spec, start, before, force=True)
     if ray is not None:
-        from tute.arena.spread import deals_on_ray
-        for row in deals_on_ray(ray, spec, todo):
+        for row in deals_on_ray(ray, play_deal, spec, todo):
             record(row)
     elif jobs > 1 and len(todo) > 1:
         ctx = multiprocessing.get_context("fork")
@@ -326,7 +326,6 @@ def run(bots: list[str], variant: str, deals: int, seed: int, budget_ms: float |
     v = parse_variant(variant)
     ray = None
     if ray_address is not None:
-        from tute.arena.spread import connect
         ray = connect(ray_address, jobs)
     pairs = []
     for i, a in enumerate(bots):

@@ -19,7 +19,6 @@ import socket
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from tute.arena.duplicate import PairSpec, play_deal
 from tute.core.errors import TuteError
 
 IN_FLIGHT = 4                     # deals queued per worker CPU: the cluster never idles
@@ -61,9 +60,11 @@ def _reachable(address: str) -> None:
         raise SpreadError("arena_ray_unreachable", address=address) from e
 
 
-def deals_on_ray(ray: Any, spec: PairSpec, deals: list[int]) -> Iterator[dict[str, object]]:
-    """Play ``deals`` as Ray tasks; each deal's row as it finishes (any order)."""
-    task: Callable[..., Any] = ray.remote(num_cpus=1)(play_deal).remote
+def deals_on_ray(ray: Any, play: Callable[[Any, int], dict[str, object]], spec: Any,
+                 deals: list[int]) -> Iterator[dict[str, object]]:
+    """``play(spec, deal)`` of every deal as Ray tasks; each deal's row as it finishes
+    (any order).  (:func:`tute.arena.duplicate.play_deal`, given: no import circle.)"""
+    task: Callable[..., Any] = ray.remote(num_cpus=1)(play).remote
     cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
     todo = list(deals)
     running: list[Any] = []

@@ -33,8 +33,13 @@ from typing import Any
 from redis.asyncio import Redis
 
 _RENEW = """
-if redis.call('get', KEYS[1]) == ARGV[1] then
+local holder = redis.call('get', KEYS[1])
+if holder == ARGV[1] then
   return redis.call('pexpire', KEYS[1], ARGV[2])
+end
+if not holder then
+  redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
 end
 return 0
 """
@@ -73,12 +78,23 @@ class Cluster:
     # ------------------------------------------------------------------ processes
     async def join(self) -> None:
         """Announce this process and learn the site's peer key (made once)."""
-        await self.redis.set(self.ns + "peer", secrets.token_hex(16), nx=True)
-        self.peer_key = str(await self.redis.get(self.ns + "peer"))
+        for _ in range(3):
+            await self.redis.set(self.ns + "peer", secrets.token_hex(16), nx=True)
+            found = await self.redis.get(self.ns + "peer")
+            if found:
+                self.peer_key = str(found)
+                break
+        if not self.peer_key:
+            raise ConnectionError("the site's peer key cannot be kept in Redis")
         await self.beat()
 
     async def beat(self) -> None:
-        await self.redis.set(self.ns + "proc:" + self.pid, self.address, px=self.ttl_ms)
+        """This process is alive; and the site's peer key is where it was (a Redis that
+        restarted empty gets it back from the processes that know it)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.set(self.ns + "proc:" + self.pid, self.address, px=self.ttl_ms)
+            pipe.set(self.ns + "peer", self.peer_key, nx=True)
+            await pipe.execute()
 
     async def leave(self) -> None:
         await self.redis.delete(self.ns + "proc:" + self.pid)
@@ -115,7 +131,8 @@ class Cluster:
                 for t, o in zip(table_ids, found, strict=True)}
 
     async def renew(self, table_ids: list[str]) -> list[str]:
-        """Renew this process's leases; the tables whose lease it no longer holds."""
+        """Renew this process's leases (one Redis forgot -- a restart, a flush -- is
+        taken again); the tables whose lease another process holds now."""
         if not table_ids:
             return []
         async with self.redis.pipeline(transaction=False) as pipe:

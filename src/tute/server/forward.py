@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import json
 import logging
 import re
@@ -46,9 +47,10 @@ ANALYSIS = re.compile(r"^/api/games/([^/]{1,80})/analysis$")
 ANALYSIS_MS = 600_000            # how long an analysis is said to run where it started
 PEER = b"x-tute-peer"
 CLIENT = b"x-tute-client"
+SCHEME = b"x-tute-scheme"
 FORWARDED = "tute.forwarded"
 _HOP = {b"host", b"content-length", b"connection", b"transfer-encoding", b"upgrade",
-        b"keep-alive", b"te", b"trailer", b"origin", PEER, CLIENT}
+        b"keep-alive", b"te", b"trailer", b"origin", PEER, CLIENT, SCHEME}
 RESTART = 1012                       # the page reconnects (app.js: any close)
 
 
@@ -68,9 +70,15 @@ class PeerTrust:
             if given is not None:
                 scope = dict(scope)
                 scope["headers"] = [(k, v) for k, v in scope.get("headers") or []
-                                    if k not in (PEER, CLIENT)]
-                if key and given.decode("latin-1") == key:
+                                    if k not in (PEER, CLIENT, SCHEME)]
+                if key and hmac.compare_digest(given, key.encode("latin-1")):
                     scope["client"] = (headers.get(CLIENT, b"?").decode("latin-1"), 0)
+                    # the page's own scheme (https at the balancer): its origin checks
+                    secure = headers.get(SCHEME) == b"https"
+                    if scope["type"] == "websocket":
+                        scope["scheme"] = "wss" if secure else "ws"
+                    else:
+                        scope["scheme"] = "https" if secure else "http"
                     scope[FORWARDED] = True
         await self.app(scope, receive, send)
 
@@ -156,11 +164,19 @@ class Forward:
                     and not scope.get(FORWARDED) \
                     and await self._request(scope, send, address, body):
                 return
-            if scope["method"] == "POST":
-                await own.cluster.redis.set(key, own.cluster.pid, px=ANALYSIS_MS)
         except (OSError, RedisError) as e:         # Redis away: this process judges it
             log.warning("analysis %s: where it runs not known: %r", game, e)
-        await self.app(scope, receive, send)
+        if scope["method"] != "POST":
+            await self.app(scope, receive, send)
+            return
+
+        async def said(message: Message) -> None:
+            if message["type"] == "http.response.start" and message["status"] == 202:
+                with contextlib.suppress(OSError, RedisError):   # it started here: the
+                    await own.cluster.redis.set(key, own.cluster.pid,  # asks come here
+                                                px=ANALYSIS_MS)      # (before the page
+            await send(message)                                    # hears of it)
+        await self.app(scope, receive, said)
 
     def _peer_headers(self, scope: Scope) -> list[tuple[str, str]]:
         own = self.ownership
@@ -170,6 +186,8 @@ class Forward:
                and not k.lower().startswith(b"sec-websocket")]
         out.append((PEER.decode(), own.cluster.peer_key))
         out.append((CLIENT.decode(), client_address(scope)))
+        secure = scope.get("scheme") in ("https", "wss")
+        out.append((SCHEME.decode(), "https" if secure else "http"))
         return out
 
     async def _busy(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -199,13 +217,17 @@ class Forward:
         if origin is not None:
             headers.append(("origin", origin.decode("latin-1")))
         query = scope.get("query_string", b"").decode("latin-1")
-        url = address + scope["path"] + (f"?{query}" if query else "")
+        url = address + _path(scope) + (f"?{query}" if query else "")
         try:
             answer = await self._client.request(scope["method"], url, headers=headers,
                                                 content=body)
-        except httpx.HTTPError as e:
-            log.warning("forwarding %s to %s failed: %r", scope["path"], address, e)
+        except (httpx.ConnectError, httpx.ConnectTimeout) as e:   # not sent: try again
+            log.info("forwarding %s to %s: %r", scope["path"], address, e)
             return False
+        except httpx.HTTPError as e:              # sent, maybe done: not sent twice
+            log.warning("forwarding %s to %s failed: %r", scope["path"], address, e)
+            await self._busy(scope, _nothing, send)
+            return True
         out = [(k.encode("latin-1"), v.encode("latin-1"))
                for k, v in answer.headers.multi_items()
                if k.lower() not in ("content-length", "transfer-encoding", "connection",
@@ -222,11 +244,11 @@ class Forward:
         """Pass a socket through to the owner; False when the owner cannot be reached
         (the page's socket is not accepted yet)."""
         query = scope.get("query_string", b"").decode("latin-1")
-        uri = "ws" + address.removeprefix("http") + scope["path"] + \
+        uri = "ws" + address.removeprefix("http") + _path(scope) + \
             (f"?{query}" if query else "")
         try:
             upstream = await connect(uri, additional_headers=self._peer_headers(scope),
-                                     open_timeout=5, max_size=1 << 16,
+                                     open_timeout=5, max_size=1 << 24,
                                      user_agent_header=None)
         except Exception as e:                      # the owner just died
             log.info("table socket: the owner at %s refused: %r", address, e)
@@ -262,6 +284,16 @@ class Forward:
                     code = RESTART
                 with contextlib.suppress(Exception):
                     await send({"type": "websocket.close", "code": code})
+
+
+def _path(scope: Scope) -> str:
+    """The request's path as the client sent it (still escaped)."""
+    raw = scope.get("raw_path")
+    return raw.decode("latin-1") if raw else str(scope["path"])
+
+
+async def _nothing() -> Message:
+    return {"type": "http.disconnect"}
 
 
 def _hand_and_seat(scope: Scope, body: bytes) -> tuple[str, str]:

@@ -8,6 +8,7 @@ closed after a while.  New tables are limited per client address and per guest.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -60,6 +61,7 @@ class Lobby:
         # with several processes (ownership.py): a new table's lease, taken before it
         # is stored, so no other process adopts it
         self.claim: Callable[[str], Awaitable[bool]] | None = None
+        self.release: Callable[[str], Awaitable[None]] | None = None
 
     # ------------------------------------------------------------------ start-up
     def restore(self) -> None:
@@ -72,6 +74,18 @@ class Lobby:
         """Resume one stored table in this process (a start-up, or a table whose owner
         process died); None when it is finished or its events cannot be replayed (it
         is marked broken and reported)."""
+        table = self.rebuild(record)
+        if table is not None:
+            self.install(table)
+        return table
+
+    def install(self, table: TableRuntime) -> None:
+        """A rebuilt table served from now on (on the event loop)."""
+        self.tables[table.id] = table
+
+    def rebuild(self, record: TableRecord) -> TableRuntime | None:
+        """A stored table rebuilt from its events, not yet served (any thread may do
+        it); None when it is finished or broken (marked so and reported)."""
         try:
             table, missing = TableRuntime.restore(record, self.store, self.thinkers,
                                                   self.robot_delay)
@@ -94,22 +108,23 @@ class Lobby:
         table.metrics = self.metrics
         if table.status not in ("open", "playing"):
             return None
-        self.tables[table.id] = table
         return table
 
-    def reconcile(self, only: set[str] | None = None) -> None:
+    def reconcile(self, only: set[str] | None = None,
+                  live: dict[str, TableRuntime] | None = None) -> None:
         """Every escrow a crash left open: a finished match is settled, a running one
         keeps its bets, any other (never started, or it cannot finish) is returned.
-        ``only``: the escrows of these tables (those this process owns)."""
+        ``only``: the escrows of these tables (those this process owns); ``live``: the
+        tables running (default: this process's)."""
         purse = self.purse
         if purse is None:
             return
         for table_id, number in purse.open_escrows():
             if only is not None and table_id not in only:
                 continue
-            live = self.tables.get(table_id)
-            if live is not None and live.matches_started() == number and \
-                    live.match is not None and not live.match.is_over:
+            running = (self.tables if live is None else live).get(table_id)
+            if running is not None and running.matches_started() == number and \
+                    running.match is not None and not running.match.is_over:
                 continue                               # it plays on
             record = self.store.load(table_id)
             finished = None if record is None else _finished_match(record, number)
@@ -157,11 +172,23 @@ class Lobby:
     async def _make(self, options: Options, host: str | None, body: CreateTable,
                     account: int | None = None, address: str | None = None) -> TableRuntime:
         table_id = new_table_id()
-        if self.claim is not None and not await self.claim(table_id):
-            raise TableError("table_moved")                 # not ours: try again
-        table = await TableRuntime.create(self.store, self.thinkers, options, host,
-                                          body.seat, body.name, self.robot_delay, account,
-                                          address, table_id)
+        if self.claim is not None:
+            try:
+                claimed = await self.claim(table_id)
+            except Exception as e:                         # Redis away: no new tables
+                log.warning("a new table's lease could not be taken: %r", e)
+                raise TableError("tables_unavailable") from e
+            if not claimed:
+                raise TableError("tables_unavailable")     # not ours: try again
+        try:
+            table = await TableRuntime.create(self.store, self.thinkers, options, host,
+                                              body.seat, body.name, self.robot_delay,
+                                              account, address, table_id)
+        except BaseException:
+            if self.release is not None:                   # its lease, given back now
+                with contextlib.suppress(Exception):
+                    await self.release(table_id)
+            raise
         table.purse = self.purse
         table.chat.moderation = self.moderation
         table.metrics = self.metrics

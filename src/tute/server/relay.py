@@ -45,12 +45,14 @@ class Relay:
         self.channel = cluster.ns + "bus"
         self._tasks: list[asyncio.Task[None]] = []
         self._pending: set[asyncio.Task[None]] = set()
+        self._pubsub: Any = None
         talk.relay = self.said
         presence.relay = self.noticed
 
     async def start(self) -> None:
         pubsub = self.cluster.redis.pubsub(ignore_subscribe_messages=True)
         await pubsub.subscribe(self.channel)
+        self._pubsub = pubsub
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._listen(pubsub)),
                        loop.create_task(self._online())]
@@ -60,6 +62,9 @@ class Relay:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        if self._pubsub is not None:
+            with contextlib.suppress(Exception):
+                await self._pubsub.aclose()
 
     # ------------------------------------------------------------------ out
     def said(self, message: dict[str, Any]) -> None:

@@ -318,6 +318,12 @@ class Store:
             return [str(r[0]) for r in
                     c.execute(select(tables.c.id).where(tables.c.status.in_(ACTIVE)))]
 
+    def status(self, table_id: str) -> str | None:
+        """A table's status (None: no such table), without its events."""
+        with self.engine.connect() as c:
+            found = c.execute(select(tables.c.status).where(tables.c.id == table_id)).first()
+        return None if found is None else str(found[0])
+
     def load(self, table_id: str) -> TableRecord | None:
         with self.engine.connect() as c:
             row = c.execute(select(tables).where(tables.c.id == table_id)).first()
