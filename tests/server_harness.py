@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -26,7 +27,15 @@ from tute.server.limits import Limits
 from tute.server.sessions import COOKIE
 from tute.server.table import TableRuntime
 
-POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+
+def postgres_name() -> str:
+    """This test process's PostgreSQL database: ``test``, or one of its own per
+    pytest-xdist worker (``test_gw0``...) -- the tests empty it, so workers never share."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    return f"test_{worker}" if worker.isalnum() else "test"
+
+
+POSTGRES = f"postgresql+psycopg://postgres@127.0.0.1:5432/{postgres_name()}"
 
 
 def free_port() -> int:
@@ -193,8 +202,12 @@ def postgres_or_skip() -> str:
     reason where it is not reachable."""
     try:
         import psycopg
-        psycopg.connect("host=127.0.0.1 port=5432 dbname=test user=postgres",
-                        connect_timeout=3).close()
+        with psycopg.connect("host=127.0.0.1 port=5432 dbname=test user=postgres",
+                             connect_timeout=3, autocommit=True) as admin:
+            name = postgres_name()
+            if name != "test" and admin.execute(
+                    "SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is None:
+                admin.execute(f"CREATE DATABASE {name}")     # a worker's own, made once
     except Exception as e:                      # not reachable here: say why
         pytest.skip(f"PostgreSQL is not reachable at 127.0.0.1:5432 ({e})")
     from sqlalchemy import create_engine, text

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from server_harness import Server, postgres_or_skip, until
+from server_harness import Server, postgres_name, postgres_or_skip, until
 
 
 def _is_my_turn(m: dict[str, Any]) -> bool:
@@ -149,7 +149,8 @@ def test_postgresql_connection_killed_mid_hand() -> None:
             with psycopg.connect("host=127.0.0.1 port=5432 dbname=test user=postgres",
                                  autocommit=True) as admin:
                 admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                              "WHERE datname = 'test' AND pid <> pg_backend_pid()")
+                              "WHERE datname = %s AND pid <> pg_backend_pid()",
+                              (postgres_name(),))
             played = refused = 0
             for _ in range(12):                 # the writer reconnects by itself
                 ws.send(json.dumps({"type": "act", "action": turn["view"]["legal"][0]}))
