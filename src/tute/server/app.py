@@ -37,7 +37,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tute.bots import BEST, LEVELS
 from tute.core.errors import TuteError
@@ -65,24 +65,15 @@ from tute.server.metrics import metrics_route
 from tute.server.moderation import Moderation, account_of_author
 from tute.server.ownership import Ownership
 from tute.server.protocol import (
-    Act,
-    Annul,
-    Automatic,
     Block,
     BlockBody,
     Chat,
     CreateTable,
     Credentials,
-    Editing,
     Empty,
-    Hint,
-    Leave,
-    Mute,
     Ping,
-    ProtocolError,
     Report,
     SitDown,
-    StartMatch,
     TableOptions,
     decode_body,
     decode_message,
@@ -91,6 +82,7 @@ from tute.server.ratings import family, suggest
 from tute.server.relay import Relay
 from tute.server.review import DEFAULT_BUDGET_MS, Reviews
 from tute.server.robots import Thinkers
+from tute.server.seatsocket import drain, last_seen, serve_seat
 from tute.server.sessions import ensure_player, player_of, set_cookie
 from tute.server.social import Social, door_of
 from tute.server.store import Store, StoreError
@@ -101,15 +93,14 @@ log = logging.getLogger("tute.server")
 T = TypeVar("T")
 STATIC = Path(__file__).parent / "static"
 SWEEP_SECONDS = 30.0
-HINT_SECONDS = 4.0
-MAX_LAST = 10**9
 
 _STATUS = {"no_such_table": 404, "table_broken": 410, "only_host": 403,
            "only_host_starts": 403, "too_many_tables": 429, "too_many_open_tables": 429,
            "bad_login": 401, "not_logged_in": 401, "too_many_logins": 429,
            "name_taken": 409, "no_such_game": 404, "no_such_hand": 404,
            "private_table": 403, "no_such_person": 404, "analysis_busy": 503,
-           "analysis_one_at_a_time": 429, "analysis_no_seat": 404, "analysis_sat_out": 404}
+           "analysis_one_at_a_time": 429, "analysis_no_seat": 404, "analysis_sat_out": 404,
+           "tables_unavailable": 503, "table_moved": 503}
 
 
 def _error(e: TuteError, lang: str) -> JSONResponse:
@@ -432,7 +423,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
         table = lobby.tables.get(ws.path_params["table_id"])
         await ws.accept()
         try:
-            last = _last(ws.query_params.get("last", "0"))
+            last = last_seen(ws.query_params.get("last", "0"))
             if table is None:
                 lobby.get(ws.path_params["table_id"])   # raises: which refusal
                 return
@@ -474,9 +465,9 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
             viewer.push(encode(message))
         if logged is not None:
             presence.came(logged.id, viewer)
-        writer = asyncio.get_running_loop().create_task(_drain(viewer, ws))
+        writer = asyncio.get_running_loop().create_task(drain(viewer, ws))
         try:
-            await _serve(ws, table, player, viewer, Window(limits.messages,
+            await serve_seat(ws, table, player, viewer, Window(limits.messages,
                                                            limits.messages_window), lang,
                          lambda other, on: block(logged, viewer, other, on))
         finally:
@@ -509,7 +500,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
         viewer.push(talk.history(viewer))
         if logged is not None:
             presence.came(logged.id, viewer)
-        writer = asyncio.get_running_loop().create_task(_drain(viewer, ws))
+        writer = asyncio.get_running_loop().create_task(drain(viewer, ws))
         window = Window(limits.messages, limits.messages_window)
         try:
             while True:
@@ -647,84 +638,3 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
     app.state.store = store
     app.state.accounts = people
     return app
-
-
-def _last(text: str) -> int:
-    if not (text.isascii() and text.isdigit()) or len(text) > 10 or int(text) > MAX_LAST:
-        raise ProtocolError("bad_last")
-    return int(text)
-
-
-async def _drain(viewer: Viewer, ws: WebSocket) -> None:
-    """Send the viewer's queue in order; close the socket once it is dropped."""
-    try:
-        while (text := await viewer.next()) is not None:
-            await ws.send_text(text)
-    except Exception:                     # the socket went away
-        return
-    if ws.client_state == WebSocketState.CONNECTED:
-        with contextlib.suppress(Exception):
-            await ws.close(code=1008)
-
-
-async def _serve(ws: WebSocket, table: TableRuntime, player: str | None, viewer: Viewer,
-                 window: Window, lang: str,
-                 block: Callable[[str, bool], Awaitable[None]]) -> None:
-    hints = Window(1, HINT_SECONDS)                 # one hint at a time, now and then
-    def refuse(e: TuteError) -> None:
-        viewer.push(encode({"type": "error", "message": e.localized(lang), "key": e.key}))
-
-    try:
-        while True:
-            frame = await ws.receive()
-            if frame["type"] == "websocket.disconnect":
-                return
-            raw = frame.get("text")
-            if raw is None:
-                raw = frame.get("bytes") or b""
-            if not window.allow():                      # a flood: told, then closed
-                viewer.drop()
-                e = TuteError("too_many_messages")
-                with contextlib.suppress(Exception):
-                    await ws.send_text(encode({"type": "error", "key": e.key,
-                                               "message": e.localized(lang)}))
-                    await ws.close(code=1008)
-                return
-            try:
-                message = decode_message(raw)
-                if isinstance(message, Ping):
-                    viewer.push('{"type":"pong"}')
-                elif isinstance(message, StartMatch):
-                    await table.start(player or "")
-                elif isinstance(message, Act):
-                    await table.act(table.seat_of(player), message.action)
-                elif isinstance(message, Annul):
-                    await table.vote_annul(player, message.agree)
-                elif isinstance(message, Automatic):
-                    await table.automatic_play(player, message.on)
-                elif isinstance(message, Leave):
-                    await table.abandon(player)
-                elif isinstance(message, Editing):
-                    await table.edit_options(player, message.on)
-                elif isinstance(message, Chat):
-                    await table.chat.say(viewer, message.text, lang)
-                elif isinstance(message, Mute):
-                    table.chat.mute(viewer, message.author, message.on)
-                elif isinstance(message, Block):
-                    await block(message.author, message.on)
-                elif isinstance(message, Report):
-                    await table.chat.report(viewer, message.seq)
-                elif isinstance(message, Hint):
-                    view = table.hint_view(player)
-                    if not hints.allow():
-                        raise TuteError("hint_wait", seconds=int(HINT_SECONDS))
-                    action, why = await table.thinkers.advise(view, lang)
-                    viewer.push(encode({"type": "hint", "action": action, "reason": why,
-                                        "seq": table.seq}))
-            except TuteError as e:
-                refuse(e)
-            except Exception:                    # a fault of ours: said, logged, kept on
-                log.exception("table %s: a message could not be handled", table.id)
-                refuse(TuteError("server_fault"))
-    except WebSocketDisconnect:
-        return
