@@ -11,9 +11,6 @@ from __future__ import annotations
 
 import json
 import random
-import signal
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -24,67 +21,12 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import connect
 
-from server_harness import free_port, postgres_or_skip, serve, stop
+from cluster_kit import REDIS, Site, redis_or_skip
+from server_harness import postgres_or_skip
 
 pytestmark = pytest.mark.timeout(600)
 
-REDIS = "redis://127.0.0.1:6379/0"
-LEASE = 1.5
 KILLS = 20
-
-
-def redis_or_skip() -> Any:
-    try:
-        import redis
-        client = redis.Redis.from_url(REDIS, socket_connect_timeout=3)
-        client.ping()
-    except Exception as e:                       # not reachable here: say why
-        pytest.skip(f"Redis is not reachable at 127.0.0.1:6379 ({e})")
-    return client
-
-
-class Site:
-    """Three processes on fixed ports; one can be killed and started again."""
-
-    def __init__(self, db: str, log: Path, count: int = 3, extra: tuple[str, ...] = ()
-                 ) -> None:
-        self.db = db
-        self.log = log
-        self.extra = extra
-        self.ports = [free_port() for _ in range(count)]
-        self.procs: list[subprocess.Popen[str] | None] = [None] * count
-        subprocess.run([sys.executable, "-m", "tute.cli", "admin", "migrate", "--db", db],
-                       check=True, capture_output=True)     # once per deploy
-        for k in range(count):
-            self.start(k)
-
-    def args(self, k: int) -> list[str]:
-        return ["--db", self.db, "--bus", REDIS, "--lease-seconds", str(LEASE),
-                "--robot-delay", "0.05", *self.extra]
-
-    def start(self, k: int) -> None:
-        self.procs[k], _ = serve(self.args(k), port=self.ports[k], log=self.log)
-
-    def base(self, k: int) -> str:
-        return f"http://127.0.0.1:{self.ports[k]}"
-
-    def slot_of(self, os_pid: int) -> int | None:
-        for k, p in enumerate(self.procs):
-            if p is not None and p.pid == os_pid:
-                return k
-        return None
-
-    def kill(self, k: int) -> None:
-        proc = self.procs[k]
-        assert proc is not None
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=10)
-        self.procs[k] = None
-
-    def close(self) -> None:
-        for p in self.procs:
-            if p is not None:
-                stop(p)
 
 
 class Page:
