@@ -7,9 +7,15 @@ import pickle
 import random
 import time
 
+import pytest
+
 from tute.core.game import Game
 from tute.core.variants import PRESETS
 from tute.server.robots import Thinkers
+
+# they time the event loop against a robot's worker process: run alone, after the rest
+# (the test command runs the other tests in two workers, which would take their cores)
+pytestmark = pytest.mark.alone
 
 
 def test_views_travel_to_a_worker_intact() -> None:
