@@ -58,3 +58,15 @@ def test_solver_benchmark_smoke() -> None:
         for r in rows:
             assert 0 < float(str(r["median_ms"])) <= float(str(r["p90_ms"])) <= \
                 float(str(r["max_ms"]))
+
+
+def test_solver_benchmark_of_three_players_counts_what_the_limit_stops() -> None:
+    """``tute bench --solver --three``'s figures: three players each for himself in the
+    pure solver; a position past the node limit is counted, not timed."""
+    from tute.tools.bench import solver_figures
+
+    solved, stopped = solver_figures([("tres", 5, 2), ("tres", 8, 1)], 500)
+    assert solved["positions"] + solved["over_node_limit"] == 2
+    assert stopped == {"variant": "tres", "cards_each": 8, "positions": 0,
+                       "median_ms": None, "p90_ms": None, "max_ms": None,
+                       "median_nodes": None, "over_node_limit": 1}
