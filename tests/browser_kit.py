@@ -79,6 +79,17 @@ def start_against_robots(page: Page, variant: str, level: str | None = None,
     page.wait_for_selector(ready)
 
 
+def play_until_count(page: Page, rounds: int = 600) -> None:
+    """Play the seat's legal cards until the hand's count shows (or ``rounds`` tries)."""
+    for _ in range(rounds):
+        if page.inner_text("#count").strip():
+            return
+        card = page.query_selector("#hand button.card.legal")
+        if card is not None:
+            click(card)
+        page.wait_for_timeout(100)
+
+
 def register(page: Page, port: int, name: str,
              password: str = "naipes de la abuela") -> None:
     """The lobby, with a new account called ``name`` logged in."""

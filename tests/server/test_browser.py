@@ -7,13 +7,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page
 
 from browser_kit import (
     chromium,
     click,
     needs_chromium,
     open_lobby,
+    play_until_count,
     shot,
     start_against_robots,
     wait_until,
@@ -96,16 +96,6 @@ def test_two_friends_at_one_table(server: Server) -> None:
         browser.close()
 
 
-def _play_until_count(page: Page, rounds: int = 600) -> None:
-    for _ in range(rounds):
-        if page.inner_text("#count").strip():
-            return
-        card = page.query_selector("#hand button.card.legal")
-        if card is not None:
-            click(card)
-        page.wait_for_timeout(100)
-
-
 def test_reload_mid_hand_and_server_restart(tmp_path: Path) -> None:
     from playwright.sync_api import sync_playwright
 
@@ -132,7 +122,7 @@ def test_reload_mid_hand_and_server_restart(tmp_path: Path) -> None:
         second = Server(db, port=port)                       # ...and comes back
         try:
             page.wait_for_timeout(2500)                      # the page reconnects itself
-            _play_until_count(page)
+            play_until_count(page)
             assert "Cartas" in page.inner_text("#count")
         finally:
             second.stop()

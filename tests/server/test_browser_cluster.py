@@ -8,26 +8,22 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from playwright.sync_api import Page
 from sqlalchemy import create_engine, text
 
-from browser_kit import chromium, click, needs_chromium, open_lobby, shot, start_against_robots
+from browser_kit import (
+    chromium,
+    click,
+    needs_chromium,
+    open_lobby,
+    play_until_count,
+    shot,
+    start_against_robots,
+)
 from cluster_kit import Balancer, Site, redis_or_skip
 from server_harness import postgres_or_skip
 from tute.server.cluster import namespace
 
 pytestmark = needs_chromium
-
-
-def _play_until_count(page: Page, rounds: int = 600) -> None:
-    for _ in range(rounds):
-        if page.inner_text("#count").strip():
-            return
-        card = page.query_selector("#hand button.card.legal")
-        if card is not None:
-            click(card)
-        page.wait_for_timeout(100)
-    raise AssertionError("the hand never ended")
 
 
 def test_the_table_plays_on_when_its_process_is_killed(tmp_path: Path) -> None:
@@ -72,7 +68,7 @@ def test_the_table_plays_on_when_its_process_is_killed(tmp_path: Path) -> None:
             shot(page, "cluster-back")
             assert page.inner_text("#score table") == before, "the score changed"
             assert back < 20, back
-            _play_until_count(page)                              # and the hand ends
+            play_until_count(page)                              # and the hand ends
             assert "Cartas" in page.inner_text("#count")
             shot(page, "cluster-hand-over")
             browser.close()

@@ -174,7 +174,7 @@ class Edge:
                 return
             if body is None:                  # the client went away
                 return
-            await self.app(scope, _replay(body, receive), secured)
+            await self.app(scope, replay_body(body, receive), secured)
             return
         await self.app(scope, receive, secured)
 
@@ -198,7 +198,8 @@ class _TooLarge(Exception):
     pass
 
 
-def _replay(body: bytes, receive: Receive) -> Receive:
+def replay_body(body: bytes, receive: Receive) -> Receive:
+    """A request's body read already (``body``), offered again to the app."""
     sent = False
 
     async def again() -> Message:

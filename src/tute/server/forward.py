@@ -34,7 +34,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from tute.core.errors import TuteError
-from tute.server.edge import client_address, lang_of
+from tute.server.edge import client_address, lang_of, replay_body
 from tute.server.ownership import Ownership
 from tute.server.wire import encode
 
@@ -120,7 +120,7 @@ class Forward:
                 address = ""
             if address is None:
                 if body is not None:
-                    receive = _replay(body, receive)
+                    receive = replay_body(body, receive)
                 await self.app(scope, receive, send)
                 return
             if address and scope.get(FORWARDED):    # forwarded here, and it moved on
@@ -152,7 +152,7 @@ class Forward:
             if read is None:
                 return
             body = read
-            receive = _replay(body, receive)
+            receive = replay_body(body, receive)
         hand, seat = _hand_and_seat(scope, body)
         key = f"{own.cluster.ns}review:{game}:{hand}:{seat}"
         try:
@@ -318,19 +318,6 @@ async def _body(receive: Receive) -> bytes | None:
         chunks.append(message.get("body", b""))
         if not message.get("more_body", False):
             return b"".join(chunks)
-
-
-def _replay(body: bytes, receive: Receive) -> Receive:
-    """The body read here, offered again to the app."""
-    sent = False
-
-    async def again() -> Message:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return await receive()
-    return again
 
 
 async def _down(upstream: Any, send: Send) -> None:

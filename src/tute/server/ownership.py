@@ -164,13 +164,16 @@ class Ownership:
         loop = asyncio.get_running_loop()
         escrows = await loop.run_in_executor(None, purse.open_escrows)
         tables = sorted({t for t, _ in escrows if t not in self.lobby.tables})
+        if not tables:
+            return
+        active = set(await loop.run_in_executor(None, self.lobby.store.active_ids))
         for table_id, owner in (await self.cluster.owners(tables)).items():
-            if owner is not None or not await self.cluster.claim(table_id):
+            if owner is not None or table_id in active:     # unfinished: adopted instead
+                continue
+            if not await self.cluster.claim(table_id):
                 continue
             try:
-                if table_id not in await loop.run_in_executor(
-                        None, self.lobby.store.active_ids):   # unfinished: adopted instead
-                    await loop.run_in_executor(None, self.lobby.reconcile, {table_id})
+                await loop.run_in_executor(None, self.lobby.reconcile, {table_id})
             finally:
                 await self.cluster.release(table_id)
 
