@@ -368,3 +368,22 @@ def test_load_benchmark_over_two_processes_smoke() -> None:
                               "('open', 'playing')")).scalar()
     engine.dispose()
     assert left == 0
+
+
+def test_an_outsider_cannot_pass_for_a_process_of_the_site(tmp_path: Path) -> None:
+    """The peer headers of a forwarded request are believed only with the site's key:
+    a client naming another client address with no key, an empty one, the word None or
+    a guess is still itself.  (Seen through ``/metrics``, which answers this machine only:
+    a client on this machine claiming to be elsewhere still gets it.)"""
+    db = postgres_or_skip()
+    redis_or_skip()
+    site = Site(db, tmp_path / "servers.log", count=1)
+    try:
+        for key in (None, "", "None", "0" * 32):
+            headers = {"x-tute-client": "203.0.113.9", "x-tute-scheme": "https"}
+            if key is not None:
+                headers["x-tute-peer"] = key
+            r = httpx.get(f"{site.base(0)}/metrics", headers=headers, timeout=15)
+            assert r.status_code == 200, key
+    finally:
+        site.close()
