@@ -9,7 +9,7 @@ import pytest
 from solver_reference import minimax, root_values
 from tute import Game
 from tute.core.actions import TUTE, Play
-from tute.search.solver import SolverError, _Search, solve
+from tute.search.solver import WIN, SolverError, _Search, solve
 
 CASES = [("habanero", 4), ("parejas", 2), ("online", 2), ("tres", 2),
          ("individual(players=3)", 3), ("parejas(sing_who=both_one_each,manilla=10)", 2),
@@ -100,6 +100,67 @@ def test_compiled_kernel_matches_the_pure_solver() -> None:
     assert checked > 600
 
 
+def test_the_kernel_plays_three_players_each_for_himself_as_the_pure_solver() -> None:
+    """Three players each for himself, from every seat's perspective: the margin against
+    the best of the others is not a sum of two sides' points, yet the kernel's values are
+    the pure solver's -- ties with the best other included (the tied player who won a
+    trick last wins the hand)."""
+    from tute.search import dds
+    if not dds.AVAILABLE:
+        pytest.skip("numba is not installed: the pure solver is the only one")
+    checked = ties = 0
+    for text, cards in [("tres", 2), ("tres", 3), ("tres", 4), ("individual(players=3)", 3),
+                        ("online(players=3)", 3), ("online(players=3)", 4)]:
+        for seed in range(40):
+            for mid in (False, True):
+                g = _position(text, seed, cards, mid)
+                if g is None:
+                    continue
+                for persp in range(3):
+                    s = _Search(g, persp)
+                    if not s.kernel_ok():
+                        continue
+                    assert s.with_kernel() is not None     # the kernel itself answers
+                    pure = solve(g, perspective=persp, kernel=False)
+                    assert solve(g, perspective=persp).move_values == pure.move_values, (
+                        text, seed, mid, persp)
+                    checked += 1
+                    ties += any(abs(v) == WIN for v in pure.move_values.values())
+    assert checked > 900 and ties >= 5, (checked, ties)
+
+
+def test_the_kernel_plays_a_contract_as_the_pure_solver() -> None:
+    """Subastado, three and four players, from the declarer's and each defender's
+    perspective: made or not, then the declarer's total against his bid -- and only the
+    declarer sings."""
+    from tute.search import dds
+    if not dds.AVAILABLE:
+        pytest.skip("numba is not installed: the pure solver is the only one")
+    checked = defenders_marriages = 0
+    for text, cards in [("subastado", 2), ("subastado", 3), ("subastado", 4),
+                        ("subastado(players=4)", 2), ("subastado(players=4)", 3),
+                        ("subastado(players=4)", 4)]:
+        for seed in range(40 if cards < 4 else 100):
+            for mid in (False, True):
+                g = _position(text, seed, cards, mid)
+                if g is None:
+                    continue
+                d = g.declarer
+                with_marriage = any(_open_marriages_of(g, s) for s in range(g.players)
+                                    if s != d)
+                if cards == 4 and not with_marriage:
+                    continue                # there: a defender who may not sing
+                defenders_marriages += with_marriage
+                for persp in range(g.players):
+                    s = _Search(g, persp)
+                    assert s.kernel_ok() and s.with_kernel() is not None
+                    pure = solve(g, perspective=persp, kernel=False)
+                    assert solve(g, perspective=persp).move_values == pure.move_values, (
+                        text, seed, mid, persp)
+                    checked += 1
+    assert checked > 1000 and defenders_marriages >= 40, (checked, defenders_marriages)
+
+
 def test_one_rule_for_who_wins_a_trick() -> None:
     """The core's ``beats`` against its meaning, card by card, and the compiled kernel's
     transcription against the core on every card, winner and trump."""
@@ -127,6 +188,14 @@ def test_one_rule_for_who_wins_a_trick() -> None:
         for w in range(40):
             for t in range(-1, 4):
                 assert bool(kernel.beats_transcribed(b, w, t)) == beats(b, w, t)
+
+
+def _open_marriages_of(g: Game, seat: int) -> int:
+    """How many unsung marriages ``seat`` holds."""
+    sung = {c.suit for c in g.view(0).table.cantes_shown}
+    codes = {c.code for c in g.hand(seat)}
+    return sum(1 for x in "oceb" if {f"R{x}", f"C{x}"} <= codes and
+               not any(suit.value == x for suit in sung))
 
 
 def _open_marriages(g: Game) -> int:
@@ -240,3 +309,38 @@ def test_every_legal_action_is_valued_where_a_tute_may_be_declared() -> None:
             g.apply(seat, rng.choice([a for a in plays if a.card.rank.value != "R"]
                                      or plays))
     assert checked >= 2
+
+
+def test_a_change_to_the_kernels_rules_drops_the_compiled_cache(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """numba keys a cached function by its own bytecode: ``dds``'s search compiled with
+    the old rules of ``kernel`` inlined would survive their change.  A stale digest of
+    the two sources (as after an upgrade) flushes every compiled function's cache, the
+    search's and the rules' alike; a fresh one leaves them alone."""
+    import hashlib
+    from pathlib import Path
+    from typing import Any
+
+    from tute.search import dds, kernel
+    if not dds.AVAILABLE:
+        pytest.skip("numba is not installed: nothing is compiled")
+    search: Any = dds._search
+    stamp = Path(search._cache.cache_path) / "dds.sources-digest"
+    if not stamp.exists():
+        pytest.skip("numba cannot write its cache here")
+    flushed: list[str] = []
+    for module in (kernel, dds):
+        for name in ("_search", "_key", "took", "end_of_three", "_cante_choices"):
+            f: Any = getattr(module, name, None)
+            if f is not None:
+                monkeypatch.setattr(f._cache, "flush",
+                                    lambda name=name: flushed.append(name))
+    stamp.write_text("stale")
+    dds._drop_stale_cache()
+    digest = hashlib.sha256(Path(kernel.__file__).read_bytes()
+                            + Path(dds.__file__).read_bytes()).hexdigest()
+    assert stamp.read_text() == digest
+    assert {"_search", "_key", "took", "end_of_three", "_cante_choices"} <= set(flushed)
+    flushed.clear()
+    dds._drop_stale_cache()                                  # fresh: left alone
+    assert flushed == []

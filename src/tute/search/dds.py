@@ -30,6 +30,9 @@ over the engine) on random positions of every preset it covers.
 
 from __future__ import annotations
 
+import hashlib
+import sys
+from pathlib import Path
 from typing import Any
 
 from tute.core.tables import POINTS as CARD_POINTS
@@ -39,7 +42,16 @@ try:  # pragma: no cover - depends on the installation
     import numpy as np
     from numba import njit
 
-    from tute.search.kernel import _cante_choices, _legal, _sing, _window, beats_transcribed
+    from tute.search.kernel import (
+        _cante_choices,
+        _legal,
+        _sing,
+        _window,
+        beats_transcribed,
+        end_of_three,
+        recent,
+        took,
+    )
     AVAILABLE = True
 except ImportError:  # pragma: no cover
     AVAILABLE = False
@@ -77,7 +89,8 @@ if AVAILABLE:  # pragma: no branch
             out[suit] = word
             h = (h ^ word) * 0x100000001B3
             h ^= h >> 31
-        rest = st[0] | (st[11] << 3) | (st[12] << 8) | (params[6] << 16)
+        rest = (st[0] | (st[11] << 3) | (st[12] << 8) | ((st[6] + 512) << 12)
+                | (st[7] << 22) | (params[6] << 28))
         out[4] = rest
         h = (h ^ rest) * 0x100000001B3
         h ^= h >> 29
@@ -128,6 +141,18 @@ if AVAILABLE:  # pragma: no branch
         return out
 
     @njit(cache=True)
+    def _bounds(hands: Any, st: Any, params: Any) -> tuple[int, int]:
+        """The least and the most the value can still be: what is still out (cards,
+        the last trick's bonus, cantes) all to one side or the other."""
+        r = int(st[14] + params[5]) + _cante_bound(hands, st, params)
+        if params[11] == 0:
+            return -2 * r, 2 * r + 1
+        if params[11] == 2:                 # the declarer's points, for him or against
+            return (0, 2 * r) if params[12] > 0 else (-2 * r, 0)
+        m = 2 * min(0, int(st[6]))
+        return -2 * r + m, 2 * r + m + 1
+
+    @njit(cache=True)
     def _search(hands: Any, side: Any, coal: Any, nxt: Any, unit: Any, st: Any, tb: Any,
                 ts: Any, params: Any, keys: Any, vals: Any, scratch: Any, alpha: int, beta: int
                 ) -> int:
@@ -137,12 +162,19 @@ if AVAILABLE:  # pragma: no branch
         #     14 card points in hands and on the table
         # params: 0 trump, 1 nplay, 2 undertrump, 3 partner_exc, 4 mine, 5 last_bonus,
         #     6 rules' generation, 7 cantes on, 8 partner may sing, 9 forty_first,
-        #     10 suits lost per unit
+        #     10 suits lost per unit, 11 three players each for himself (then 12 and 13
+        #     the first and the second other; st 6 the first's lead over the second,
+        #     st 7 the sides by their last trick won), 2 a contract (then 12 whether the
+        #     value is the declarer's, 13 the declarer)
         st[8] += 1
         seat = st[0]
         tlen = st[1]
         mine = params[4]
         if st[10] == 0 and tlen == 0:
+            if params[11] == 1:
+                return end_of_three(st, params)
+            if params[11] == 2:
+                return 0
             return 1 if st[9] == mine else 0
         trump = params[0]
         slot = -1
@@ -150,12 +182,12 @@ if AVAILABLE:  # pragma: no branch
         depth = st[10]                      # cards in hands: one ply's own scratch rows
         key = scratch[depth, 0:5]
         if tlen == 0:
-            # what is still to be won bounds the value: V in [-2R, 2R + 1]
-            r = int(st[14] + params[5]) + _cante_bound(hands, st, params)
-            if 2 * r + 1 <= alpha:
-                return 2 * r + 1
-            if -2 * r >= beta:
-                return -2 * r
+            # what is still to be won bounds the value
+            low, high = _bounds(hands, st, params)
+            if high <= alpha:
+                return high
+            if low >= beta:
+                return low
             slot = _key(hands, st, params, key)
             if (keys[slot, 0] == key[0] and keys[slot, 1] == key[1]
                     and keys[slot, 2] == key[2] and keys[slot, 3] == key[3]
@@ -254,6 +286,8 @@ if AVAILABLE:  # pragma: no branch
             saved_sung = st[11]
             saved_twenty = st[12]
             saved_points = st[14]
+            saved_lead = st[6]
+            saved_order = st[7]
             if done_trick:
                 w = st[4]
                 pts = 0
@@ -262,7 +296,10 @@ if AVAILABLE:  # pragma: no branch
                 st[14] -= pts
                 if st[10] == 0:
                     pts += params[5]
-                cards = pts if side[w] == mine else -pts
+                cards = took(side, st, params, w, pts)
+                if params[11] == 1:
+                    st[7] = recent(st[7], side[w])
+                lead = st[6]
                 choices = 0
                 if params[7] == 1 and st[10] > 0:
                     choices = _cante_choices(hands, unit, st, params, w)
@@ -280,6 +317,7 @@ if AVAILABLE:  # pragma: no branch
                 tried = False
                 while True:
                     gain = cards
+                    st[6] = lead
                     if choices:
                         suit = 0
                         while not (choices >> suit) & 1:
@@ -310,6 +348,8 @@ if AVAILABLE:  # pragma: no branch
             st[11] = saved_sung
             st[12] = saved_twenty
             st[14] = saved_points
+            st[6] = saved_lead
+            st[7] = saved_order
             st[1] = tlen
             st[0] = seat
             st[2], st[3], st[4] = led0, win0, wseat0
@@ -355,9 +395,9 @@ if AVAILABLE:  # pragma: no branch
         """The exact value by null-window searches closing on it: the first at the guess
         (MTD(f)), then halving what is left between the bounds (each search's fail-soft
         answer tightens them further); the bounds start at the points still out."""
-        r = int(st[14] + params[5]) + _cante_bound(hands, st, params)
-        lo = -2 * r - 1
-        hi = 2 * r + 2
+        low, high = _bounds(hands, st, params)
+        lo = low - 1
+        hi = high + 1
         beta = min(max(guess, lo + 1), hi)
         while lo < hi:
             g = _search(hands, side, coal, nxt, unit, st, tb, ts, params, keys, vals,
@@ -368,6 +408,31 @@ if AVAILABLE:  # pragma: no branch
                 lo = g
             beta = lo + (hi - lo + 1) // 2
         return lo
+
+
+if AVAILABLE:  # pragma: no branch
+    def _drop_stale_cache() -> None:
+        """numba keys a cached function by its own bytecode only: a function compiled
+        with the kernel's rules inlined (:mod:`tute.search.kernel`) would be loaded from
+        the cache after those rules changed.  A digest of both modules' sources kept
+        beside the cache drops every cached entry of both when it differs."""
+        from tute.search import kernel as rules
+        digest = hashlib.sha256(Path(rules.__file__).read_bytes()
+                                + Path(__file__).read_bytes()).hexdigest()
+        compiled = [f for m in (rules, sys.modules[__name__]) for f in vars(m).values()
+                    if hasattr(f, "_cache") and hasattr(f, "py_func")]
+        try:
+            search: Any = _search                       # its _cache: numba's FunctionCache
+            stamp = Path(search._cache.cache_path) / "dds.sources-digest"
+            if stamp.exists() and stamp.read_text() == digest:
+                return
+            for f in compiled:
+                f._cache.flush()
+            stamp.write_text(digest)
+        except (OSError, AttributeError):   # pragma: no cover - a read-only cache:
+            pass                            # numba itself then does not cache
+
+    _drop_stale_cache()
 
 
 def _first(b: int, trick: list[tuple[int, int]], trump: int, side: tuple[int, ...],
@@ -389,7 +454,7 @@ def _rules_generation(signature: tuple[object, ...]) -> int:
     starts a new generation (the old entries can never match its keys)."""
     if _RULES[0] != signature:
         _RULES[0] = signature
-        _RULES[1] = (_RULES[1] + 1) % (1 << 40)
+        _RULES[1] = (_RULES[1] + 1) % (1 << 34)
     return int(_RULES[1])
 
 
@@ -400,11 +465,25 @@ def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool,
                  root_moves: list[int], unit: tuple[int, ...] = (0, 1, 2, 3),
                  cantes: bool = False, partner_sings: bool = False, forty_first: int = 0,
                  sung: int = 0, twenty_units: int = 0, lost: int = 0,
-                 all_moves: bool = True) -> tuple[dict[int, int], int] | None:
+                 all_moves: bool = True, three: tuple[int, int] | None = None,
+                 lead: int = 0, order: int = 0, contract: tuple[int, int] | None = None
+                 ) -> tuple[dict[int, int], int] | None:
     """Values of ``root_moves`` (bits) of the seat to act, for side ``mine``, on the
     pure solver's scale (``diff`` the margin so far); with ``all_moves`` false only a
     best move's is exact (the others are bounds no better than it).  None when a window
-    offered several cantes (the pure solver then decides)."""
+    offered several cantes (the pure solver then decides).
+
+    ``three``: three players each for himself, the others' sides (first, second); then
+    ``diff`` is ``mine``'s total less the first's, ``lead`` the first's less the
+    second's, and ``order`` the sides by their last trick won (see ``recent``).  The
+    value is still increasing in one number that adds up trick by trick: the margin
+    against the best other is ``mine - first + min(0, first - second)``, and only the
+    last part needs the past (``lead``, in the key).
+
+    ``contract``: the declarer's seat and bid; ``mine`` is then the declarer's side and
+    ``diff`` his total so far, and the values are for the declarer where ``coalition``
+    holds him, else for the defenders: made or not, then the total less the bid -- an
+    increasing function of his points alone."""
     n = len(hands)
     h = np.array(hands, dtype=np.int64)
     sd = np.array(side, dtype=np.int64)
@@ -419,15 +498,23 @@ def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool,
     cards = sum(x.bit_count() for x in hands)
     points = sum(CARD_POINTS[b] for x in hands for b in range(40) if x >> b & 1) + sum(
         CARD_POINTS[b] for _s, b in trick)
-    st = np.array([to_act, len(trick), led, win_bit, win_seat, 0, 0, 0, 0, last_side,
+    st = np.array([to_act, len(trick), led, win_bit, win_seat, 0, lead, order, 0, last_side,
                    cards, sung, twenty_units, 0, points], dtype=np.int64)
     un = np.array(list(unit) + [0] * (4 - len(unit)), dtype=np.int64)
     generation = _rules_generation((n, tuple(side), tuple(coalition), tuple(nxt), trump,
                                     nplay, undertrump, partner_exc, mine, last_bonus,
-                                    tuple(unit), cantes, partner_sings, forty_first, lost))
+                                    tuple(unit), cantes, partner_sings, forty_first, lost,
+                                    three, contract))
+    first, second = three if three is not None else (0, 0)
+    mode = 1 if three is not None else 0
+    declarer_view = True
+    if contract is not None:
+        mode = 2
+        declarer_view = coalition[contract[0]]
+        first, second = (1 if declarer_view else -1), contract[0]
     params = np.array([trump, nplay, int(undertrump), int(partner_exc), mine, last_bonus,
-                       generation, int(cantes), int(partner_sings), forty_first, lost],
-                      dtype=np.int64)
+                       generation, int(cantes), int(partner_sings), forty_first, lost,
+                       mode, first, second], dtype=np.int64)
     if not _TT:
         _TT.extend([np.zeros((1 << TT_BITS, 5), dtype=np.int64),
                     np.zeros((1 << TT_BITS, 3), dtype=np.int64)])
@@ -458,7 +545,9 @@ def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool,
                 pts += last_bonus
             if cantes and s2[10] > 0:
                 _window(hh, sd, un, s2, params, w)
-            gain = (pts if side[w] == mine else -pts) + int(s2[5])
+            gain = int(took(sd, s2, params, w, pts)) + int(s2[5])
+            if three is not None:
+                s2[7] = recent(int(s2[7]), side[w])
             s2[5] = 0
             s2[9] = side[w]
             s2[1] = 0
@@ -486,10 +575,13 @@ def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool,
             return None
     values: dict[int, int] = {}
     for b, total in future.items():
-        last = total % 2                       # L: the side takes the last trick
-        margin = diff + (total - last) // 2
-        won = 2 * margin + last > 0
-        values[b] = margin + (WIN if won else -WIN)
+        if contract is not None:               # the declarer's points, for or against
+            made_by = diff + (total if declarer_view else -total) // 2 - contract[1]
+            value = made_by + (WIN if made_by >= 0 else -WIN)
+            values[b] = value if declarer_view else -value
+            continue
+        v = 2 * diff + total                   # twice the margin, and 1 for the tie
+        values[b] = v // 2 + (WIN if v > 0 else -WIN)
     if not all_moves:                          # the others only bound: not values
         assert best is not None
         keep = next(b for b, t in future.items() if t == best)

@@ -2,14 +2,16 @@
 positions the kernel covers, and their values from it on the pure solver's scale.
 
 The kernel knows no manilla nor tute, and cantes only as the trick winner's side's
-choice; a cante the root may sing is valued here, by the kernel after singing it."""
+choice; a cante the root may sing is valued here, by the kernel after singing it.  It
+plays two sides, three players each for himself where the highest total wins, and a
+contract (Subastado: the declarer's points against his bid)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from tute.core.actions import FORTY, TWENTIES, Action
-from tute.search import dds
+from tute.search import dds, kernel
 from tute.search.solution import Solution
 
 # the pure solver's search state (tute.search.solver._Search), which calls in here: not
@@ -20,17 +22,26 @@ _Search = Any
 def kernel_ok(self: _Search) -> bool:
     """The compiled kernel knows no manilla nor tute, and cantes only as the trick
     winner's (or his side's) single open choice."""
-    if not (self.use_kernel and dds.AVAILABLE and self.two_sides and self.n <= 4):
+    contract = self.scoring == "contract"
+    if not (self.use_kernel and dds.AVAILABLE and (self.two_sides or three(self) or contract)
+            and self.n <= 4):
         return False
     if self.others_possible:
         return False
     if self.cantes_possible:
-        if self.g.variant.sing_who not in ("winner", "winner_or_partner"):
+        sings = ("declarer",) if contract else ("winner", "winner_or_partner")
+        if self.g.variant.sing_who not in sings:
             return False
         if self.window >= 0 and not self.trick_bits and self._bundles() != [[]] \
                 and self.acting != self.window:
             return False                # another seat's window: the pure solver
     return True
+
+
+def three(self: _Search) -> bool:
+    """Three players each for himself, all playing, the highest total winning."""
+    return (self.n == 3 and self.nsides == 3 and self.scoring == "highest"
+            and len(self.g.playing) == 3)
 
 
 def with_kernel(self: _Search, all_moves: bool = True) -> Solution | None:
@@ -80,17 +91,35 @@ def _kernel_cards(self: _Search, all_moves: bool) -> Solution | None:
     m = self._legal_mask(seat)
     bits = [b for b in range(40) if m >> b & 1]
     last_side = self.side[self.trick_winners[-1]] if self.trick_winners else 0
+    others: tuple[int, int] | None = None
+    contract: tuple[int, int] | None = None
+    lead = order = 0
+    if self.scoring == "contract":
+        d = self.declarer
+        mine = self.side[d]
+        diff = totals[mine]
+        contract = (d, self.g.bid)
+    elif three(self):
+        first, second = (s for s in range(3) if s != mine)
+        others = (first, second)
+        diff = totals[mine] - totals[first]
+        lead = totals[first] - totals[second]
+        order = 0b111111                    # nobody has won a trick yet
+        for w in self.trick_winners:
+            order = int(kernel.recent(order, self.side[w]))
+    else:
+        diff = totals[mine] - totals[1 - mine]
     twenty_units = sum(1 << u for u in range(self.n) if self.sang_twenty[u])
     lost = sum((self.lost[u] & 0xF) << (4 * u) for u in range(self.n))
     found = dds.solve_arrays(
         list(self.hands), self.side, self.coalition, self.next, seat,
         list(zip(self.trick_seats, self.trick_bits, strict=True)),
-        totals[mine] - totals[1 - mine], self.trump_suit, self.nplay, self.undertrump,
+        diff, self.trump_suit, self.nplay, self.undertrump,
         self.partner_exc, mine, self.last_bonus, last_side, bits,
         unit=self.unit, cantes=self.cantes_possible,
         partner_sings=self.partner_may_sing, forty_first=self.forty_first,
         sung=self.sung_suits, twenty_units=twenty_units, lost=lost,
-        all_moves=all_moves)
+        all_moves=all_moves, three=others, lead=lead, order=order, contract=contract)
     if found is None:
         return None
     values, nodes = found

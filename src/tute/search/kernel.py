@@ -63,7 +63,10 @@ if AVAILABLE:  # pragma: no branch
     @njit(cache=True)
     def _cante_choices(hands: Any, unit: Any, st: Any, params: Any, w: int) -> int:
         """The suits whose cante the trick winner's side may sing now (bits): its
-        marriages not sung nor lost, the forty first where the rule says so."""
+        marriages not sung nor lost, the forty first where the rule says so.  In a
+        contract (``params[11] == 2``) only the declarer (``params[13]``) sings."""
+        if params[11] == 2 and w != params[13]:
+            return 0
         trump = params[0]
         tb_ = 1 << trump
         n = hands.shape[0]
@@ -98,7 +101,70 @@ if AVAILABLE:  # pragma: no branch
         if suit != params[0]:
             st[12] |= 1 << unit[w]
         pts = 40 if suit == params[0] else 20
-        return pts if side[w] == params[4] else -pts
+        return took(side, st, params, w, pts)
+
+    @njit(cache=True)
+    def took(side: Any, st: Any, params: Any, w: int, pts: int) -> int:
+        """Seat ``w``'s side takes ``pts`` (a trick's cards, a cante): what the value's
+        additive part gains.  Two sides: the margin for side ``params[4]``.  Three players
+        each for himself (``params[11]``): the root's points less those of the first
+        other (``params[12]``), the first other's lead over the second (``st[6]``) kept
+        for the end.  A contract (``params[11] == 2``): the declarer's (side
+        ``params[4]``) points, counted for him (``params[12]`` 1) or against (-1)."""
+        sw = side[w]
+        if params[11] == 0:
+            return pts if sw == params[4] else -pts
+        if params[11] == 2:
+            return params[12] * pts if sw == params[4] else 0
+        if sw == params[4]:
+            return pts
+        if sw == params[12]:
+            st[6] += pts
+            return -pts
+        st[6] -= pts
+        return 0
+
+    @njit(cache=True)
+    def recent(order: int, sw: int) -> int:
+        """The sides in the order of their last trick won (2 bits each, the latest
+        first, 3 for none) after ``sw`` takes one."""
+        out = sw
+        k = 1
+        for i in range(3):
+            x = (order >> (2 * i)) & 3
+            if x != 3 and x != sw and k < 3:
+                out |= x << (2 * k)
+                k += 1
+        while k < 3:
+            out |= 3 << (2 * k)
+            k += 1
+        return out
+
+    @njit(cache=True)
+    def end_of_three(st: Any, params: Any) -> int:
+        """The value's last part with three players each for himself: twice the first
+        other's shortfall behind the second (``min(0, E)``: the best other is whoever
+        leads), and 1 where the root wins a tie with the best others (the tied side that
+        won a trick most recently; none did: the first seat)."""
+        e = st[6]
+        me, b, c = params[4], params[12], params[13]
+        rm = rb = rc = 3
+        for i in range(3):
+            x = (st[7] >> (2 * i)) & 3
+            if x == me:
+                rm = i
+            elif x == b:
+                rb = i
+            elif x == c:
+                rc = i
+        top = rb if e > 0 else (rc if e < 0 else min(rb, rc))
+        if rm < top:
+            tie = 1
+        elif rm > top or top < 3:
+            tie = 0
+        else:                               # nobody tied won a trick: the lowest index
+            tie = 1 if (e < 0 or me < b) and (e > 0 or me < c) else 0
+        return int(2 * min(0, e) + tie)
 
     @njit(cache=True)
     def _window(hands: Any, side: Any, unit: Any, st: Any, params: Any, w: int) -> None:
