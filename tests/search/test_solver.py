@@ -9,7 +9,7 @@ import pytest
 from solver_reference import minimax, root_values
 from tute import Game
 from tute.core.actions import TUTE, Play
-from tute.search.solver import WIN, SolverError, _Search, solve
+from tute.search.solver import TUTE_VALUE, WIN, SolverError, _Search, solve
 
 CASES = [("habanero", 4), ("parejas", 2), ("online", 2), ("tres", 2),
          ("individual(players=3)", 3), ("parejas(sing_who=both_one_each,manilla=10)", 2),
@@ -87,7 +87,8 @@ def test_compiled_kernel_matches_the_pure_solver() -> None:
                         ("online", 4), ("online(players=2,sing_while_stock_only=false)", 6),
                         ("parejas(forty_first=off,tute_set=off)", 4),
                         ("parejas(forty_first=if_held,sing_who=winner_or_partner)", 4),
-                        ("parejas(sing_use_or_lose=true)", 4)]:
+                        ("parejas(sing_use_or_lose=true)", 4), ("guinote", 6),
+                        ("habanero(sing_who=both_one_each)", 6)]:
         for seed in range(40):
             for mid in (False, True):
                 g = _position(text, seed, cards, mid)
@@ -159,6 +160,75 @@ def test_the_kernel_plays_a_contract_as_the_pure_solver() -> None:
                         text, seed, mid, persp)
                     checked += 1
     assert checked > 1000 and defenders_marriages >= 40, (checked, defenders_marriages)
+
+
+def _tute_position(text: str, seed: int, cards: int, mid: bool) -> Game | None:
+    """A deal where one seat holds the four kings (or knights), played at random --
+    never a declaration, the holder keeping his set -- down to ``cards`` cards a hand;
+    None where the obligations made him break it."""
+    rng = random.Random(seed)
+    dealt = Game.new(text, seed=seed)
+    n, size = dealt.players, len(dealt.hand(0))
+    deck = [c for s in range(n) for c in dealt.hand(s)]
+    holder = rng.randrange(n)
+    rank = rng.choice("RC")
+    kept = [c for c in deck if c.code[0] == rank]
+    rest = [c for c in deck if c not in kept]
+    rng.shuffle(rest)
+    hands = []
+    for s in range(n):
+        take = size - (len(kept) if s == holder else 0)
+        hands.append((kept if s == holder else []) + rest[:take])
+        rest = rest[take:]
+    g = Game.from_hands(text, hands, hands[0][-1], (), 0)
+    while not g.is_over:
+        for s in g.seats_with_declarations():       # cantes now and then, never the tute
+            cantes = [a for a in g.legal_actions(s) if a != TUTE and not isinstance(a, Play)]
+            if cantes and rng.random() < 0.5:
+                g.apply(s, rng.choice(cantes))
+        seat = g.acting
+        if len(g.hand(seat)) <= cards and bool(g.trick) == mid:
+            return g
+        plays = [a for a in g.legal_actions(seat) if isinstance(a, Play)]
+        free = [a for a in plays if not (seat == holder and a.card in kept)]
+        if not free:
+            return None
+        g.apply(seat, rng.choice(free))
+    return None
+
+
+def test_the_kernel_values_a_tute_to_come_as_the_pure_solver() -> None:
+    """A seat holds the four kings (or knights) and has not declared them yet: the tute
+    comes when his side wins a trick (or on his turn, tute_timing anytime) and ends the
+    hand -- the kernel searches it as the pure solver does (with no_tute_after_sing a
+    seat that has sung is barred)."""
+    from tute.search import dds
+    if not dds.AVAILABLE:
+        pytest.skip("numba is not installed: the pure solver is the only one")
+    checked = tutes = 0
+    for text in ("parejas", "online", "parejas(tute_timing=anytime)", "tres",
+                 "parejas(sing_who=winner_or_partner)", "online(tute_timing=anytime)"):
+        found = 0
+        for seed in range(700):
+            g = _tute_position(text, seed, 5 + seed % 3 // 2, seed % 2 == 1)
+            if g is None:
+                continue
+            for persp in range(g.players):
+                s = _Search(g, persp)
+                if not s.kernel_ok():
+                    break                     # the root's own tute: the pure solver
+                assert s.with_kernel() is not None
+                pure = solve(g, perspective=persp, kernel=False)
+                assert solve(g, perspective=persp).move_values == pure.move_values, (
+                    text, seed, persp)
+                checked += 1
+                tutes += any(abs(v) == TUTE_VALUE for v in pure.move_values.values())
+            else:
+                found += 1
+            if found == 20:
+                break
+        assert found == 20, (text, found)
+    assert tutes >= 40, (checked, tutes)
 
 
 def test_one_rule_for_who_wins_a_trick() -> None:

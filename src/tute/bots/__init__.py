@@ -10,15 +10,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tute.bots.base import Bot, Budget
-from tute.bots.expert import DeepExpertBot, ExpertBot, RolloutDeepExpertBot
+from tute.bots.expert import DeepExpertBot, ExpertBot, PoolExpertBot, RolloutDeepExpertBot
 from tute.bots.heuristic import HeuristicBot
 from tute.bots.random_bot import RandomBot
 from tute.bots.search import MonteCarloBot, PimcBot
 from tute.core.errors import InvalidVariantError
 
 LEVELS = ("random", "heuristic", "mc", "pimc", "expert")
-ARENA_ONLY = ("expert-deep", "expert-roll6")   # versions of a level measured in the arena,
-                                                # not offered to players
+# versions of a level measured in the arena, not offered to players
+ARENA_ONLY = ("expert-deep", "expert-roll6", "expert-pool10")
 BEST = "expert"             # the strongest measured (README: expert vs pimc)
 
 _MAKERS: dict[str, Callable[[int | None, Budget | None], Bot]] = {
@@ -29,6 +29,7 @@ _MAKERS: dict[str, Callable[[int | None, Budget | None], Bot]] = {
     "expert": ExpertBot,
     "expert-deep": DeepExpertBot,
     "expert-roll6": RolloutDeepExpertBot,
+    "expert-pool10": PoolExpertBot,
 }
 
 

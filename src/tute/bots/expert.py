@@ -166,6 +166,8 @@ class ExpertBot(PimcBot):
     name = "expert"
     solve_deep: int | None = None
     rollout_deep: int | None = None
+    pool = POOL                          # deals weighed per deal searched
+    max_pool = MAX_POOL
 
     def rollout(self, g: Game, seat: int, seed: int) -> int:
         # the end of a hand is solved in milliseconds (2 players: most of the strict
@@ -183,7 +185,7 @@ class ExpertBot(PimcBot):
         stop = None if deadline is None else start + 0.4 * (deadline - start)
         pool: list[Game] = []
         weights: list[float] = []
-        pool_size = min(MAX_POOL, POOL * min(wanted, 40))
+        pool_size = min(self.max_pool, self.pool * min(wanted, 40))
         while len(pool) < pool_size:
             g = sample_game(view, self.rng, excluded)
             pool.append(g)
@@ -229,3 +231,12 @@ class RolloutDeepExpertBot(ExpertBot):
 
     name = "expert-roll6"
     rollout_deep = 6
+
+
+class PoolExpertBot(ExpertBot):
+    """``expert-pool10`` (arena only): weighs ten deals per deal searched (up to 400)
+    instead of three, so the resampled deals follow the others' play more closely."""
+
+    name = "expert-pool10"
+    pool = 10
+    max_pool = 400

@@ -49,14 +49,18 @@ try:  # pragma: no cover - depends on the installation
         _window,
         beats_transcribed,
         end_of_three,
+        holds_tute,
         recent,
         took,
+        tute_in_window,
     )
     AVAILABLE = True
 except ImportError:  # pragma: no cover
     AVAILABLE = False
 
 WIN = 10_000
+TUTE_VALUE = WIN + 5_000
+TUTE_V = 1 << 20                # a tute on the search's scale: beyond any points
 TT_BITS = 20
 INF = 1 << 30
 
@@ -141,16 +145,26 @@ if AVAILABLE:  # pragma: no branch
         return out
 
     @njit(cache=True)
-    def _bounds(hands: Any, st: Any, params: Any) -> tuple[int, int]:
+    def _bounds(hands: Any, coal: Any, st: Any, params: Any) -> tuple[int, int]:
         """The least and the most the value can still be: what is still out (cards,
-        the last trick's bonus, cantes) all to one side or the other."""
+        the last trick's bonus, cantes) all to one side or the other; a tute either
+        side could still declare, beyond that."""
         r = int(st[14] + params[5]) + _cante_bound(hands, st, params)
         if params[11] == 0:
-            return -2 * r, 2 * r + 1
-        if params[11] == 2:                 # the declarer's points, for him or against
-            return (0, 2 * r) if params[12] > 0 else (-2 * r, 0)
-        m = 2 * min(0, int(st[6]))
-        return -2 * r + m, 2 * r + m + 1
+            low, high = -2 * r, 2 * r + 1
+        elif params[11] == 2:               # the declarer's points, for him or against
+            low, high = (0, 2 * r) if params[12] > 0 else (-2 * r, 0)
+        else:
+            m = 2 * min(0, int(st[6]))
+            low, high = -2 * r + m, 2 * r + m + 1
+        if params[14] != 0 or params[15] != 0:
+            for s in range(hands.shape[0]):
+                if holds_tute(hands, params, s):
+                    if coal[s] == 1:
+                        high = TUTE_V + 4 * r + 2
+                    else:
+                        low = -TUTE_V - 4 * r - 2
+        return low, high
 
     @njit(cache=True)
     def _search(hands: Any, side: Any, coal: Any, nxt: Any, unit: Any, st: Any, tb: Any,
@@ -176,6 +190,8 @@ if AVAILABLE:  # pragma: no branch
             if params[11] == 2:
                 return 0
             return 1 if st[9] == mine else 0
+        if params[16] == 1 and holds_tute(hands, params, seat):
+            return TUTE_V if coal[seat] == 1 else -TUTE_V     # tute on his turn
         trump = params[0]
         slot = -1
         first = -1
@@ -183,7 +199,7 @@ if AVAILABLE:  # pragma: no branch
         key = scratch[depth, 0:5]
         if tlen == 0:
             # what is still to be won bounds the value
-            low, high = _bounds(hands, st, params)
+            low, high = _bounds(hands, coal, st, params)
             if high <= alpha:
                 return high
             if low >= beta:
@@ -301,7 +317,8 @@ if AVAILABLE:  # pragma: no branch
                     st[7] = recent(st[7], side[w])
                 lead = st[6]
                 choices = 0
-                if params[7] == 1 and st[10] > 0:
+                tute = tute_in_window(hands, params, w) if st[10] > 0 else -1
+                if params[7] == 1 and st[10] > 0 and tute < 0:
                     choices = _cante_choices(hands, unit, st, params, w)
                 st[9] = side[w]
                 st[1] = 0
@@ -315,7 +332,7 @@ if AVAILABLE:  # pragma: no branch
                 sings_max = coal[w] == 1
                 v = 0
                 tried = False
-                while True:
+                while tute < 0:
                     gain = cards
                     st[6] = lead
                     if choices:
@@ -334,6 +351,8 @@ if AVAILABLE:  # pragma: no branch
                     tried = True
                     if choices == 0 or (v >= beta if sings_max else v <= alpha):
                         break
+                if tute >= 0:                   # his side wins the hand at once
+                    v = 2 * cards + (TUTE_V if coal[tute] == 1 else -TUTE_V)
             else:
                 st[1] = tlen + 1
                 st[0] = nxt[seat]
@@ -395,7 +414,7 @@ if AVAILABLE:  # pragma: no branch
         """The exact value by null-window searches closing on it: the first at the guess
         (MTD(f)), then halving what is left between the bounds (each search's fail-soft
         answer tightens them further); the bounds start at the points still out."""
-        low, high = _bounds(hands, st, params)
+        low, high = _bounds(hands, coal, st, params)
         lo = low - 1
         hi = high + 1
         beta = min(max(guess, lo + 1), hi)
@@ -466,8 +485,9 @@ def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool,
                  cantes: bool = False, partner_sings: bool = False, forty_first: int = 0,
                  sung: int = 0, twenty_units: int = 0, lost: int = 0,
                  all_moves: bool = True, three: tuple[int, int] | None = None,
-                 lead: int = 0, order: int = 0, contract: tuple[int, int] | None = None
-                 ) -> tuple[dict[int, int], int] | None:
+                 lead: int = 0, order: int = 0, contract: tuple[int, int] | None = None,
+                 tutes: tuple[int, int] = (0, 0), tute_anytime: bool = False,
+                 barred: int = 0) -> tuple[dict[int, int], int] | None:
     """Values of ``root_moves`` (bits) of the seat to act, for side ``mine``, on the
     pure solver's scale (``diff`` the margin so far); with ``all_moves`` false only a
     best move's is exact (the others are bounds no better than it).  None when a window
@@ -483,7 +503,13 @@ def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool,
     ``contract``: the declarer's seat and bid; ``mine`` is then the declarer's side and
     ``diff`` his total so far, and the values are for the declarer where ``coalition``
     holds him, else for the defenders: made or not, then the total less the bid -- an
-    increasing function of his points alone."""
+    increasing function of his points alone.
+
+    ``tutes``: the sets that make a tute (bit masks, 0 for none); ``tute_anytime`` a
+    seat may declare it on any turn of his; ``barred`` the seats that may not (they
+    have sung).  A tute is valued as the pure solver values it, ``TUTE_VALUE`` for the
+    side that declares it.  The root must not be able to declare one itself (the pure
+    solver answers that at once)."""
     n = len(hands)
     h = np.array(hands, dtype=np.int64)
     sd = np.array(side, dtype=np.int64)
@@ -504,7 +530,7 @@ def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool,
     generation = _rules_generation((n, tuple(side), tuple(coalition), tuple(nxt), trump,
                                     nplay, undertrump, partner_exc, mine, last_bonus,
                                     tuple(unit), cantes, partner_sings, forty_first, lost,
-                                    three, contract))
+                                    three, contract, tutes, tute_anytime, barred))
     first, second = three if three is not None else (0, 0)
     mode = 1 if three is not None else 0
     declarer_view = True
@@ -514,7 +540,8 @@ def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool,
         first, second = (1 if declarer_view else -1), contract[0]
     params = np.array([trump, nplay, int(undertrump), int(partner_exc), mine, last_bonus,
                        generation, int(cantes), int(partner_sings), forty_first, lost,
-                       mode, first, second], dtype=np.int64)
+                       mode, first, second, tutes[0], tutes[1], int(tute_anytime), barred],
+                      dtype=np.int64)
     if not _TT:
         _TT.extend([np.zeros((1 << TT_BITS, 5), dtype=np.int64),
                     np.zeros((1 << TT_BITS, 3), dtype=np.int64)])
@@ -537,13 +564,15 @@ def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool,
             s2[3], s2[4] = b, to_act
         tb2[tlen], ts2[tlen] = b, to_act
         gain = 0
+        tute = -1
         if tlen + 1 == nplay:
             w = int(s2[4])
             pts = sum(int(POINTS[tb2[k]]) for k in range(tlen + 1))
             s2[14] -= pts
             if s2[10] == 0:
                 pts += last_bonus
-            if cantes and s2[10] > 0:
+            tute = tute_in_window(hh, params, w) if s2[10] > 0 else -1
+            if cantes and s2[10] > 0 and tute < 0:
                 _window(hh, sd, un, s2, params, w)
             gain = int(took(sd, s2, params, w, pts)) + int(s2[5])
             if three is not None:
@@ -556,7 +585,9 @@ def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool,
             s2[1] = tlen + 1
             s2[0] = nxt[to_act]
         s2[8] = 0
-        if all_moves or best is None:
+        if tute >= 0:                           # the trick's winner declares tute
+            v = TUTE_V if coalition[tute] else -TUTE_V
+        elif all_moves or best is None:
             v = _mtdf(hh, sd, co, nx, un, s2, tb2, ts2, params, keys, vals, scratch,
                       0 if best is None else best - 2 * gain)
         else:                                   # only whether it beats the best so far
@@ -575,6 +606,9 @@ def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool,
             return None
     values: dict[int, int] = {}
     for b, total in future.items():
+        if abs(total) >= TUTE_V // 2:          # a tute: the hand at once
+            values[b] = TUTE_VALUE if total > 0 else -TUTE_VALUE
+            continue
         if contract is not None:               # the declarer's points, for or against
             made_by = diff + (total if declarer_view else -total) // 2 - contract[1]
             value = made_by + (WIN if made_by >= 0 else -WIN)

@@ -1,8 +1,8 @@
 """Between the pure solver and its compiled kernel (:mod:`tute.search.dds`): which
 positions the kernel covers, and their values from it on the pure solver's scale.
 
-The kernel knows no manilla nor tute, and cantes only as the trick winner's side's
-choice; a cante the root may sing is valued here, by the kernel after singing it.  It
+The kernel knows no manilla, tutes declared after a trick or on a turn (not the
+root's own), and cantes only as the trick winner's side's choice; a cante the root may sing is valued here, by the kernel after singing it.  It
 plays two sides, three players each for himself where the highest total wins, and a
 contract (Subastado: the declarer's points against his bid)."""
 
@@ -27,9 +27,16 @@ def kernel_ok(self: _Search) -> bool:
             and self.n <= 4):
         return False
     if self.others_possible:
-        return False
+        manillas = self.manilla is not None and any(
+            h & (0b11 << (s * 10 + 8)) == 0b11 << (s * 10 + 8)
+            for h in self.hands for s in range(4) if not self.manilla_suits >> s & 1)
+        if manillas or self._tute_side() >= 0:      # the root's own tute: at once
+            return False
     if self.cantes_possible:
-        sings = ("declarer",) if contract else ("winner", "winner_or_partner")
+        sings: tuple[str, ...] = (("declarer",) if contract
+                                  else ("winner", "winner_or_partner"))
+        if not self.partner_may_sing:       # "each partner one" without a partner: the
+            sings += ("both_one_each",)     # winner's one cante
         if self.g.variant.sing_who not in sings:
             return False
         if self.window >= 0 and not self.trick_bits and self._bundles() != [[]] \
@@ -111,6 +118,10 @@ def _kernel_cards(self: _Search, all_moves: bool) -> Solution | None:
         diff = totals[mine] - totals[1 - mine]
     twenty_units = sum(1 << u for u in range(self.n) if self.sang_twenty[u])
     lost = sum((self.lost[u] & 0xF) << (4 * u) for u in range(self.n))
+    sets = (*self.tute_sets, 0, 0)[:2]
+    barred = 0
+    if self.g.variant.no_tute_after_sing:
+        barred = sum(1 << s for s in range(self.n) if self.sang[s])
     found = dds.solve_arrays(
         list(self.hands), self.side, self.coalition, self.next, seat,
         list(zip(self.trick_seats, self.trick_bits, strict=True)),
@@ -119,7 +130,8 @@ def _kernel_cards(self: _Search, all_moves: bool) -> Solution | None:
         unit=self.unit, cantes=self.cantes_possible,
         partner_sings=self.partner_may_sing, forty_first=self.forty_first,
         sung=self.sung_suits, twenty_units=twenty_units, lost=lost,
-        all_moves=all_moves, three=others, lead=lead, order=order, contract=contract)
+        all_moves=all_moves, three=others, lead=lead, order=order, contract=contract,
+        tutes=(sets[0], sets[1]), tute_anytime=bool(self.tute_anytime), barred=barred)
     if found is None:
         return None
     values, nodes = found

@@ -125,6 +125,31 @@ if AVAILABLE:  # pragma: no branch
         return 0
 
     @njit(cache=True)
+    def holds_tute(hands: Any, params: Any, s: int) -> bool:
+        """Seat ``s`` holds a tute (``params[14]``, ``params[15]``: the sets, 0 for
+        none) and may declare one (``params[17]``: the seats barred, having sung)."""
+        if (params[17] >> s) & 1:
+            return False
+        h = hands[s]
+        a = params[14]
+        b = params[15]
+        return bool((a != 0 and h & a == a) or (b != 0 and h & b == b))
+
+    @njit(cache=True)
+    def tute_in_window(hands: Any, params: Any, w: int) -> int:
+        """The seat that declares tute when ``w`` has just won a trick (he, on his turn
+        or in his window; his partner where he may sing), or -1."""
+        if params[14] == 0 and params[15] == 0:
+            return -1
+        in_window = params[11] != 2 or w == params[13]   # a contract: the declarer's
+        if (in_window or params[16] == 1) and holds_tute(hands, params, w):
+            return w
+        n = hands.shape[0]
+        if params[8] == 1 and n == 4 and holds_tute(hands, params, (w + 2) % 4):
+            return (w + 2) % 4
+        return -1
+
+    @njit(cache=True)
     def recent(order: int, sw: int) -> int:
         """The sides in the order of their last trick won (2 bits each, the latest
         first, 3 for none) after ``sw`` takes one."""
