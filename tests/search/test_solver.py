@@ -281,14 +281,17 @@ def _open_marriages(g: Game) -> int:
 
 def test_the_kernel_chooses_among_cantes_as_the_pure_solver() -> None:
     """A trick won by a side with two cantes open: the kernel searches which to sing
-    (each a choice of the winner's side) and finds the pure solver's values."""
+    (each a choice of the winner's side; where each partner sings his own, each pair of
+    choices) and finds the pure solver's values."""
     from tute.search import dds
     if not dds.AVAILABLE:
         pytest.skip("numba is not installed: the pure solver is the only one")
     checked = by_kernel = 0
     for text in ("parejas", "online(players=2,sing_while_stock_only=false)",
                  "parejas(forty_first=off,tute_set=off)",
-                 "parejas(forty_first=if_held,sing_who=winner_or_partner)"):
+                 "parejas(forty_first=if_held,sing_who=winner_or_partner)",
+                 "parejas(sing_who=both_one_each)",
+                 "parejas(sing_who=both_one_each,forty_first=strict,sing_use_or_lose=true)"):
         for seed in range(900):
             g = _position(text, seed, 5, seed % 2 == 1)
             if g is None or _open_marriages(g) < 2:
@@ -414,3 +417,31 @@ def test_a_change_to_the_kernels_rules_drops_the_compiled_cache(
     flushed.clear()
     dds._drop_stale_cache()                                  # fresh: left alone
     assert flushed == []
+
+
+def test_each_partner_chooses_his_own_cante() -> None:
+    """Hand-built, each partner singing his own (sing_who both_one_each): seat 0 takes
+    the first trick with the as de oros; his partner holds the forty (bastos, trumps)
+    and a twenty (copas), forty_first off, and their side takes no other trick.  The
+    partner's choice is searched: the value is the one with only the forty to sing (the
+    copas knight swapped for the sota, one point less in the partner's hand)."""
+    from tute.search import dds
+    if not dds.AVAILABLE:
+        pytest.skip("numba is not installed: the pure solver is the only one")
+    o, c, e, b = 0, 10, 20, 30                # the suits' first bits; strength 9 the as
+
+    def value(partner: int) -> int:
+        hands = [1 << (o + 9) | 1 << e | 1 << (e + 1) | 1 << (e + 2) | 1 << (e + 3),
+                 1 << o | 1 << (e + 9) | 1 << (e + 8) | 1 << (e + 7) | 1 << (e + 6),
+                 partner,
+                 1 << (o + 2) | 1 << (b + 9) | 1 << (b + 8) | 1 << (b + 5) | 1 << (b + 4)]
+        found = dds.solve_arrays(hands, (0, 1, 0, 1), (True, False, True, False),
+                                 (1, 2, 3, 0), 0, [], 0, 3, 4, False, False, 0, 10, 0,
+                                 [o + 9], unit=(0, 1, 2, 3), cantes=True,
+                                 partner_sings=True, forty_first=0, each_one=True)
+        assert found is not None
+        return found[0][o + 9]
+
+    marriages = 1 << (o + 1) | 1 << (b + 6) | 1 << (b + 7) | 1 << (c + 6) | 1 << (c + 7)
+    forty_only = 1 << (o + 1) | 1 << (b + 6) | 1 << (b + 7) | 1 << (c + 5) | 1 << (c + 7)
+    assert value(marriages) == value(forty_only) - 1

@@ -43,13 +43,14 @@ try:  # pragma: no cover - depends on the installation
     from numba import njit
 
     from tute.search.kernel import (
-        _cante_choices,
         _legal,
         _sing,
         _window,
         beats_transcribed,
+        cantes_open,
         end_of_three,
         holds_tute,
+        nth_suit,
         recent,
         took,
         tute_in_window,
@@ -143,6 +144,14 @@ if AVAILABLE:  # pragma: no branch
             if (allc >> (suit * 10 + 7)) & 1 and (allc >> (suit * 10 + 6)) & 1:
                 out += 40 if suit == params[0] else 20
         return out
+
+    @njit(cache=True)
+    def _count(m: int) -> int:
+        c = 0
+        while m:
+            m &= m - 1
+            c += 1
+        return c
 
     @njit(cache=True)
     def _bounds(hands: Any, coal: Any, st: Any, params: Any) -> tuple[int, int]:
@@ -316,10 +325,13 @@ if AVAILABLE:  # pragma: no branch
                 if params[11] == 1:
                     st[7] = recent(st[7], side[w])
                 lead = st[6]
-                choices = 0
+                choices = 0                 # the winner's (his side's) cantes open
+                theirs = 0                  # his partner's, where each sings his own
                 tute = tute_in_window(hands, params, w) if st[10] > 0 else -1
                 if params[7] == 1 and st[10] > 0 and tute < 0:
-                    choices = _cante_choices(hands, unit, st, params, w)
+                    choices, theirs = cantes_open(hands, unit, st, params, w)
+                ways = max(1, _count(choices))
+                ways_theirs = max(1, _count(theirs))
                 st[9] = side[w]
                 st[1] = 0
                 st[0] = w
@@ -327,20 +339,22 @@ if AVAILABLE:  # pragma: no branch
                 for k in range(tlen + 1):
                     keep[k] = tb[k]
                     keep[4 + k] = ts[k]
-                # the winner's side sings one of its open cantes, the best for it (or
-                # none is open): a choice node of its own
+                # the winner's side sings one of its open cantes (each partner one of
+                # his own, where the rule says so), the best for it: a choice node
                 sings_max = coal[w] == 1
                 v = 0
                 tried = False
+                way = 0
                 while tute < 0:
                     gain = cards
                     st[6] = lead
                     if choices:
-                        suit = 0
-                        while not (choices >> suit) & 1:
-                            suit += 1
-                        choices ^= 1 << suit
-                        gain += _sing(side, unit, st, params, w, suit)
+                        gain += _sing(side, unit, st, params, w,
+                                      nth_suit(choices, way // ways_theirs))
+                    if theirs:
+                        gain += _sing(side, unit, st, params, (w + 2) % 4,
+                                      nth_suit(theirs, way % ways_theirs))
+                    way += 1
                     c = 2 * gain + _search(hands, side, coal, nxt, unit, st, tb, ts, params,
                                            keys, vals, scratch, alpha - 2 * gain,
                                            beta - 2 * gain)
@@ -349,7 +363,7 @@ if AVAILABLE:  # pragma: no branch
                     if not tried or (c > v if sings_max else c < v):
                         v = c
                     tried = True
-                    if choices == 0 or (v >= beta if sings_max else v <= alpha):
+                    if way >= ways * ways_theirs or (v >= beta if sings_max else v <= alpha):
                         break
                 if tute >= 0:                   # his side wins the hand at once
                     v = 2 * cards + (TUTE_V if coal[tute] == 1 else -TUTE_V)
@@ -487,7 +501,8 @@ def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool,
                  all_moves: bool = True, three: tuple[int, int] | None = None,
                  lead: int = 0, order: int = 0, contract: tuple[int, int] | None = None,
                  tutes: tuple[int, int] = (0, 0), tute_anytime: bool = False,
-                 barred: int = 0) -> tuple[dict[int, int], int] | None:
+                 barred: int = 0, each_one: bool = False
+                 ) -> tuple[dict[int, int], int] | None:
     """Values of ``root_moves`` (bits) of the seat to act, for side ``mine``, on the
     pure solver's scale (``diff`` the margin so far); with ``all_moves`` false only a
     best move's is exact (the others are bounds no better than it).  None when a window
@@ -509,7 +524,8 @@ def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool,
     seat may declare it on any turn of his; ``barred`` the seats that may not (they
     have sung).  A tute is valued as the pure solver values it, ``TUTE_VALUE`` for the
     side that declares it.  The root must not be able to declare one itself (the pure
-    solver answers that at once)."""
+    solver answers that at once).  ``each_one``: each partner may sing one cante of his
+    own in a window (``unit`` then one a seat)."""
     n = len(hands)
     h = np.array(hands, dtype=np.int64)
     sd = np.array(side, dtype=np.int64)
@@ -530,7 +546,8 @@ def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool,
     generation = _rules_generation((n, tuple(side), tuple(coalition), tuple(nxt), trump,
                                     nplay, undertrump, partner_exc, mine, last_bonus,
                                     tuple(unit), cantes, partner_sings, forty_first, lost,
-                                    three, contract, tutes, tute_anytime, barred))
+                                    three, contract, tutes, tute_anytime, barred,
+                                    each_one))
     first, second = three if three is not None else (0, 0)
     mode = 1 if three is not None else 0
     declarer_view = True
@@ -540,8 +557,8 @@ def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool,
         first, second = (1 if declarer_view else -1), contract[0]
     params = np.array([trump, nplay, int(undertrump), int(partner_exc), mine, last_bonus,
                        generation, int(cantes), int(partner_sings), forty_first, lost,
-                       mode, first, second, tutes[0], tutes[1], int(tute_anytime), barred],
-                      dtype=np.int64)
+                       mode, first, second, tutes[0], tutes[1], int(tute_anytime), barred,
+                       int(each_one)], dtype=np.int64)
     if not _TT:
         _TT.extend([np.zeros((1 << TT_BITS, 5), dtype=np.int64),
                     np.zeros((1 << TT_BITS, 3), dtype=np.int64)])

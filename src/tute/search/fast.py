@@ -33,10 +33,8 @@ def kernel_ok(self: _Search) -> bool:
         if manillas or self._tute_side() >= 0:      # the root's own tute: at once
             return False
     if self.cantes_possible:
-        sings: tuple[str, ...] = (("declarer",) if contract
-                                  else ("winner", "winner_or_partner"))
-        if not self.partner_may_sing:       # "each partner one" without a partner: the
-            sings += ("both_one_each",)     # winner's one cante
+        sings = ("declarer",) if contract else ("winner", "winner_or_partner",
+                                                "both_one_each")
         if self.g.variant.sing_who not in sings:
             return False
         if self.window >= 0 and not self.trick_bits and self._bundles() != [[]] \
@@ -131,7 +129,8 @@ def _kernel_cards(self: _Search, all_moves: bool) -> Solution | None:
         partner_sings=self.partner_may_sing, forty_first=self.forty_first,
         sung=self.sung_suits, twenty_units=twenty_units, lost=lost,
         all_moves=all_moves, three=others, lead=lead, order=order, contract=contract,
-        tutes=(sets[0], sets[1]), tute_anytime=bool(self.tute_anytime), barred=barred)
+        tutes=(sets[0], sets[1]), tute_anytime=bool(self.tute_anytime), barred=barred,
+        each_one=self.g.variant.sing_who == "both_one_each")
     if found is None:
         return None
     values, nodes = found

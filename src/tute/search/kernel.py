@@ -61,16 +61,18 @@ if AVAILABLE:  # pragma: no branch
         return out
 
     @njit(cache=True)
-    def _cante_choices(hands: Any, unit: Any, st: Any, params: Any, w: int) -> int:
+    def _cante_choices(hands: Any, unit: Any, st: Any, params: Any, w: int,
+                       alone: bool = False) -> int:
         """The suits whose cante the trick winner's side may sing now (bits): its
         marriages not sung nor lost, the forty first where the rule says so.  In a
-        contract (``params[11] == 2``) only the declarer (``params[13]``) sings."""
+        contract (``params[11] == 2``) only the declarer (``params[13]``) sings;
+        ``alone``: ``w``'s own (each partner one, ``params[18]``)."""
         if params[11] == 2 and w != params[13]:
             return 0
         trump = params[0]
         tb_ = 1 << trump
         n = hands.shape[0]
-        partner = (w + 2) % 4 if params[8] == 1 and n == 4 else -1
+        partner = (w + 2) % 4 if params[8] == 1 and n == 4 and not alone else -1
         u = unit[w]
         lost = (params[10] >> (4 * u)) & 0xF
         sung = st[11]
@@ -192,15 +194,33 @@ if AVAILABLE:  # pragma: no branch
         return int(2 * min(0, e) + tie)
 
     @njit(cache=True)
+    def cantes_open(hands: Any, unit: Any, st: Any, params: Any, w: int) -> tuple[int, int]:
+        """What the winner ``w`` and his partner may sing after his trick: the side's
+        one cante (first, the second 0), or each partner's own (``params[18]``)."""
+        if params[18] == 1 and params[8] == 1 and hands.shape[0] == 4:
+            p = (w + 2) % 4
+            return (_cante_choices(hands, unit, st, params, w, True),
+                    _cante_choices(hands, unit, st, params, p, True))
+        return _cante_choices(hands, unit, st, params, w), 0
+
+    @njit(cache=True)
+    def nth_suit(m: int, i: int) -> int:
+        """The ``i``-th suit of the 4-bit mask ``m`` (-1: the mask is empty)."""
+        for suit in range(4):
+            if (m >> suit) & 1:
+                if i == 0:
+                    return suit
+                i -= 1
+        return -1
+
+    @njit(cache=True)
     def _window(hands: Any, side: Any, unit: Any, st: Any, params: Any, w: int) -> None:
         """The trick winner's side sings its cante: the only one open (several: flag,
         and the first is sung)."""
-        m = _cante_choices(hands, unit, st, params, w)
-        if m == 0:
-            return
-        if m & (m - 1):
+        m, mp = cantes_open(hands, unit, st, params, w)
+        if m & (m - 1) or mp & (mp - 1) or (m and mp):
             st[13] = 1
-        suit = 0
-        while not (m >> suit) & 1:
-            suit += 1
-        st[5] += _sing(side, unit, st, params, w, suit)
+        if m:
+            st[5] += _sing(side, unit, st, params, w, nth_suit(m, 0))
+        elif mp:
+            st[5] += _sing(side, unit, st, params, (w + 2) % 4, nth_suit(mp, 0))
