@@ -10,7 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tute.bots.base import Bot, Budget
-from tute.bots.expert import DeepExpertBot, ExpertBot, PoolExpertBot, RolloutDeepExpertBot
+from tute.bots.expert import (
+    DeepExpertBot,
+    ExpertBot,
+    PoolExpertBot,
+    RolloutDeepExpertBot,
+    TripleExpertBot,
+)
 from tute.bots.heuristic import HeuristicBot
 from tute.bots.random_bot import RandomBot
 from tute.bots.search import MonteCarloBot, PimcBot
@@ -18,7 +24,7 @@ from tute.core.errors import InvalidVariantError
 
 LEVELS = ("random", "heuristic", "mc", "pimc", "expert")
 # versions of a level measured in the arena, not offered to players
-ARENA_ONLY = ("expert-deep", "expert-roll6", "expert-pool10")
+ARENA_ONLY = ("expert-deep", "expert-roll6", "expert-pool10", "expert-3x")
 BEST = "expert"             # the strongest measured (README: expert vs pimc)
 
 _MAKERS: dict[str, Callable[[int | None, Budget | None], Bot]] = {
@@ -30,6 +36,7 @@ _MAKERS: dict[str, Callable[[int | None, Budget | None], Bot]] = {
     "expert-deep": DeepExpertBot,
     "expert-roll6": RolloutDeepExpertBot,
     "expert-pool10": PoolExpertBot,
+    "expert-3x": TripleExpertBot,
 }
 
 

@@ -35,6 +35,7 @@ import math
 import time
 from collections.abc import Iterator
 
+from tute.bots.base import Budget
 from tute.bots.heuristic import HeuristicBot
 from tute.bots.sampler import sample_game
 from tute.bots.search import PimcBot, outcome, solvable
@@ -240,3 +241,16 @@ class PoolExpertBot(ExpertBot):
     name = "expert-pool10"
     pool = 10
     max_pool = 400
+
+
+class TripleExpertBot(ExpertBot):
+    """``expert-3x`` (arena only): ``expert`` searching three times the deals it is
+    given (a measure of what more deals alone are worth, at three times the time)."""
+
+    name = "expert-3x"
+
+    def __init__(self, seed: int | None = None, budget: Budget | None = None) -> None:
+        super().__init__(seed, budget)
+        b = self.budget
+        self.budget = Budget(time_ms=None if b.time_ms is None else 3 * b.time_ms,
+                             samples=None if b.samples is None else 3 * b.samples)
