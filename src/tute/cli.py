@@ -37,8 +37,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         cases = [("habanero", 8, 40), ("parejas", 6, 20), ("parejas", 10, 20)]
         if args.all_moves:
             cases = [("parejas", n, 20) for n in (5, 6, 7, 8)]
-        if args.three:                 # three players each for himself
-            cases = [("tres", 8, 20), ("tres", 9, 20), ("tres", 12, 20)]
+        if args.three:                 # three players: each for himself, and Subastado
+            cases = [("tres", 8, 20), ("tres", 9, 20), ("tres", 12, 20), ("subastado", 12, 20)]
         figures = solver_figures(cases, max_nodes=args.max_nodes, all_moves=args.all_moves)
         if args.json:
             print(json.dumps({"solver": figures}))
@@ -441,7 +441,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --solver: every legal move's exact value (parejas, 5-8 cards)")
     b.add_argument("--three", action="store_true",
                    help="with --solver: three players each for himself (tres: 8, 9 and the "
-                        "full 12 cards each)")
+                        "full 12 cards each) and Subastado's full 12-card deal")
     b.add_argument("--max-nodes", type=int, default=20_000_000,
                    help="node limit of one pure-Python solve in --solver (the compiled kernel "
                         "has none)")

@@ -154,18 +154,23 @@ if AVAILABLE:  # pragma: no branch
         return c
 
     @njit(cache=True)
-    def _bounds(hands: Any, coal: Any, st: Any, params: Any) -> tuple[int, int]:
-        """The least and the most the value can still be: what is still out (cards,
-        the last trick's bonus, cantes) all to one side or the other; a tute either
-        side could still declare, beyond that."""
+    def _point_bounds(hands: Any, st: Any, params: Any) -> tuple[int, int]:
+        """The least and the most the value can be without a tute: what is still out
+        (cards, the last trick's bonus, cantes) all to one side or the other."""
         r = int(st[14] + params[5]) + _cante_bound(hands, st, params)
         if params[11] == 0:
-            low, high = -2 * r, 2 * r + 1
-        elif params[11] == 2:               # the declarer's points, for him or against
-            low, high = (0, 2 * r) if params[12] > 0 else (-2 * r, 0)
-        else:
-            m = 2 * min(0, int(st[6]))
-            low, high = -2 * r + m, 2 * r + m + 1
+            return -2 * r, 2 * r + 1
+        if params[11] == 2:                 # the declarer's points, for him or against
+            return (0, 2 * r) if params[12] > 0 else (-2 * r, 0)
+        m = 2 * min(0, int(st[6]))
+        return -2 * r + m, 2 * r + m + 1
+
+    @njit(cache=True)
+    def _bounds(hands: Any, coal: Any, st: Any, params: Any) -> tuple[int, int]:
+        """The least and the most the value can still be: the points' bounds, and a
+        tute either side could still declare beyond them."""
+        low, high = _point_bounds(hands, st, params)
+        r = int(st[14] + params[5]) + _cante_bound(hands, st, params)
         if params[14] != 0 or params[15] != 0:
             for s in range(hands.shape[0]):
                 if holds_tute(hands, params, s):
@@ -427,10 +432,26 @@ if AVAILABLE:  # pragma: no branch
               ts: Any, params: Any, keys: Any, vals: Any, scratch: Any, guess: int) -> int:
         """The exact value by null-window searches closing on it: the first at the guess
         (MTD(f)), then halving what is left between the bounds (each search's fail-soft
-        answer tightens them further); the bounds start at the points still out."""
+        answer tightens them further); the bounds start at the points still out.  Where
+        a tute may still come, first whether it does (one null window each way: any
+        value that far out is the same tute), then the points alone."""
         low, high = _bounds(hands, coal, st, params)
+        plow, phigh = _point_bounds(hands, st, params)
         lo = low - 1
         hi = high + 1
+        half = TUTE_V // 2
+        if high > phigh:                    # our side may still declare a tute
+            g = _search(hands, side, coal, nxt, unit, st, tb, ts, params, keys, vals,
+                        scratch, half - 1, half)
+            if g >= half:
+                return g
+            hi = min(g, phigh + 1)
+        if low < plow:                      # theirs may
+            g = _search(hands, side, coal, nxt, unit, st, tb, ts, params, keys, vals,
+                        scratch, -half, -half + 1)
+            if g <= -half:
+                return g
+            lo = max(g, plow - 1)
         beta = min(max(guess, lo + 1), hi)
         while lo < hi:
             g = _search(hands, side, coal, nxt, unit, st, tb, ts, params, keys, vals,
