@@ -159,7 +159,7 @@ def tempered(weights: list[float], floor: float) -> list[float]:
 
 class ExpertBot(PimcBot):
     """L4.  ``solve_deep`` / ``rollout_deep``: where the compiled kernel covers the
-    position (two sides, no manilla nor tute to declare), solve a sampled deal exactly
+    position (:func:`tute.search.solver.kernel_covers`), solve a sampled deal exactly
     for every card from that many cards a hand, or hand a rollout to the solver from
     that many.  Measured (README): solving deeper did not pay, so the level itself keeps
     PIMC's depth; the deeper versions are arena levels."""

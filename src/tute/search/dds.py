@@ -1,8 +1,9 @@
 """The solver's fast kernel (numba): bridge's double-dummy methods, for Tute.
 
-It answers the same question as :mod:`tute.search.kernel` (the positions it knows: two
-sides, no manilla nor tute, cantes only as the trick winner's single open choice) with
-the methods of bridge's DDS:
+It answers the pure solver's question for the positions :mod:`tute.search.fast` sends
+it (two sides, three players each for himself, Subastado's contract; cantes as the trick
+winner's side's choice, tutes still to come; no manilla) with the methods of bridge's
+DDS:
 
 - **Values of the future only.**  The objective -- win the hand first, then the largest
   margin, ties to the side of the last trick -- is a strictly increasing function of

@@ -1,10 +1,12 @@
 """Between the pure solver and its compiled kernel (:mod:`tute.search.dds`): which
 positions the kernel covers, and their values from it on the pure solver's scale.
 
-The kernel knows no manilla, tutes declared after a trick or on a turn (not the
-root's own), and cantes only as the trick winner's side's choice; a cante the root may sing is valued here, by the kernel after singing it.  It
-plays two sides, three players each for himself where the highest total wins, and a
-contract (Subastado: the declarer's points against his bid)."""
+The kernel plays two sides, three players each for himself where the highest total
+wins, and a contract (Subastado: the declarer's points against his bid).  It knows
+cantes as the trick winner's side's choice (each partner's own where each sings one) and
+tutes still to come (declared after a trick won, or on a turn); not the manilla, nor
+Cabrero's porotos.  A cante the root may sing is valued here, by the kernel after
+singing it; a tute the root may declare is the pure solver's (at once)."""
 
 from __future__ import annotations
 
@@ -20,8 +22,9 @@ _Search = Any
 
 
 def kernel_ok(self: _Search) -> bool:
-    """The compiled kernel knows no manilla nor tute, and cantes only as the trick
-    winner's (or his side's) single open choice."""
+    """Whether the kernel covers the position: two sides, three players each for
+    himself or a contract; no manilla to declare, no tute the root may declare now;
+    cantes sung by the trick's winner, his side, each partner or the declarer."""
     contract = self.scoring == "contract"
     if not (self.use_kernel and dds.AVAILABLE and (self.two_sides or three(self) or contract)
             and self.n <= 4):
