@@ -13,6 +13,7 @@ from tute.bots.base import Bot, Budget
 from tute.bots.expert import (
     DeepExpertBot,
     ExpertBot,
+    MoreDealsExpertBot,
     PoolExpertBot,
     RolloutDeepExpertBot,
     TripleExpertBot,
@@ -24,7 +25,8 @@ from tute.core.errors import InvalidVariantError
 
 LEVELS = ("random", "heuristic", "mc", "pimc", "expert")
 # versions of a level measured in the arena, not offered to players
-ARENA_ONLY = ("expert-deep", "expert-roll6", "expert-pool10", "expert-3x")
+ARENA_ONLY = ("expert-deep", "expert-roll6", "expert-pool10", "expert-3x",
+              "expert-more")
 BEST = "expert"             # the strongest measured (README: expert vs pimc)
 
 _MAKERS: dict[str, Callable[[int | None, Budget | None], Bot]] = {
@@ -37,6 +39,7 @@ _MAKERS: dict[str, Callable[[int | None, Budget | None], Bot]] = {
     "expert-roll6": RolloutDeepExpertBot,
     "expert-pool10": PoolExpertBot,
     "expert-3x": TripleExpertBot,
+    "expert-more": MoreDealsExpertBot,
 }
 
 
