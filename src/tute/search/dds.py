@@ -477,12 +477,12 @@ if AVAILABLE:  # pragma: no branch
         compiled = [f for m in (rules, sys.modules[__name__]) for f in vars(m).values()
                     if hasattr(f, "_cache") and hasattr(f, "py_func")]
         try:
-            search: Any = _search                       # its _cache: numba's FunctionCache
-            stamp = Path(search._cache.cache_path) / "dds.sources-digest"
+            cache: Any = vars(_search)["_cache"]        # numba's FunctionCache
+            stamp = Path(cache.cache_path) / "dds.sources-digest"
             if stamp.exists() and stamp.read_text() == digest:
                 return
             for f in compiled:
-                f._cache.flush()
+                vars(f)["_cache"].flush()
             stamp.write_text(digest)
         except (OSError, AttributeError):   # pragma: no cover - a read-only cache:
             pass                            # numba itself then does not cache
