@@ -478,9 +478,8 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--bots", required=True,
                    help="levels to compare, comma-separated: random, heuristic, mc, pimc, expert "
                         "(expert-deep, expert-roll6, expert-pool10, expert-3x, expert-more: "
-                        "experiments; "
-                        "cheat, the "
-                        "open-hand upper bound), or your own robot as module:Class")
+                        "experiments; cheat, the open-hand upper bound), or your own robot "
+                        "as module:Class")
     a.add_argument("--variant", default="habanero", help="variant text (default habanero)")
     a.add_argument("--deals", type=int, default=200,
                    help="deals, each played in every seating (default 200)")

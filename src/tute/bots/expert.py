@@ -248,23 +248,21 @@ class TripleExpertBot(ExpertBot):
     given (a measure of what more deals alone are worth, at three times the time)."""
 
     name = "expert-3x"
+    deals_times = 3                      # the budget's deals and time, multiplied
+    time_times = 3
 
     def __init__(self, seed: int | None = None, budget: Budget | None = None) -> None:
         super().__init__(seed, budget)
         b = self.budget
-        self.budget = Budget(time_ms=None if b.time_ms is None else 3 * b.time_ms,
-                             samples=None if b.samples is None else 3 * b.samples)
+        self.budget = Budget(
+            time_ms=None if b.time_ms is None else self.time_times * b.time_ms,
+            samples=None if b.samples is None else self.deals_times * b.samples)
 
 
-class MoreDealsExpertBot(ExpertBot):
+class MoreDealsExpertBot(TripleExpertBot):
     """``expert-more`` (arena only): ``expert`` allowed three times the deals within the
     same time (at the play budget: up to 120 deals in 700 ms instead of 40) -- the
     candidate for the level, since ``expert-3x`` showed that more deals pay."""
 
     name = "expert-more"
-
-    def __init__(self, seed: int | None = None, budget: Budget | None = None) -> None:
-        super().__init__(seed, budget)
-        b = self.budget
-        self.budget = Budget(time_ms=b.time_ms,
-                             samples=None if b.samples is None else 3 * b.samples)
+    time_times = 1

@@ -155,23 +155,19 @@ if AVAILABLE:  # pragma: no branch
         return c
 
     @njit(cache=True)
-    def _point_bounds(hands: Any, st: Any, params: Any) -> tuple[int, int]:
-        """The least and the most the value can be without a tute: what is still out
-        (cards, the last trick's bonus, cantes) all to one side or the other."""
+    def _bounds(hands: Any, coal: Any, st: Any, params: Any) -> tuple[int, int, int, int]:
+        """The least and the most the value can still be, and the same without a tute:
+        what is still out (cards, the last trick's bonus, cantes) all to one side or the
+        other, and a tute either side could still declare beyond that."""
         r = int(st[14] + params[5]) + _cante_bound(hands, st, params)
         if params[11] == 0:
-            return -2 * r, 2 * r + 1
-        if params[11] == 2:                 # the declarer's points, for him or against
-            return (0, 2 * r) if params[12] > 0 else (-2 * r, 0)
-        m = 2 * min(0, int(st[6]))
-        return -2 * r + m, 2 * r + m + 1
-
-    @njit(cache=True)
-    def _bounds(hands: Any, coal: Any, st: Any, params: Any) -> tuple[int, int]:
-        """The least and the most the value can still be: the points' bounds, and a
-        tute either side could still declare beyond them."""
-        low, high = _point_bounds(hands, st, params)
-        r = int(st[14] + params[5]) + _cante_bound(hands, st, params)
+            plow, phigh = -2 * r, 2 * r + 1
+        elif params[11] == 2:               # the declarer's points, for him or against
+            plow, phigh = (0, 2 * r) if params[12] > 0 else (-2 * r, 0)
+        else:
+            m = 2 * min(0, int(st[6]))
+            plow, phigh = -2 * r + m, 2 * r + m + 1
+        low, high = plow, phigh
         if params[14] != 0 or params[15] != 0:
             for s in range(hands.shape[0]):
                 if holds_tute(hands, params, s):
@@ -179,7 +175,7 @@ if AVAILABLE:  # pragma: no branch
                         high = TUTE_V + 4 * r + 2
                     else:
                         low = -TUTE_V - 4 * r - 2
-        return low, high
+        return low, high, plow, phigh
 
     @njit(cache=True)
     def _search(hands: Any, side: Any, coal: Any, nxt: Any, unit: Any, st: Any, tb: Any,
@@ -214,7 +210,7 @@ if AVAILABLE:  # pragma: no branch
         key = scratch[depth, 0:5]
         if tlen == 0:
             # what is still to be won bounds the value
-            low, high = _bounds(hands, coal, st, params)
+            low, high, _plow, _phigh = _bounds(hands, coal, st, params)
             if high <= alpha:
                 return high
             if low >= beta:
@@ -436,8 +432,7 @@ if AVAILABLE:  # pragma: no branch
         answer tightens them further); the bounds start at the points still out.  Where
         a tute may still come, first whether it does (one null window each way: any
         value that far out is the same tute), then the points alone."""
-        low, high = _bounds(hands, coal, st, params)
-        plow, phigh = _point_bounds(hands, st, params)
+        low, high, plow, phigh = _bounds(hands, coal, st, params)
         lo = low - 1
         hi = high + 1
         half = TUTE_V // 2

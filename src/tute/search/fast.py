@@ -29,12 +29,9 @@ def kernel_ok(self: _Search) -> bool:
     if not (self.use_kernel and dds.AVAILABLE and (self.two_sides or three(self) or contract)
             and self.n <= 4):
         return False
-    if self.others_possible:
-        manillas = self.manilla is not None and any(
-            h & (0b11 << (s * 10 + 8)) == 0b11 << (s * 10 + 8)
-            for h in self.hands for s in range(4) if not self.manilla_suits >> s & 1)
-        if manillas or self._tute_side() >= 0:      # the root's own tute: at once
-            return False
+    if self.others_possible and (self.manillas_possible
+                                 or self._tute_side() >= 0):   # the root's tute: at once
+        return False
     if self.cantes_possible:
         sings = ("declarer",) if contract else ("winner", "winner_or_partner",
                                                 "both_one_each")

@@ -155,6 +155,7 @@ class _Search(DeclarationRules):
         tutes = any(h & t == t for h in held for t in self.tute_sets)
         self.declarations = cantes or manillas or tutes
         self.cantes_possible, self.others_possible = cantes, manillas or tutes
+        self.manillas_possible = manillas
         if not self.declarations:
             self.window = -1
         self.nodes = 0
