@@ -79,6 +79,16 @@ def start_against_robots(page: Page, variant: str, level: str | None = None,
     page.wait_for_selector(ready)
 
 
+def deal_again_if_over(page: Page) -> bool:
+    """Where the match is over already (a robot's tute, a cierre), deal the next one;
+    whether it was."""
+    if page.is_hidden("#after"):
+        return False
+    click(page.locator("#again"))
+    page.wait_for_selector("#after", state="hidden")
+    return True
+
+
 def play_until_count(page: Page, rounds: int = 600) -> None:
     """Play the seat's legal cards until the hand's count shows (or ``rounds`` tries)."""
     for _ in range(rounds):

@@ -13,6 +13,7 @@ from sqlalchemy import create_engine, text
 from browser_kit import (
     chromium,
     click,
+    deal_again_if_over,
     needs_chromium,
     open_lobby,
     play_until_count,
@@ -45,10 +46,7 @@ def test_the_table_plays_on_when_its_process_is_killed(tmp_path: Path) -> None:
                 if card is not None:
                     click(card)
                 page.wait_for_timeout(400)
-            if not page.is_hidden("#after"):
-                # a robot's tute ended the one-hand match already: the next one is dealt
-                click(page.locator("#again"))
-                page.wait_for_selector("#after", state="hidden")
+            deal_again_if_over(page)         # a robot's tute may have ended the match
             page.wait_for_selector("#hand button.card.legal", timeout=30_000)
             page.wait_for_timeout(1600)          # a closed trick stays ~1.3 s
             before = page.inner_text("#score table")

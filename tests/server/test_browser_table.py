@@ -18,6 +18,7 @@ from browser_kit import (
     PHONE,
     chromium,
     click,
+    deal_again_if_over,
     needs_chromium,
     open_lobby,
     shot,
@@ -227,8 +228,7 @@ def test_screens_of_the_table_on_a_phone(server: Server) -> None:
                 if seen_gone:
                     break
                 # a tute (or a cierre) ended the hand before the stock ran out: play again
-                click(page.locator("#again"))
-                page.wait_for_selector("#after", state="hidden")
+                deal_again_if_over(page)
                 continue
             left = page.evaluate("document.querySelector('#stock .count-left')?.textContent")
             if left is None:
