@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
 from solver_reference import minimax, root_values
 from tute import Game
-from tute.core.actions import TUTE, Play
+from tute.core.actions import MANILLAS, TUTE, Play
+from tute.core.cards import Card
 from tute.search.solver import TUTE_VALUE, WIN, SolverError, _Search, solve
 
 CASES = [("habanero", 4), ("parejas", 2), ("online", 2), ("tres", 2),
@@ -166,13 +168,25 @@ def _tute_position(text: str, seed: int, cards: int, mid: bool) -> Game | None:
     """A deal where one seat holds the four kings (or knights), played at random --
     never a declaration, the holder keeping his set -- down to ``cards`` cards a hand;
     None where the obligations made him break it."""
+    def kings_or_knights(rng: random.Random) -> Callable[[Card], bool]:
+        rank = rng.choice("RC")
+        return lambda c: c.code[0] == rank
+
+    return _kept_position(text, seed, cards, mid, kings_or_knights)
+
+
+def _kept_position(text: str, seed: int, cards: int, mid: bool,
+                   pick: Callable[[random.Random], Callable[[Card], bool]]) -> Game | None:
+    """A deal where one seat holds the cards ``pick`` chooses and keeps them while the
+    hand is played at random (cantes and manillas now and then, never the tute) down to
+    ``cards`` cards a hand; None where the obligations made him break them."""
     rng = random.Random(seed)
     dealt = Game.new(text, seed=seed)
     n, size = dealt.players, len(dealt.hand(0))
     deck = [c for s in range(n) for c in dealt.hand(s)]
     holder = rng.randrange(n)
-    rank = rng.choice("RC")
-    kept = [c for c in deck if c.code[0] == rank]
+    keep = pick(rng)
+    kept = [c for c in deck if keep(c)]
     rest = [c for c in deck if c not in kept]
     rng.shuffle(rest)
     hands = []
@@ -180,8 +194,13 @@ def _tute_position(text: str, seed: int, cards: int, mid: bool) -> Game | None:
         take = size - (len(kept) if s == holder else 0)
         hands.append((kept if s == holder else []) + rest[:take])
         rest = rest[take:]
-    g = Game.from_hands(text, hands, hands[0][-1], (), 0)
+    declarer_trumps = dealt.variant.trump == "declarer"
+    g = Game.from_hands(text, hands, None if declarer_trumps else hands[0][-1], (), 0)
     while not g.is_over:
+        if g.phase == "auction":                     # Subastado: bids at random
+            seat = g.acting
+            g.apply(seat, rng.choice(g.legal_actions(seat)))
+            continue
         for s in g.seats_with_declarations():       # cantes now and then, never the tute
             cantes = [a for a in g.legal_actions(s) if a != TUTE and not isinstance(a, Play)]
             if cantes and rng.random() < 0.5:
@@ -445,3 +464,104 @@ def test_each_partner_chooses_his_own_cante() -> None:
     marriages = 1 << (o + 1) | 1 << (b + 6) | 1 << (b + 7) | 1 << (c + 6) | 1 << (c + 7)
     forty_only = 1 << (o + 1) | 1 << (b + 6) | 1 << (b + 7) | 1 << (c + 5) | 1 << (c + 7)
     assert value(marriages) == value(forty_only) - 1
+
+
+def test_the_kernel_declares_manillas_as_the_pure_solver() -> None:
+    """Option manilla: a seat holds the A and the 3 of one suit or two and keeps them;
+    the kernel's values are the pure solver's -- a manilla declared by the trick's
+    winner (his side, each partner his own, the declarer alone) once a suit, apart from
+    the cantes, the choice between two searched -- from every perspective."""
+    from tute.search import dds
+    if not dds.AVAILABLE:
+        pytest.skip("numba is not installed: the pure solver is the only one")
+
+    def manillas(rng: random.Random) -> Callable[[Card], bool]:
+        suits = rng.sample("oceb", rng.choice((1, 2, 2)))
+        return lambda c: c.code[0] in "A3" and c.code[1] in suits
+
+    checked = by_kernel = two = at_root = 0
+    for text in ("parejas(manilla=10)", "parejas(sing_who=both_one_each,manilla=10)",
+                 "online(manilla=20)", "tres(manilla=10)", "subastado(manilla=10)",
+                 "parejas(sing_who=winner_or_partner,sing_use_or_lose=true,manilla=10)",
+                 "habanero(manilla=10)",
+                 "online(players=2,sing_while_stock_only=true,manilla=10)"):
+        found = 0
+        for seed in range(400):
+            if Game.new(text, seed=seed).variant.has_stock:    # the strict phase
+                g = _position(text, seed, 4 + seed % 3, seed % 2 == 1)
+            else:
+                g = _kept_position(text, seed, 4 + seed % 3 // 2, seed % 4 >= 2, manillas)
+            if g is None:
+                continue
+            held = [sum(1 for x in "oceb" if {f"A{x}", f"3{x}"} <= {c.code for c in
+                                                                   g.hand(h)})
+                    for h in range(g.players)]
+            if not any(held):
+                continue
+            for persp in range(g.players):
+                s = _Search(g, persp)
+                if not s.kernel_ok():
+                    break                     # the root's own tute: the pure solver
+                pure = solve(g, perspective=persp, kernel=False)
+                assert solve(g, perspective=persp).move_values == pure.move_values, (
+                    text, seed, persp)
+                checked += 1
+                if s.manillas_possible and s.with_kernel() is not None:
+                    by_kernel += 1
+                    two += max(held) >= 2
+                    at_root += any(a in MANILLAS for a in pure.move_values)
+            else:
+                found += 1
+            if found == 25:
+                break
+        assert found == 25, (text, found)
+    assert checked >= 400 and by_kernel >= 300, (checked, by_kernel)
+    assert two >= 60 and at_root >= 10, (two, at_root)
+
+
+def test_the_kernel_declares_first_the_manilla_it_would_lose() -> None:
+    """Hand-built, manilla 10, two players, bastos trumps: seat 0 takes the first trick
+    with the as de oros and holds the A and 3 of copas and of espadas.  Seat 1 holds a
+    trump and four espadas: after the copas manilla, he trumps the next lead and leads
+    espadas, and seat 0 must break that manilla; after the espadas one, seat 0 leads
+    espadas, wins and declares copas.  Both manillas (83 up), not one (73)."""
+    from tute.search import dds
+    if not dds.AVAILABLE:
+        pytest.skip("numba is not installed: the pure solver is the only one")
+    o, c, e, b = 0, 10, 20, 30                # the suits' first bits; strength 9 the as
+    mine = 1 << (o + 9) | 1 << o | 1 << (c + 9) | 1 << (c + 8) | 1 << (e + 9) | 1 << (e + 8)
+    theirs = 1 << (o + 1) | 1 << b | 1 << e | 1 << (e + 1) | 1 << (e + 2) | 1 << (e + 3)
+    values = {}
+    for manilla in (0, 10):
+        found = dds.solve_arrays([mine, theirs], (0, 1), (True, False), (1, 0), 0, [], 0,
+                                 3, 2, False, False, 0, 10, 0, [o + 9], manilla=manilla)
+        assert found is not None
+        values[manilla] = found[0][o + 9]
+    assert values[0] == dds.WIN + 63                # every point, the last trick's too
+    assert values[10] == values[0] + 20
+
+
+def test_each_partner_declares_his_own_manilla() -> None:
+    """Hand-built, manilla 10, each partner declaring his own (sing_who both_one_each):
+    seat 0 takes the first trick with the as de oros; he holds the copas manilla and his
+    partner the espadas one, and either must break his at the next trick.  Both are
+    declared in that first window (83 up), not one (73)."""
+    from tute.search import dds
+    if not dds.AVAILABLE:
+        pytest.skip("numba is not installed: the pure solver is the only one")
+    o, c, e = 0, 10, 20                       # the suits' first bits; strength 9 the as
+
+    def value(each_one: bool) -> int:
+        hands = [1 << (o + 9) | 1 << (c + 9) | 1 << (c + 8),
+                 1 << (o + 1) | 1 << e | 1 << (e + 1),
+                 1 << o | 1 << (e + 9) | 1 << (e + 8),
+                 1 << (o + 2) | 1 << (e + 2) | 1 << (e + 3)]
+        found = dds.solve_arrays(hands, (0, 1, 0, 1), (True, False, True, False),
+                                 (1, 2, 3, 0), 0, [], 0, 3, 4, False, False, 0, 10, 0,
+                                 [o + 9], unit=(0, 1, 2, 3) if each_one else (0, 1, 0, 1),
+                                 partner_sings=True, each_one=each_one, manilla=10)
+        assert found is not None
+        return found[0][o + 9]
+
+    assert value(True) == dds.WIN + 63 + 20
+    assert value(False) == dds.WIN + 63 + 10       # one manilla a side in a window

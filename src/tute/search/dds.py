@@ -2,7 +2,7 @@
 
 It answers the pure solver's question for the positions :mod:`tute.search.fast` sends
 it (two sides, three players each for himself, Subastado's contract; cantes as the trick
-winner's side's choice, tutes still to come; no manilla) with the methods of bridge's
+winner's side's choice, manillas, tutes still to come) with the methods of bridge's
 DDS:
 
 - **Values of the future only.**  The objective -- win the hand first, then the largest
@@ -49,8 +49,10 @@ try:  # pragma: no cover - depends on the installation
         _window,
         beats_transcribed,
         cantes_open,
+        declare_manilla,
         end_of_three,
         holds_tute,
+        manillas_open,
         nth_suit,
         recent,
         took,
@@ -96,7 +98,7 @@ if AVAILABLE:  # pragma: no branch
             h = (h ^ word) * 0x100000001B3
             h ^= h >> 31
         rest = (st[0] | (st[11] << 3) | (st[12] << 8) | ((st[6] + 512) << 12)
-                | (st[7] << 22) | (params[6] << 28))
+                | (st[7] << 22) | (st[15] << 28) | (params[6] << 32))
         out[4] = rest
         h = (h ^ rest) * 0x100000001B3
         h ^= h >> 29
@@ -132,18 +134,20 @@ if AVAILABLE:  # pragma: no branch
 
     @njit(cache=True)
     def _cante_bound(hands: Any, st: Any, params: Any) -> int:
-        """The most the cantes still possible could add (20 a suit, 40 in trumps)."""
-        if params[7] == 0:
-            return 0
+        """The most the cantes still possible could add (20 a suit, 40 in trumps), and
+        the manillas (a seat holding a suit's A and 3 not yet declared)."""
         allc = 0
         for s in range(hands.shape[0]):
             allc |= hands[s]
         out = 0
         for suit in range(4):
-            if (st[11] >> suit) & 1:
-                continue
-            if (allc >> (suit * 10 + 7)) & 1 and (allc >> (suit * 10 + 6)) & 1:
+            if params[7] == 1 and not (st[11] >> suit) & 1 and (
+                    (allc >> (suit * 10 + 7)) & 1 and (allc >> (suit * 10 + 6)) & 1):
                 out += 40 if suit == params[0] else 20
+            if params[19] > 0 and not (st[15] >> suit) & 1:
+                for s in range(hands.shape[0]):
+                    if (hands[s] >> (suit * 10 + 8)) & 3 == 3:
+                        out += params[19]
         return out
 
     @njit(cache=True)
@@ -184,13 +188,16 @@ if AVAILABLE:  # pragma: no branch
         # st: 0 to_act, 1 tlen, 2 led, 3 win_bit, 4 win_seat, 5 scratch (a cante's
         #     points), 8 nodes, 9 last trick's side, 10 cards in hands, 11 suits sung,
         #     12 units that sang a 20, 13 set when a window had several cantes,
-        #     14 card points in hands and on the table
+        #     14 card points in hands and on the table, 15 suits whose manilla is
+        #     declared
         # params: 0 trump, 1 nplay, 2 undertrump, 3 partner_exc, 4 mine, 5 last_bonus,
         #     6 rules' generation, 7 cantes on, 8 partner may sing, 9 forty_first,
         #     10 suits lost per unit, 11 three players each for himself (then 12 and 13
         #     the first and the second other; st 6 the first's lead over the second,
         #     st 7 the sides by their last trick won), 2 a contract (then 12 whether the
-        #     value is the declarer's, 13 the declarer)
+        #     value is the declarer's, 13 the declarer); 14-17 tutes (the two sets,
+        #     on any turn, the seats barred), 18 each partner sings his own, 19 the
+        #     manilla's points (0: none)
         st[8] += 1
         seat = st[0]
         tlen = st[1]
@@ -313,6 +320,7 @@ if AVAILABLE:  # pragma: no branch
             saved_sung = st[11]
             saved_twenty = st[12]
             saved_points = st[14]
+            saved_manillas = st[15]
             saved_lead = st[6]
             saved_order = st[7]
             if done_trick:
@@ -329,11 +337,18 @@ if AVAILABLE:  # pragma: no branch
                 lead = st[6]
                 choices = 0                 # the winner's (his side's) cantes open
                 theirs = 0                  # his partner's, where each sings his own
+                mans = 0                    # the same for manillas
+                mans_theirs = 0
                 tute = tute_in_window(hands, params, w) if st[10] > 0 else -1
-                if params[7] == 1 and st[10] > 0 and tute < 0:
-                    choices, theirs = cantes_open(hands, unit, st, params, w)
+                if st[10] > 0 and tute < 0:
+                    if params[7] == 1:
+                        choices, theirs = cantes_open(hands, unit, st, params, w)
+                    mans, mans_theirs = manillas_open(hands, st, params, w)
                 ways = max(1, _count(choices))
                 ways_theirs = max(1, _count(theirs))
+                ways_m = max(1, _count(mans))
+                ways_mt = max(1, _count(mans_theirs))
+                all_ways = ways * ways_theirs * ways_m * ways_mt
                 st[9] = side[w]
                 st[1] = 0
                 st[0] = w
@@ -341,8 +356,9 @@ if AVAILABLE:  # pragma: no branch
                 for k in range(tlen + 1):
                     keep[k] = tb[k]
                     keep[4 + k] = ts[k]
-                # the winner's side sings one of its open cantes (each partner one of
-                # his own, where the rule says so), the best for it: a choice node
+                # the winner's side sings one of its open cantes and declares one of
+                # its manillas (each partner one of his own, where the rule says so),
+                # the best for it: a choice node
                 sings_max = coal[w] == 1
                 v = 0
                 tried = False
@@ -350,22 +366,31 @@ if AVAILABLE:  # pragma: no branch
                 while tute < 0:
                     gain = cards
                     st[6] = lead
-                    if choices:
-                        gain += _sing(side, unit, st, params, w,
-                                      nth_suit(choices, way // ways_theirs))
+                    x = way
+                    if mans_theirs:
+                        gain += declare_manilla(side, st, params, (w + 2) % 4,
+                                                nth_suit(mans_theirs, x % ways_mt))
+                    x //= ways_mt
+                    if mans:
+                        gain += declare_manilla(side, st, params, w, nth_suit(mans, x % ways_m))
+                    x //= ways_m
                     if theirs:
                         gain += _sing(side, unit, st, params, (w + 2) % 4,
-                                      nth_suit(theirs, way % ways_theirs))
+                                      nth_suit(theirs, x % ways_theirs))
+                    x //= ways_theirs
+                    if choices:
+                        gain += _sing(side, unit, st, params, w, nth_suit(choices, x))
                     way += 1
                     c = 2 * gain + _search(hands, side, coal, nxt, unit, st, tb, ts, params,
                                            keys, vals, scratch, alpha - 2 * gain,
                                            beta - 2 * gain)
                     st[11] = saved_sung
                     st[12] = saved_twenty
+                    st[15] = saved_manillas
                     if not tried or (c > v if sings_max else c < v):
                         v = c
                     tried = True
-                    if way >= ways * ways_theirs or (v >= beta if sings_max else v <= alpha):
+                    if way >= all_ways or (v >= beta if sings_max else v <= alpha):
                         break
                 if tute >= 0:                   # his side wins the hand at once
                     v = 2 * cards + (TUTE_V if coal[tute] == 1 else -TUTE_V)
@@ -383,6 +408,7 @@ if AVAILABLE:  # pragma: no branch
             st[11] = saved_sung
             st[12] = saved_twenty
             st[14] = saved_points
+            st[15] = saved_manillas
             st[6] = saved_lead
             st[7] = saved_order
             st[1] = tlen
@@ -504,7 +530,7 @@ def _rules_generation(signature: tuple[object, ...]) -> int:
     starts a new generation (the old entries can never match its keys)."""
     if _RULES[0] != signature:
         _RULES[0] = signature
-        _RULES[1] = (_RULES[1] + 1) % (1 << 34)
+        _RULES[1] = (_RULES[1] + 1) % (1 << 30)
     return int(_RULES[1])
 
 
@@ -518,12 +544,12 @@ def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool,
                  all_moves: bool = True, three: tuple[int, int] | None = None,
                  lead: int = 0, order: int = 0, contract: tuple[int, int] | None = None,
                  tutes: tuple[int, int] = (0, 0), tute_anytime: bool = False,
-                 barred: int = 0, each_one: bool = False
-                 ) -> tuple[dict[int, int], int] | None:
+                 barred: int = 0, each_one: bool = False, manilla: int = 0,
+                 manillas_done: int = 0) -> tuple[dict[int, int], int] | None:
     """Values of ``root_moves`` (bits) of the seat to act, for side ``mine``, on the
     pure solver's scale (``diff`` the margin so far); with ``all_moves`` false only a
     best move's is exact (the others are bounds no better than it).  None when a window
-    offered several cantes (the pure solver then decides).
+    offered several cantes or manillas (the pure solver then decides).
 
     ``three``: three players each for himself, the others' sides (first, second); then
     ``diff`` is ``mine``'s total less the first's, ``lead`` the first's less the
@@ -542,7 +568,9 @@ def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool,
     have sung).  A tute is valued as the pure solver values it, ``TUTE_VALUE`` for the
     side that declares it.  The root must not be able to declare one itself (the pure
     solver answers that at once).  ``each_one``: each partner may sing one cante of his
-    own in a window (``unit`` then one a seat)."""
+    own in a window (``unit`` then one a seat).  ``manilla``: a manilla's points (0: the
+    option is off), declared by the same seats in the same windows, once a suit
+    (``manillas_done``: the suits declared)."""
     n = len(hands)
     h = np.array(hands, dtype=np.int64)
     sd = np.array(side, dtype=np.int64)
@@ -558,13 +586,13 @@ def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool,
     points = sum(CARD_POINTS[b] for x in hands for b in range(40) if x >> b & 1) + sum(
         CARD_POINTS[b] for _s, b in trick)
     st = np.array([to_act, len(trick), led, win_bit, win_seat, 0, lead, order, 0, last_side,
-                   cards, sung, twenty_units, 0, points], dtype=np.int64)
+                   cards, sung, twenty_units, 0, points, manillas_done], dtype=np.int64)
     un = np.array(list(unit) + [0] * (4 - len(unit)), dtype=np.int64)
     generation = _rules_generation((n, tuple(side), tuple(coalition), tuple(nxt), trump,
                                     nplay, undertrump, partner_exc, mine, last_bonus,
                                     tuple(unit), cantes, partner_sings, forty_first, lost,
                                     three, contract, tutes, tute_anytime, barred,
-                                    each_one))
+                                    each_one, manilla))
     first, second = three if three is not None else (0, 0)
     mode = 1 if three is not None else 0
     declarer_view = True
@@ -575,7 +603,7 @@ def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool,
     params = np.array([trump, nplay, int(undertrump), int(partner_exc), mine, last_bonus,
                        generation, int(cantes), int(partner_sings), forty_first, lost,
                        mode, first, second, tutes[0], tutes[1], int(tute_anytime), barred,
-                       int(each_one)], dtype=np.int64)
+                       int(each_one), manilla], dtype=np.int64)
     if not _TT:
         _TT.extend([np.zeros((1 << TT_BITS, 5), dtype=np.int64),
                     np.zeros((1 << TT_BITS, 3), dtype=np.int64)])
@@ -606,7 +634,7 @@ def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool,
             if s2[10] == 0:
                 pts += last_bonus
             tute = tute_in_window(hh, params, w) if s2[10] > 0 else -1
-            if cantes and s2[10] > 0 and tute < 0:
+            if (cantes or manilla) and s2[10] > 0 and tute < 0:
                 _window(hh, sd, un, s2, params, w)
             gain = int(took(sd, s2, params, w, pts)) + int(s2[5])
             if three is not None:

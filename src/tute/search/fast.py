@@ -4,7 +4,7 @@ positions the kernel covers, and their values from it on the pure solver's scale
 The kernel plays two sides, three players each for himself where the highest total
 wins, and a contract (Subastado: the declarer's points against his bid).  It knows
 cantes as the trick winner's side's choice (each partner's own where each sings one) and
-tutes still to come (declared after a trick won, or on a turn); not the manilla, nor
+tutes still to come (declared after a trick won, or on a turn), and manillas; not
 Cabrero's porotos.  A cante the root may sing is valued here, by the kernel after
 singing it; a tute the root may declare is the pure solver's (at once)."""
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tute.core.actions import FORTY, TWENTIES, Action
+from tute.core.actions import FORTY, MANILLAS, TWENTIES, Action
 from tute.search import dds, kernel
 from tute.search.solution import Solution
 
@@ -23,16 +23,15 @@ _Search = Any
 
 def kernel_ok(self: _Search) -> bool:
     """Whether the kernel covers the position: two sides, three players each for
-    himself or a contract; no manilla to declare, no tute the root may declare now;
-    cantes sung by the trick's winner, his side, each partner or the declarer."""
+    himself or a contract; no tute the root may declare now; cantes and manillas
+    declared by the trick's winner, his side, each partner or the declarer."""
     contract = self.scoring == "contract"
     if not (self.use_kernel and dds.AVAILABLE and (self.two_sides or three(self) or contract)
             and self.n <= 4):
         return False
-    if self.others_possible and (self.manillas_possible
-                                 or self._tute_side() >= 0):   # the root's tute: at once
+    if self.others_possible and self._tute_side() >= 0:   # the root's tute: at once
         return False
-    if self.cantes_possible:
+    if self.cantes_possible or self.manillas_possible:
         sings = ("declarer",) if contract else ("winner", "winner_or_partner",
                                                 "both_one_each")
         if self.g.variant.sing_who not in sings:
@@ -61,7 +60,7 @@ def with_kernel(self: _Search, all_moves: bool = True) -> Solution | None:
     lost_before = list(self.lost)
     pick = max if self.coalition[seat] else min
     for bundle in self._bundles():
-        mine = [(s, suit) for s, suit, _kind in bundle if s == seat]
+        mine = [(s, suit, kind) for s, suit, kind in bundle if s == seat]
         if not mine:
             continue
         saved = self._apply_bundle(bundle)
@@ -72,7 +71,9 @@ def with_kernel(self: _Search, all_moves: bool = True) -> Solution | None:
         if sung is None:
             return None
         nodes += sung.nodes
-        act: Action = FORTY if mine[0][1] == self.trump_suit else TWENTIES[mine[0][1]]
+        _s, suit, kind = mine[0]
+        act: Action = (MANILLAS[suit] if kind == "manilla" else
+                       FORTY if suit == self.trump_suit else TWENTIES[suit])
         values[act] = pick(values.get(act, sung.value), sung.value)
     if self.g.use_or_lose:              # leading closes the window: what is not sung
         for s in range(self.n):         # now is lost
@@ -130,7 +131,8 @@ def _kernel_cards(self: _Search, all_moves: bool) -> Solution | None:
         sung=self.sung_suits, twenty_units=twenty_units, lost=lost,
         all_moves=all_moves, three=others, lead=lead, order=order, contract=contract,
         tutes=(sets[0], sets[1]), tute_anytime=bool(self.tute_anytime), barred=barred,
-        each_one=self.g.variant.sing_who == "both_one_each")
+        each_one=self.g.variant.sing_who == "both_one_each",
+        manilla=self.manilla or 0, manillas_done=self.manilla_suits)
     if found is None:
         return None
     values, nodes = found

@@ -3,7 +3,7 @@
 Numba cannot call the core, so the kernel's obligations are a transcription of
 :func:`tute.core.tables.strict_play_mask`, its trick rule one of
 :func:`tute.core.tables.beats`, and the cante window the trick winner's side's single
-open cante.  The rules core stays the one authority: tests check the transcriptions
+open cante (and manilla).  The rules core stays the one authority: tests check the transcriptions
 against it, and the kernel's values against the pure solver (itself checked against the
 engine) on random positions.  Without numba installed (``pip install tute[fast]``) the
 pure solver does all the work.
@@ -214,13 +214,56 @@ if AVAILABLE:  # pragma: no branch
         return -1
 
     @njit(cache=True)
+    def _manillas(hand: int) -> int:
+        out = 0
+        for s in range(4):
+            if (hand >> (s * 10 + 9)) & 1 and (hand >> (s * 10 + 8)) & 1:
+                out |= 1 << s
+        return out
+
+    @njit(cache=True)
+    def manillas_open(hands: Any, st: Any, params: Any, w: int) -> tuple[int, int]:
+        """The manillas (an A and a 3 of one suit; ``params[19]`` points, 0: off) the
+        trick winner's side may declare after his trick, one a unit: the winner's (his
+        partner's with them, where partners sing), and his partner's own where each
+        sings his own (``params[18]``).  Not the suits declared (``st[15]``); in a
+        contract only the declarer's.  Separate from the cantes: no lost suits, no
+        forty first."""
+        if params[19] == 0 or (params[11] == 2 and w != params[13]):
+            return 0, 0
+        done = st[15]
+        mine = _manillas(hands[w]) & ~done
+        if params[11] != 2 and params[8] == 1 and hands.shape[0] == 4:
+            theirs = _manillas(hands[(w + 2) % 4]) & ~done
+            if params[18] == 1:
+                return mine, theirs
+            return mine | theirs, 0
+        return mine, 0
+
+    @njit(cache=True)
+    def declare_manilla(side: Any, st: Any, params: Any, w: int, suit: int) -> int:
+        """Seat ``w`` (or his partner: the same side) declares the manilla of ``suit``:
+        its points for side ``params[4]``, as :func:`took` counts them."""
+        st[15] |= 1 << suit
+        return took(side, st, params, w, params[19])
+
+    @njit(cache=True)
     def _window(hands: Any, side: Any, unit: Any, st: Any, params: Any, w: int) -> None:
-        """The trick winner's side sings its cante: the only one open (several: flag,
-        and the first is sung)."""
-        m, mp = cantes_open(hands, unit, st, params, w)
+        """The trick winner's side sings its cante and declares its manilla: the only
+        one open of each (several: flag, and the first is taken)."""
+        m = mp = 0
+        if params[7] == 1:
+            m, mp = cantes_open(hands, unit, st, params, w)
         if m & (m - 1) or mp & (mp - 1) or (m and mp):
+            st[13] = 1
+        a, ap = manillas_open(hands, st, params, w)
+        if a & (a - 1) or ap & (ap - 1):
             st[13] = 1
         if m:
             st[5] += _sing(side, unit, st, params, w, nth_suit(m, 0))
         elif mp:
             st[5] += _sing(side, unit, st, params, (w + 2) % 4, nth_suit(mp, 0))
+        if a:
+            st[5] += declare_manilla(side, st, params, w, nth_suit(a, 0))
+        if ap:
+            st[5] += declare_manilla(side, st, params, (w + 2) % 4, nth_suit(ap, 0))
