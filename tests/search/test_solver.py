@@ -11,6 +11,8 @@ from solver_reference import minimax, root_values
 from tute import Game
 from tute.core.actions import MANILLAS, TUTE, Play
 from tute.core.cards import Card
+from tute.core.errors import TuteError
+from tute.core.variants import Variant
 from tute.search.solver import TUTE_VALUE, WIN, SolverError, _Search, solve
 
 CASES = [("habanero", 4), ("parejas", 2), ("online", 2), ("tres", 2),
@@ -21,7 +23,7 @@ CASES = [("habanero", 4), ("parejas", 2), ("online", 2), ("tres", 2),
          ("cabrero(players=5)", 2), ("online(players=3)", 2)]
 
 
-def _position(text: str, seed: int, cards: int, mid_trick: bool) -> Game | None:
+def _position(text: str | Variant, seed: int, cards: int, mid_trick: bool) -> Game | None:
     rng = random.Random(seed * 7 + mid_trick)
     g = Game.new(text, seed=seed)
     while not g.is_over:
@@ -565,3 +567,116 @@ def test_each_partner_declares_his_own_manilla() -> None:
 
     assert value(True) == dds.WIN + 63 + 20
     assert value(False) == dds.WIN + 63 + 10       # one manilla a side in a window
+
+
+def _strong_position(text: str | Variant, seed: int, cards: int, mid: bool) -> Game | None:
+    """A deal where one seat holds the six best trumps and every other ace, played at
+    random down to ``cards`` cards a hand (cantes now and then): he often takes every
+    trick so far (Cabrero's capote), and not always."""
+    rng = random.Random(seed)
+    dealt = Game.new(text, seed=seed)
+    n, size = dealt.players, len(dealt.hand(0))
+    deck = [c for s in range(n) for c in dealt.hand(s)]
+    trump = rng.choice("oceb")
+    best = [c for c in deck if (c.code[1] == trump and c.code[0] in "A3RCS7")
+            or c.code[0] == "A"]
+    rest = [c for c in deck if c not in best]
+    rng.shuffle(rest)
+    for holder in range(n):                   # the seat dealt last turns trumps up
+        hands: list[list[Card]] = []
+        pool = list(rest)
+        for s in range(n):
+            take = size - (len(best) if s == holder else 0)
+            hands.append((best if s == holder else []) + pool[:take])
+            pool = pool[take:]
+        try:
+            g = Game.from_hands(text, hands, next(c for c in best if c.code[1] == trump),
+                                (), 0)
+        except TuteError:
+            continue
+        break
+    else:
+        return None
+    while not g.is_over:
+        for s in g.seats_with_declarations():
+            if rng.random() < 0.5:
+                g.apply(s, rng.choice(g.legal_actions(s)))
+        if g.is_over:
+            return None
+        seat = g.acting
+        if len(g.hand(seat)) <= cards and bool(g.trick) == mid:
+            return g
+        g.apply(seat, rng.choice([a for a in g.legal_actions(seat) if isinstance(a, Play)]))
+    return None
+
+
+def test_the_kernel_counts_cabreros_porotos_as_the_pure_solver() -> None:
+    """Cabrero (three, four, and five with the dealer sitting out; two left after
+    eliminations; with manillas): a poroto for the middle rank and for every seat
+    without a trick, the capote's rule, two players' lower total -- not a sum of
+    points, so the kernel keeps every total.  Its values are the pure solver's from
+    every playing seat's perspective."""
+    import dataclasses
+
+    from tute.core.variants import parse_variant
+    from tute.search import dds, kernel
+    if not dds.AVAILABLE:
+        pytest.skip("numba is not installed: the pure solver is the only one")
+    assert kernel.WIN_K == WIN
+    two_left = dataclasses.replace(parse_variant("cabrero(players=3)"), players=2, deck=40,
+                                   hand_size=20)
+    cases: list[tuple[str | Variant, int]] = [
+        ("cabrero(players=3)", 3), ("cabrero(players=3)", 4), ("cabrero(players=4)", 3),
+        ("cabrero(players=5)", 3), ("cabrero(players=3,manilla=10)", 4), (two_left, 4),
+        (two_left, 5)]
+    checked = trickless = capote = 0
+    for text, cards in cases:
+        for seed in range(50):
+            for mid in (False, True):
+                g = (_position(text, seed, cards, mid) if seed % 3 else
+                     _strong_position(text, seed, cards, mid))
+                if g is None:
+                    continue
+                took = [s for s in g.playing if g.tricks[s]]
+                for persp in g.playing:
+                    s = _Search(g, persp)
+                    if not s.kernel_ok():
+                        break                 # the root's own tute: the pure solver
+                    assert s.with_kernel() is not None
+                    pure = solve(g, perspective=persp, kernel=False)
+                    assert solve(g, perspective=persp).move_values == pure.move_values, (
+                        text, seed, mid, persp)
+                    checked += 1
+                    trickless += len(took) < len(g.playing)
+                    capote += len(took) == 1
+    assert checked > 800 and trickless > 200 and capote > 40, (checked, trickless, capote)
+
+
+def test_a_capote_who_sang_takes_the_poroto() -> None:
+    """Hand-built Cabrero, three players, oros trumps: seat 0 has taken every trick so
+    far and leads with the as, the king and the knight of trumps; he takes every
+    trick.  Had he sung before, or once he sings his forty after the first trick, the
+    capote is his poroto (RULES §9); with the sota for the knight, nothing to sing, it
+    is everyone else's."""
+    from tute.search import dds
+    if not dds.AVAILABLE:
+        pytest.skip("numba is not installed: the pure solver is the only one")
+    o, c, e = 0, 10, 20                       # the suits' first bits; 9 the as, 7 the king
+
+    def value(mine: int, sang: int, perspective: int) -> int:
+        hands = [mine, 1 << c | 1 << (c + 1) | 1 << (c + 2),
+                 1 << e | 1 << (e + 1) | 1 << (e + 2)]
+        found = dds.solve_arrays(hands, (0, 1, 2), tuple(s == perspective for s in range(3)),
+                                 (1, 2, 0), 0, [], 0, 0, 3, False, False, perspective, 10,
+                                 0, [o + 9], unit=(0, 1, 2), cantes=True,
+                                 cabrero=((50, 0, 0), 0b111, 0b001, sang))
+        assert found is not None
+        return found[0][o + 9]
+
+    forty = 1 << (o + 9) | 1 << (o + 7) | 1 << (o + 6)
+    blank = 1 << (o + 9) | 1 << (o + 7) | 1 << (o + 5)
+    assert value(forty, 0, 0) == -WIN + 50 + 11 + 4 + 3 + 10 + 40     # sings: his poroto
+    assert value(forty, 0, 1) == WIN - (50 + 11 + 4 + 3 + 10 + 40)
+    assert value(blank, 0b001, 0) == -WIN + 50 + 11 + 4 + 2 + 10      # had sung before
+    assert value(blank, 0, 0) == WIN + 50 + 11 + 4 + 2 + 10
+    assert value(blank, 0, 2) == -WIN - (50 + 11 + 4 + 2 + 10)

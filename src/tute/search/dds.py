@@ -50,6 +50,7 @@ try:  # pragma: no cover - depends on the installation
         beats_transcribed,
         cantes_open,
         declare_manilla,
+        end_of_cabrero,
         end_of_three,
         holds_tute,
         manillas_open,
@@ -78,7 +79,7 @@ if AVAILABLE:  # pragma: no branch
 
     @njit(cache=True)
     def _key(hands: Any, st: Any, params: Any, out: Any) -> int:
-        """The canonical key of a trick boundary into ``out`` (5 words); its slot."""
+        """The canonical key of a trick boundary into ``out`` (6 words); its slot."""
         n = hands.shape[0]
         allc = 0
         for s in range(n):
@@ -102,6 +103,18 @@ if AVAILABLE:  # pragma: no branch
         out[4] = rest
         h = (h ^ rest) * 0x100000001B3
         h ^= h >> 29
+        more = 0
+        if params[11] == 3:                 # Cabrero: the totals against the root's,
+            me = params[4]                  # who took a trick, who sang
+            j = 0
+            for s in range(n):
+                if s != me:
+                    more |= (st[16 + s] - st[16 + me] + 512) << (10 * j)
+                    j += 1
+            more |= (st[22] << 50) | (st[23] << 56)
+            h = (h ^ more) * 0x100000001B3
+            h ^= h >> 31
+        out[5] = more
         return int(h & ((1 << TT_BITS) - 1))
 
     @njit(cache=True)
@@ -166,6 +179,14 @@ if AVAILABLE:  # pragma: no branch
         r = int(st[14] + params[5]) + _cante_bound(hands, st, params)
         if params[11] == 0:
             plow, phigh = -2 * r, 2 * r + 1
+        elif params[11] == 3:               # Cabrero: a poroto or not, the margin
+            me = params[4]
+            top = -INF
+            for s in range(hands.shape[0]):
+                if s != me and (params[20] >> s) & 1 and st[16 + s] > top:
+                    top = st[16 + s]
+            m = int(st[16 + me] - top)
+            plow, phigh = -WIN + m - r, WIN + m + r
         elif params[11] == 2:               # the declarer's points, for him or against
             plow, phigh = (0, 2 * r) if params[12] > 0 else (-2 * r, 0)
         else:
@@ -207,6 +228,8 @@ if AVAILABLE:  # pragma: no branch
                 return end_of_three(st, params)
             if params[11] == 2:
                 return 0
+            if params[11] == 3:
+                return end_of_cabrero(st, params, hands.shape[0])
             return 1 if st[9] == mine else 0
         if params[16] == 1 and holds_tute(hands, params, seat):
             return TUTE_V if coal[seat] == 1 else -TUTE_V     # tute on his turn
@@ -214,7 +237,7 @@ if AVAILABLE:  # pragma: no branch
         slot = -1
         first = -1
         depth = st[10]                      # cards in hands: one ply's own scratch rows
-        key = scratch[depth, 0:5]
+        key = scratch[depth, 33:39]
         if tlen == 0:
             # what is still to be won bounds the value
             low, high, _plow, _phigh = _bounds(hands, coal, st, params)
@@ -225,7 +248,7 @@ if AVAILABLE:  # pragma: no branch
             slot = _key(hands, st, params, key)
             if (keys[slot, 0] == key[0] and keys[slot, 1] == key[1]
                     and keys[slot, 2] == key[2] and keys[slot, 3] == key[3]
-                    and keys[slot, 4] == key[4]):
+                    and keys[slot, 4] == key[4] and keys[slot, 5] == key[5]):
                 lo = vals[slot, 0]
                 hi = vals[slot, 1]
                 if lo >= beta:
@@ -321,6 +344,8 @@ if AVAILABLE:  # pragma: no branch
             saved_twenty = st[12]
             saved_points = st[14]
             saved_manillas = st[15]
+            saved_tricks = st[22]
+            saved_sang = st[23]
             saved_lead = st[6]
             saved_order = st[7]
             if done_trick:
@@ -331,7 +356,15 @@ if AVAILABLE:  # pragma: no branch
                 st[14] -= pts
                 if st[10] == 0:
                     pts += params[5]
+                cabrero = params[11] == 3
+                if cabrero:                 # the totals, kept to undo the trick
+                    for k in range(6):
+                        scratch[depth, 39 + k] = st[16 + k]
                 cards = took(side, st, params, w, pts)
+                if cabrero:                 # and as they are after it, each choice's start
+                    for k in range(6):
+                        scratch[depth, 45 + k] = st[16 + k]
+                st[22] |= 1 << w
                 if params[11] == 1:
                     st[7] = recent(st[7], side[w])
                 lead = st[6]
@@ -366,6 +399,9 @@ if AVAILABLE:  # pragma: no branch
                 while tute < 0:
                     gain = cards
                     st[6] = lead
+                    if cabrero:
+                        for k in range(6):
+                            st[16 + k] = scratch[depth, 45 + k]
                     x = way
                     if mans_theirs:
                         gain += declare_manilla(side, st, params, (w + 2) % 4,
@@ -387,6 +423,7 @@ if AVAILABLE:  # pragma: no branch
                     st[11] = saved_sung
                     st[12] = saved_twenty
                     st[15] = saved_manillas
+                    st[23] = saved_sang
                     if not tried or (c > v if sings_max else c < v):
                         v = c
                     tried = True
@@ -404,11 +441,16 @@ if AVAILABLE:  # pragma: no branch
                 for k in range(tlen + 1):
                     tb[k] = keep[k]
                     ts[k] = keep[4 + k]
+                if params[11] == 3:
+                    for k in range(6):
+                        st[16 + k] = scratch[depth, 39 + k]
             st[9] = saved_last
             st[11] = saved_sung
             st[12] = saved_twenty
             st[14] = saved_points
             st[15] = saved_manillas
+            st[22] = saved_tricks
+            st[23] = saved_sang
             st[6] = saved_lead
             st[7] = saved_order
             st[1] = tlen
@@ -433,7 +475,7 @@ if AVAILABLE:  # pragma: no branch
         if slot >= 0:
             same = (keys[slot, 0] == key[0] and keys[slot, 1] == key[1]
                     and keys[slot, 2] == key[2] and keys[slot, 3] == key[3]
-                    and keys[slot, 4] == key[4])
+                    and keys[slot, 4] == key[4] and keys[slot, 5] == key[5])
             lo = vals[slot, 0] if same else -INF
             hi = vals[slot, 1] if same else INF
             if best <= a0:
@@ -443,7 +485,7 @@ if AVAILABLE:  # pragma: no branch
             else:
                 lo = best
                 hi = best
-            for j in range(5):
+            for j in range(6):
                 keys[slot, j] = key[j]
             vals[slot, 0] = lo
             vals[slot, 1] = hi
@@ -545,7 +587,9 @@ def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool,
                  lead: int = 0, order: int = 0, contract: tuple[int, int] | None = None,
                  tutes: tuple[int, int] = (0, 0), tute_anytime: bool = False,
                  barred: int = 0, each_one: bool = False, manilla: int = 0,
-                 manillas_done: int = 0) -> tuple[dict[int, int], int] | None:
+                 manillas_done: int = 0,
+                 cabrero: tuple[tuple[int, ...], int, int, int] | None = None
+                 ) -> tuple[dict[int, int], int] | None:
     """Values of ``root_moves`` (bits) of the seat to act, for side ``mine``, on the
     pure solver's scale (``diff`` the margin so far); with ``all_moves`` false only a
     best move's is exact (the others are bounds no better than it).  None when a window
@@ -570,7 +614,12 @@ def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool,
     solver answers that at once).  ``each_one``: each partner may sing one cante of his
     own in a window (``unit`` then one a seat).  ``manilla``: a manilla's points (0: the
     option is off), declared by the same seats in the same windows, once a suit
-    (``manillas_done``: the suits declared)."""
+    (``manillas_done``: the suits declared).
+
+    ``cabrero``: each seat's total so far, and as bit masks the seats playing, those
+    that took a trick and those that sang; ``mine`` is the root's seat, and the values
+    are the pure solver's for him (a poroto or not, then the margin over the best
+    other): not a sum, so the totals are in the key."""
     n = len(hands)
     h = np.array(hands, dtype=np.int64)
     sd = np.array(side, dtype=np.int64)
@@ -585,14 +634,17 @@ def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool,
     cards = sum(x.bit_count() for x in hands)
     points = sum(CARD_POINTS[b] for x in hands for b in range(40) if x >> b & 1) + sum(
         CARD_POINTS[b] for _s, b in trick)
+    totals, playing, took_tricks, sang = cabrero if cabrero is not None else ((), 0, 0, 0)
     st = np.array([to_act, len(trick), led, win_bit, win_seat, 0, lead, order, 0, last_side,
-                   cards, sung, twenty_units, 0, points, manillas_done], dtype=np.int64)
+                   cards, sung, twenty_units, 0, points, manillas_done,
+                   *(list(totals) + [0] * (6 - len(totals))), took_tricks, sang],
+                  dtype=np.int64)
     un = np.array(list(unit) + [0] * (4 - len(unit)), dtype=np.int64)
     generation = _rules_generation((n, tuple(side), tuple(coalition), tuple(nxt), trump,
                                     nplay, undertrump, partner_exc, mine, last_bonus,
                                     tuple(unit), cantes, partner_sings, forty_first, lost,
                                     three, contract, tutes, tute_anytime, barred,
-                                    each_one, manilla))
+                                    each_one, manilla, playing))
     first, second = three if three is not None else (0, 0)
     mode = 1 if three is not None else 0
     declarer_view = True
@@ -600,15 +652,17 @@ def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool,
         mode = 2
         declarer_view = coalition[contract[0]]
         first, second = (1 if declarer_view else -1), contract[0]
+    if cabrero is not None:
+        mode = 3
     params = np.array([trump, nplay, int(undertrump), int(partner_exc), mine, last_bonus,
                        generation, int(cantes), int(partner_sings), forty_first, lost,
                        mode, first, second, tutes[0], tutes[1], int(tute_anytime), barred,
-                       int(each_one), manilla], dtype=np.int64)
+                       int(each_one), manilla, playing], dtype=np.int64)
     if not _TT:
-        _TT.extend([np.zeros((1 << TT_BITS, 5), dtype=np.int64),
+        _TT.extend([np.zeros((1 << TT_BITS, 6), dtype=np.int64),
                     np.zeros((1 << TT_BITS, 3), dtype=np.int64)])
     keys, vals = _TT
-    scratch = np.zeros((48, 33), dtype=np.int64)    # a row per ply
+    scratch = np.zeros((48, 51), dtype=np.int64)    # a row per ply
     maximize = coalition[to_act]
     future: dict[int, int] = {}
     tlen = len(trick)
@@ -637,6 +691,7 @@ def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool,
             if (cantes or manilla) and s2[10] > 0 and tute < 0:
                 _window(hh, sd, un, s2, params, w)
             gain = int(took(sd, s2, params, w, pts)) + int(s2[5])
+            s2[22] |= 1 << w
             if three is not None:
                 s2[7] = recent(int(s2[7]), side[w])
             s2[5] = 0
@@ -670,6 +725,9 @@ def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool,
     for b, total in future.items():
         if abs(total) >= TUTE_V // 2:          # a tute: the hand at once
             values[b] = TUTE_VALUE if total > 0 else -TUTE_VALUE
+            continue
+        if cabrero is not None:                # the value itself, not a sum
+            values[b] = total
             continue
         if contract is not None:               # the declarer's points, for or against
             made_by = diff + (total if declarer_view else -total) // 2 - contract[1]

@@ -2,10 +2,10 @@
 positions the kernel covers, and their values from it on the pure solver's scale.
 
 The kernel plays two sides, three players each for himself where the highest total
-wins, and a contract (Subastado: the declarer's points against his bid).  It knows
-cantes as the trick winner's side's choice (each partner's own where each sings one) and
-tutes still to come (declared after a trick won, or on a turn), and manillas; not
-Cabrero's porotos.  A cante the root may sing is valued here, by the kernel after
+wins, a contract (Subastado: the declarer's points against his bid), and Cabrero's
+porotos (up to four playing).  It knows cantes as the trick winner's side's choice (each
+partner's own where each sings one), manillas, and tutes still to come (declared after a
+trick won, or on a turn).  A cante the root may sing is valued here, by the kernel after
 singing it; a tute the root may declare is the pure solver's (at once)."""
 
 from __future__ import annotations
@@ -26,8 +26,9 @@ def kernel_ok(self: _Search) -> bool:
     himself or a contract; no tute the root may declare now; cantes and manillas
     declared by the trick's winner, his side, each partner or the declarer."""
     contract = self.scoring == "contract"
-    if not (self.use_kernel and dds.AVAILABLE and (self.two_sides or three(self) or contract)
-            and self.n <= 4):
+    if not (self.use_kernel and dds.AVAILABLE and (
+            (self.n <= 4 and (self.two_sides or three(self) or contract))
+            or cabrero(self))):
         return False
     if self.others_possible and self._tute_side() >= 0:   # the root's tute: at once
         return False
@@ -40,6 +41,11 @@ def kernel_ok(self: _Search) -> bool:
                 and self.acting != self.window:
             return False                # another seat's window: the pure solver
     return True
+
+
+def cabrero(self: _Search) -> bool:
+    """Cabrero with at most four playing (tricks of four cards at most)."""
+    return bool(self.scoring == "cabrero" and self.nplay <= 4 and self.n <= 6)
 
 
 def three(self: _Search) -> bool:
@@ -99,12 +105,19 @@ def _kernel_cards(self: _Search, all_moves: bool) -> Solution | None:
     last_side = self.side[self.trick_winners[-1]] if self.trick_winners else 0
     others: tuple[int, int] | None = None
     contract: tuple[int, int] | None = None
+    porotos: tuple[tuple[int, ...], int, int, int] | None = None
     lead = order = 0
     if self.scoring == "contract":
         d = self.declarer
         mine = self.side[d]
         diff = totals[mine]
         contract = (d, self.g.bid)
+    elif self.scoring == "cabrero":
+        diff = 0
+        playing = sum(1 << s for s in self.g.playing)
+        porotos = (tuple(totals), playing,
+                   sum(1 << s for s in range(self.n) if self.tricks[self.side[s]]),
+                   sum(1 << s for s in range(self.n) if self.sang[s]))
     elif three(self):
         first, second = (s for s in range(3) if s != mine)
         others = (first, second)
@@ -132,7 +145,7 @@ def _kernel_cards(self: _Search, all_moves: bool) -> Solution | None:
         all_moves=all_moves, three=others, lead=lead, order=order, contract=contract,
         tutes=(sets[0], sets[1]), tute_anytime=bool(self.tute_anytime), barred=barred,
         each_one=self.g.variant.sing_who == "both_one_each",
-        manilla=self.manilla or 0, manillas_done=self.manilla_suits)
+        manilla=self.manilla or 0, manillas_done=self.manilla_suits, cabrero=porotos)
     if found is None:
         return None
     values, nodes = found

@@ -20,6 +20,9 @@ try:  # pragma: no cover - depends on the installation
 except ImportError:  # pragma: no cover
     AVAILABLE = False
 
+WIN_K = 10_000          # the pure solver's WIN (tute.search.solver), here for numba
+INF_K = 1 << 30
+
 if AVAILABLE:  # pragma: no branch
     @njit(cache=True)
     def beats_transcribed(b: int, win: int, trump: int) -> bool:
@@ -100,6 +103,7 @@ if AVAILABLE:  # pragma: no branch
     def _sing(side: Any, unit: Any, st: Any, params: Any, w: int, suit: int) -> int:
         """The winner's side sings ``suit``: its points for side ``params[4]``."""
         st[11] |= 1 << suit
+        st[23] |= 1 << w
         if suit != params[0]:
             st[12] |= 1 << unit[w]
         pts = 40 if suit == params[0] else 20
@@ -112,10 +116,15 @@ if AVAILABLE:  # pragma: no branch
         each for himself (``params[11]``): the root's points less those of the first
         other (``params[12]``), the first other's lead over the second (``st[6]``) kept
         for the end.  A contract (``params[11] == 2``): the declarer's (side
-        ``params[4]``) points, counted for him (``params[12]`` 1) or against (-1)."""
+        ``params[4]``) points, counted for him (``params[12]`` 1) or against (-1).
+        Cabrero (``params[11] == 3``): nothing adds up; each seat's total is kept
+        (``st[16 + seat]``) for the end."""
         sw = side[w]
         if params[11] == 0:
             return pts if sw == params[4] else -pts
+        if params[11] == 3:
+            st[16 + sw] += pts
+            return 0
         if params[11] == 2:
             return params[12] * pts if sw == params[4] else 0
         if sw == params[4]:
@@ -192,6 +201,46 @@ if AVAILABLE:  # pragma: no branch
         else:                               # nobody tied won a trick: the lowest index
             tie = 1 if (e < 0 or me < b) and (e > 0 or me < c) else 0
         return int(2 * min(0, e) + tie)
+
+    @njit(cache=True)
+    def end_of_cabrero(st: Any, params: Any, n: int) -> int:
+        """Cabrero's value at the end for seat ``params[4]``, as the pure solver's: no
+        poroto (``WIN``) or one (``-WIN``), plus his margin over the best other.  A
+        poroto: the capote's (the one seat that took tricks -- himself if he sang, else
+        everyone else), else with two playing the lower total (a tie: the last trick's
+        winner wins), else the middle rank and every seat without a trick.  ``st[16 +
+        seat]`` the totals, ``st[22]`` the seats that took a trick, ``st[23]`` those that
+        sang, ``params[20]`` the seats playing."""
+        me = params[4]
+        playing = params[20]
+        flags = st[22]
+        mine = st[16 + me]
+        top = -INF_K
+        k = 0
+        above = 0
+        for s in range(n):
+            if (playing >> s) & 1:
+                k += 1
+                if s != me:
+                    t = st[16 + s]
+                    if t > top:
+                        top = t
+                    if t > mine:
+                        above += 1
+        if flags != 0 and flags & (flags - 1) == 0:       # capote
+            capote_sang = (st[23] & flags) != 0
+            lost = ((flags >> me) & 1 == 1) == capote_sang
+        elif k == 2:
+            lost = mine < top or (mine == top and st[9] != me)
+        else:
+            rank = 1 + above
+            if k % 2 == 1:
+                lost = rank == (k + 1) // 2
+            else:
+                lost = rank == k // 2 or rank == k // 2 + 1
+            if not (flags >> me) & 1:
+                lost = True
+        return int((mine - top) + (-WIN_K if lost else WIN_K))
 
     @njit(cache=True)
     def cantes_open(hands: Any, unit: Any, st: Any, params: Any, w: int) -> tuple[int, int]:
