@@ -149,18 +149,21 @@ if AVAILABLE:  # pragma: no branch
     def _cante_bound(hands: Any, st: Any, params: Any) -> int:
         """The most the cantes still possible could add (20 a suit, 40 in trumps), and
         the manillas (a seat holding a suit's A and 3 not yet declared)."""
-        allc = 0
-        for s in range(hands.shape[0]):
-            allc |= hands[s]
         out = 0
-        for suit in range(4):
-            if params[7] == 1 and not (st[11] >> suit) & 1 and (
-                    (allc >> (suit * 10 + 7)) & 1 and (allc >> (suit * 10 + 6)) & 1):
-                out += 40 if suit == params[0] else 20
-            if params[19] > 0 and not (st[15] >> suit) & 1:
-                for s in range(hands.shape[0]):
-                    if (hands[s] >> (suit * 10 + 8)) & 3 == 3:
-                        out += params[19]
+        if params[7] == 1:
+            allc = 0
+            for s in range(hands.shape[0]):
+                allc |= hands[s]
+            for suit in range(4):
+                if not (st[11] >> suit) & 1 and (
+                        (allc >> (suit * 10 + 7)) & 1 and (allc >> (suit * 10 + 6)) & 1):
+                    out += 40 if suit == params[0] else 20
+        if params[19] > 0:
+            for suit in range(4):
+                if not (st[15] >> suit) & 1:
+                    for s in range(hands.shape[0]):
+                        if (hands[s] >> (suit * 10 + 8)) & 3 == 3:
+                            out += params[19]
         return out
 
     @njit(cache=True)
@@ -406,14 +409,14 @@ if AVAILABLE:  # pragma: no branch
                     if mans_theirs:
                         gain += declare_manilla(side, st, params, (w + 2) % 4,
                                                 nth_suit(mans_theirs, x % ways_mt))
-                    x //= ways_mt
+                        x //= ways_mt
                     if mans:
                         gain += declare_manilla(side, st, params, w, nth_suit(mans, x % ways_m))
-                    x //= ways_m
+                        x //= ways_m
                     if theirs:
                         gain += _sing(side, unit, st, params, (w + 2) % 4,
                                       nth_suit(theirs, x % ways_theirs))
-                    x //= ways_theirs
+                        x //= ways_theirs
                     if choices:
                         gain += _sing(side, unit, st, params, w, nth_suit(choices, x))
                     way += 1
