@@ -39,7 +39,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
             cases = [("parejas", n, 20) for n in (5, 6, 7, 8)]
         if args.three:                 # three players: each for himself, and Subastado
             cases = [("tres", 8, 20), ("tres", 9, 20), ("tres", 12, 20), ("subastado", 12, 20)]
-        figures = solver_figures(cases, max_nodes=args.max_nodes, all_moves=args.all_moves)
+        figures = solver_figures(cases, max_nodes=args.max_nodes, all_moves=args.all_moves,
+                                 kernel_max_nodes=args.kernel_max_nodes)
         if args.json:
             print(json.dumps({"solver": figures}))
         else:
@@ -443,8 +444,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --solver: three players each for himself (tres: 8, 9 and the "
                         "full 12 cards each) and Subastado's full 12-card deal")
     b.add_argument("--max-nodes", type=int, default=20_000_000,
-                   help="node limit of one pure-Python solve in --solver (the compiled kernel "
-                        "has none)")
+                   help="node limit of one pure-Python solve in --solver")
+    b.add_argument("--kernel-max-nodes", type=int, default=1_000_000_000,
+                   help="node limit of one solve in the compiled kernel in --solver (about "
+                        "4 minutes)")
     b.add_argument("--decide", metavar="LEVEL",
                    help="time the decisions of a computer level at its default budget")
     b.add_argument("--decisions", type=int, default=200, help="decisions to time (--decide)")

@@ -680,3 +680,20 @@ def test_a_capote_who_sang_takes_the_poroto() -> None:
     assert value(blank, 0b001, 0) == -WIN + 50 + 11 + 4 + 2 + 10      # had sung before
     assert value(blank, 0, 0) == WIN + 50 + 11 + 4 + 2 + 10
     assert value(blank, 0, 2) == -WIN - (50 + 11 + 4 + 2 + 10)
+
+
+def test_the_kernel_stops_at_its_node_limit_and_keeps_its_table_sound() -> None:
+    """A node limit holds in the compiled kernel too (a robot or the bench is never
+    stuck on one solve): past it, SolverLimit; and what the stopped search had half
+    done is not kept -- the same positions solved again, without a limit, give the pure
+    solver's values."""
+    from tute.search import dds
+    from tute.search.solver import SolverLimit
+    if not dds.AVAILABLE:
+        pytest.skip("numba is not installed: the pure solver is the only one")
+    for seed in range(12):
+        g = _position("parejas", seed, 5, seed % 2 == 1)
+        assert g is not None and _Search(g, g.acting).kernel_ok()
+        with pytest.raises(SolverLimit):
+            solve(g, max_nodes=30 + seed)
+        assert solve(g).move_values == solve(g, kernel=False).move_values, seed

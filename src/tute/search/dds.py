@@ -38,6 +38,7 @@ from typing import Any
 
 from tute.core.tables import POINTS as CARD_POINTS
 from tute.core.tables import beats, trick_winner
+from tute.search.solution import SolverLimit
 
 try:  # pragma: no cover - depends on the installation
     import numpy as np
@@ -221,8 +222,13 @@ if AVAILABLE:  # pragma: no branch
         #     st 7 the sides by their last trick won), 2 a contract (then 12 whether the
         #     value is the declarer's, 13 the declarer); 14-17 tutes (the two sets,
         #     on any turn, the seats barred), 18 each partner sings his own, 19 the
-        #     manilla's points (0: none)
+        #     manilla's points (0: none), 20 the seats playing (Cabrero: mode 3, st
+        #     16-21 the totals, 22 the seats that took a trick, 23 those that sang),
+        #     21 the node limit (0: none; past it st 13 is 2)
         st[8] += 1
+        if params[21] > 0 and st[8] > params[21]:
+            st[13] = 2                      # past the node limit: unwind, store nothing
+            return 0
         seat = st[0]
         tlen = st[1]
         mine = params[4]
@@ -432,6 +438,8 @@ if AVAILABLE:  # pragma: no branch
                     tried = True
                     if way >= all_ways or (v >= beta if sings_max else v <= alpha):
                         break
+                    if st[13] == 2:
+                        break
                 if tute >= 0:                   # his side wins the hand at once
                     v = 2 * cards + (TUTE_V if coal[tute] == 1 else -TUTE_V)
             else:
@@ -473,9 +481,9 @@ if AVAILABLE:  # pragma: no branch
                     best_move = b
                     if v < beta:
                         beta = v
-            if alpha >= beta:
+            if alpha >= beta or st[13] == 2:
                 break
-        if slot >= 0:
+        if slot >= 0 and st[13] != 2:
             same = (keys[slot, 0] == key[0] and keys[slot, 1] == key[1]
                     and keys[slot, 2] == key[2] and keys[slot, 3] == key[3]
                     and keys[slot, 4] == key[4] and keys[slot, 5] == key[5])
@@ -520,7 +528,7 @@ if AVAILABLE:  # pragma: no branch
                 return g
             lo = max(g, plow - 1)
         beta = min(max(guess, lo + 1), hi)
-        while lo < hi:
+        while lo < hi and st[13] != 2:
             g = _search(hands, side, coal, nxt, unit, st, tb, ts, params, keys, vals,
                         scratch, beta - 1, beta)
             if g < beta:
@@ -591,8 +599,8 @@ def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool,
                  tutes: tuple[int, int] = (0, 0), tute_anytime: bool = False,
                  barred: int = 0, each_one: bool = False, manilla: int = 0,
                  manillas_done: int = 0,
-                 cabrero: tuple[tuple[int, ...], int, int, int] | None = None
-                 ) -> tuple[dict[int, int], int] | None:
+                 cabrero: tuple[tuple[int, ...], int, int, int] | None = None,
+                 max_nodes: int = 0) -> tuple[dict[int, int], int] | None:
     """Values of ``root_moves`` (bits) of the seat to act, for side ``mine``, on the
     pure solver's scale (``diff`` the margin so far); with ``all_moves`` false only a
     best move's is exact (the others are bounds no better than it).  None when a window
@@ -622,7 +630,10 @@ def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool,
     ``cabrero``: each seat's total so far, and as bit masks the seats playing, those
     that took a trick and those that sang; ``mine`` is the root's seat, and the values
     are the pure solver's for him (a poroto or not, then the margin over the best
-    other): not a sum, so the totals are in the key."""
+    other): not a sum, so the totals are in the key.
+
+    ``max_nodes`` (0: none): past that many nodes, :class:`SolverLimit` (nothing the
+    search left half done stays in the table)."""
     n = len(hands)
     h = np.array(hands, dtype=np.int64)
     sd = np.array(side, dtype=np.int64)
@@ -660,7 +671,7 @@ def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool,
     params = np.array([trump, nplay, int(undertrump), int(partner_exc), mine, last_bonus,
                        generation, int(cantes), int(partner_sings), forty_first, lost,
                        mode, first, second, tutes[0], tutes[1], int(tute_anytime), barred,
-                       int(each_one), manilla, playing], dtype=np.int64)
+                       int(each_one), manilla, playing, max_nodes], dtype=np.int64)
     if not _TT:
         _TT.extend([np.zeros((1 << TT_BITS, 6), dtype=np.int64),
                     np.zeros((1 << TT_BITS, 3), dtype=np.int64)])
@@ -704,7 +715,7 @@ def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool,
         else:
             s2[1] = tlen + 1
             s2[0] = nxt[to_act]
-        s2[8] = 0
+        s2[8] = st[8]                           # the nodes so far: one limit for them all
         if tute >= 0:                           # the trick's winner declares tute
             v = TUTE_V if coalition[tute] else -TUTE_V
         elif all_moves or best is None:
@@ -721,7 +732,9 @@ def solve_arrays(hands: list[int], side: tuple[int, ...], coalition: tuple[bool,
         future[b] = total
         if best is None or (total > best if maximize else total < best):
             best = total
-        st[8] += s2[8]
+        st[8] = s2[8]
+        if s2[13] == 2:                          # (the table kept only what was done)
+            raise SolverLimit("solver_node_limit", nodes=max_nodes)
         if s2[13]:
             return None
     values: dict[int, int] = {}

@@ -145,7 +145,8 @@ def _kernel_cards(self: _Search, all_moves: bool) -> Solution | None:
         all_moves=all_moves, three=others, lead=lead, order=order, contract=contract,
         tutes=(sets[0], sets[1]), tute_anytime=bool(self.tute_anytime), barred=barred,
         each_one=self.g.variant.sing_who == "both_one_each",
-        manilla=self.manilla or 0, manillas_done=self.manilla_suits, cabrero=porotos)
+        manilla=self.manilla or 0, manillas_done=self.manilla_suits, cabrero=porotos,
+        max_nodes=self.max_nodes if self.max_nodes < 1 << 62 else 0)
     if found is None:
         return None
     values, nodes = found

@@ -5,6 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tute.core.actions import Action
+from tute.core.errors import TuteError
+
+
+class SolverError(TuteError):
+    """The position cannot be solved: cards are still to be drawn, or the hand is over."""
+
+
+class SolverLimit(SolverError):
+    """The search went past its node limit."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from tute.core.actions import FORTY, MANILLAS, TUTE, TWENTIES, Action
 from tute.core.declarations import DeclarationRules
-from tute.core.errors import TuteError
 from tute.core.game import Game
 from tute.core.scoring import HandFigures, score_hand
 from tute.core.tables import (
@@ -34,19 +33,11 @@ from tute.core.tables import (
     strict_play_mask,
     suits_with_marriage,
 )
-from tute.search.solution import Solution
+from tute.search.solution import Solution, SolverError, SolverLimit
 
 WIN = 10_000
 TUTE_VALUE = WIN + 5_000
 _EXACT, _LOWER, _UPPER = 0, 1, 2
-
-
-class SolverError(TuteError):
-    """The position cannot be solved: cards are still to be drawn, or the hand is over."""
-
-
-class SolverLimit(SolverError):
-    """The search went past its node limit."""
 
 
 class _TrickUndo:
@@ -561,4 +552,5 @@ def kernel_covers(game: Game) -> bool:
     return _Search(game, game.acting).kernel_ok()
 
 
-__all__ = ["TUTE_VALUE", "WIN", "Solution", "SolverError", "kernel_covers", "solve"]
+__all__ = ["TUTE_VALUE", "WIN", "Solution", "SolverError", "SolverLimit", "kernel_covers",
+           "solve"]
