@@ -2,10 +2,10 @@
 
 Numba cannot call the core, so the kernel's obligations are a transcription of
 :func:`tute.core.tables.strict_play_mask`, its trick rule one of
-:func:`tute.core.tables.beats`, and the cante window the trick winner's side's single
-open cante (and manilla).  The rules core stays the one authority: tests check the transcriptions
-against it, and the kernel's values against the pure solver (itself checked against the
-engine) on random positions.  Without numba installed (``pip install tute[fast]``) the
+:func:`tute.core.tables.beats`, and the declaration window the trick winner's side's
+choice of cante and manilla.  The rules core stays the one authority: tests check the
+transcriptions against it, and the kernel's values against the pure solver (itself
+checked against the engine) on random positions.  Without numba installed (``pip install tute[fast]``) the
 pure solver does all the work.
 """
 
