@@ -13,6 +13,7 @@ from tute.core.actions import MANILLAS, TUTE, Play
 from tute.core.cards import Card
 from tute.core.errors import TuteError
 from tute.core.variants import Variant
+from tute.search.solution import Solution
 from tute.search.solver import TUTE_VALUE, WIN, SolverError, _Search, solve
 
 CASES = [("habanero", 4), ("parejas", 2), ("online", 2), ("tres", 2),
@@ -105,6 +106,17 @@ def test_compiled_kernel_matches_the_pure_solver() -> None:
     assert checked > 600
 
 
+def _against_pure(g: Game, persp: int, *where: object) -> Solution | None:
+    """The kernel's values of every legal action from ``persp`` against the pure
+    solver's (``where``: what a failure prints); None where the kernel does not cover
+    the position, else the pure solver's solution."""
+    if not _Search(g, persp).kernel_ok():
+        return None
+    pure = solve(g, perspective=persp, kernel=False)
+    assert solve(g, perspective=persp).move_values == pure.move_values, where
+    return pure
+
+
 def test_the_kernel_plays_three_players_each_for_himself_as_the_pure_solver() -> None:
     """Three players each for himself, from every seat's perspective: the margin against
     the best of the others is not a sum of two sides' points, yet the kernel's values are
@@ -122,13 +134,10 @@ def test_the_kernel_plays_three_players_each_for_himself_as_the_pure_solver() ->
                 if g is None:
                     continue
                 for persp in range(3):
-                    s = _Search(g, persp)
-                    if not s.kernel_ok():
+                    pure = _against_pure(g, persp, text, seed, mid, persp)
+                    if pure is None:
                         continue
-                    assert s.with_kernel() is not None     # the kernel itself answers
-                    pure = solve(g, perspective=persp, kernel=False)
-                    assert solve(g, perspective=persp).move_values == pure.move_values, (
-                        text, seed, mid, persp)
+                    assert _Search(g, persp).with_kernel() is not None   # the kernel's own
                     checked += 1
                     ties += any(abs(v) == WIN for v in pure.move_values.values())
     assert checked > 900 and ties >= 5, (checked, ties)
@@ -235,13 +244,10 @@ def test_the_kernel_values_a_tute_to_come_as_the_pure_solver() -> None:
             if g is None:
                 continue
             for persp in range(g.players):
-                s = _Search(g, persp)
-                if not s.kernel_ok():
+                pure = _against_pure(g, persp, text, seed, persp)
+                if pure is None:
                     break                     # the root's own tute: the pure solver
-                assert s.with_kernel() is not None
-                pure = solve(g, perspective=persp, kernel=False)
-                assert solve(g, perspective=persp).move_values == pure.move_values, (
-                    text, seed, persp)
+                assert _Search(g, persp).with_kernel() is not None
                 checked += 1
                 tutes += any(abs(v) == TUTE_VALUE for v in pure.move_values.values())
             else:
@@ -501,13 +507,11 @@ def test_the_kernel_declares_manillas_as_the_pure_solver() -> None:
             if not any(held):
                 continue
             for persp in range(g.players):
-                s = _Search(g, persp)
-                if not s.kernel_ok():
+                pure = _against_pure(g, persp, text, seed, persp)
+                if pure is None:
                     break                     # the root's own tute: the pure solver
-                pure = solve(g, perspective=persp, kernel=False)
-                assert solve(g, perspective=persp).move_values == pure.move_values, (
-                    text, seed, persp)
                 checked += 1
+                s = _Search(g, persp)
                 if s.manillas_possible and s.with_kernel() is not None:
                     by_kernel += 1
                     two += max(held) >= 2
@@ -639,13 +643,9 @@ def test_the_kernel_counts_cabreros_porotos_as_the_pure_solver() -> None:
                     continue
                 took = [s for s in g.playing if g.tricks[s]]
                 for persp in g.playing:
-                    s = _Search(g, persp)
-                    if not s.kernel_ok():
+                    if _against_pure(g, persp, text, seed, mid, persp) is None:
                         break                 # the root's own tute: the pure solver
-                    assert s.with_kernel() is not None
-                    pure = solve(g, perspective=persp, kernel=False)
-                    assert solve(g, perspective=persp).move_values == pure.move_values, (
-                        text, seed, mid, persp)
+                    assert _Search(g, persp).with_kernel() is not None
                     checked += 1
                     trickless += len(took) < len(g.playing)
                     capote += len(took) == 1

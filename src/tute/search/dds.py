@@ -54,6 +54,7 @@ try:  # pragma: no cover - depends on the installation
         end_of_cabrero,
         end_of_three,
         holds_tute,
+        manillas_held,
         manillas_open,
         nth_suit,
         recent,
@@ -160,11 +161,10 @@ if AVAILABLE:  # pragma: no branch
                         (allc >> (suit * 10 + 7)) & 1 and (allc >> (suit * 10 + 6)) & 1):
                     out += 40 if suit == params[0] else 20
         if params[19] > 0:
-            for suit in range(4):
-                if not (st[15] >> suit) & 1:
-                    for s in range(hands.shape[0]):
-                        if (hands[s] >> (suit * 10 + 8)) & 3 == 3:
-                            out += params[19]
+            held = 0
+            for s in range(hands.shape[0]):
+                held |= manillas_held(hands[s])
+            out += params[19] * _count(held & ~st[15])
         return out
 
     @njit(cache=True)

@@ -56,12 +56,18 @@ if AVAILABLE:  # pragma: no branch
         return trumps
 
     @njit(cache=True)
-    def _marriages(hand: int) -> int:
+    def _pairs(hand: int, high: int) -> int:
+        """The suits (bits) where ``hand`` holds the cards of strength ``high`` and
+        ``high - 1``: the king and knight (7: a marriage), the A and 3 (9: a manilla)."""
         out = 0
         for s in range(4):
-            if (hand >> (s * 10 + 7)) & 1 and (hand >> (s * 10 + 6)) & 1:
+            if (hand >> (s * 10 + high)) & 1 and (hand >> (s * 10 + high - 1)) & 1:
                 out |= 1 << s
         return out
+
+    @njit(cache=True)
+    def _marriages(hand: int) -> int:
+        return _pairs(hand, 7)
 
     @njit(cache=True)
     def _cante_choices(hands: Any, unit: Any, st: Any, params: Any, w: int,
@@ -263,12 +269,8 @@ if AVAILABLE:  # pragma: no branch
         return -1
 
     @njit(cache=True)
-    def _manillas(hand: int) -> int:
-        out = 0
-        for s in range(4):
-            if (hand >> (s * 10 + 9)) & 1 and (hand >> (s * 10 + 8)) & 1:
-                out |= 1 << s
-        return out
+    def manillas_held(hand: int) -> int:
+        return _pairs(hand, 9)
 
     @njit(cache=True)
     def manillas_open(hands: Any, st: Any, params: Any, w: int) -> tuple[int, int]:
@@ -281,9 +283,9 @@ if AVAILABLE:  # pragma: no branch
         if params[19] == 0 or (params[11] == 2 and w != params[13]):
             return 0, 0
         done = st[15]
-        mine = _manillas(hands[w]) & ~done
+        mine = manillas_held(hands[w]) & ~done
         if params[11] != 2 and params[8] == 1 and hands.shape[0] == 4:
-            theirs = _manillas(hands[(w + 2) % 4]) & ~done
+            theirs = manillas_held(hands[(w + 2) % 4]) & ~done
             if params[18] == 1:
                 return mine, theirs
             return mine | theirs, 0
