@@ -198,7 +198,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     from tute.tools.datadirs import default_arena_dir
 
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    known = (*LEVELS, *ARENA_ONLY, "cheat")
+    known = (*LEVELS, *ARENA_ONLY, "cheat", "cheat-partner")
     if any(":" in b for b in bots):          # a bot author's module:Class, found from here
         import os
 
@@ -481,8 +481,8 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--bots", required=True,
                    help="levels to compare, comma-separated: random, heuristic, mc, pimc, expert "
                         "(expert-deep, expert-roll6, expert-pool10, expert-3x, expert-more: "
-                        "experiments; cheat, the open-hand upper bound), or your own robot "
-                        "as module:Class")
+                        "experiments; cheat, the open-hand upper bound; cheat-partner, "
+                        "expert told its partner's hand), or your own robot as module:Class")
     a.add_argument("--variant", default="habanero", help="variant text (default habanero)")
     a.add_argument("--deals", type=int, default=200,
                    help="deals, each played in every seating (default 200)")

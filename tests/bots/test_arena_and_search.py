@@ -199,3 +199,36 @@ def test_a_bot_authors_own_robot_plays_in_the_arena(tmp_path: Path) -> None:
                            capture_output=True, text=True, timeout=120)
         assert r.returncode == 2 and said in r.stderr, r.stderr
         assert "Traceback" not in r.stderr
+
+
+def test_cheat_partner_is_told_its_partners_hand_and_nothing_more() -> None:
+    """``cheat-partner`` searches deals where the partner holds his true hand and the
+    opponents' cards are still guessed; it plays a whole arena deal legally."""
+    from tute.bots.cheat import PartnerCheatBot
+    from tute.bots.sampler import exclusions
+
+    for seed in range(3):
+        g = Game.new("parejas", seed=seed)
+        rng = random.Random(seed)
+        for _ in range(6 + seed):                       # a few cards into the hand
+            seat = g.to_act
+            assert seat is not None
+            g.apply(seat, rng.choice(g.legal_actions(seat)))
+        seat = g.to_act
+        assert seat is not None
+        bot = PartnerCheatBot(seed, Budget(samples=4))
+        bot.attach(g, seat)
+        view = g.view(seat)
+        deals = bot.deals(view, exclusions(view), 8)
+        partner, left, right = (seat + 2) % 4, (seat + 1) % 4, (seat + 3) % 4
+        guessed = set()
+        for _ in range(8):
+            d = next(deals)
+            assert set(d.hand(partner)) == set(g.hand(partner))
+            assert set(d.hand(seat)) == set(g.hand(seat))
+            guessed.add(frozenset(d.hand(left)))
+            assert set(d.hand(left)) | set(d.hand(right)) == set(g.hand(left)) | set(
+                g.hand(right))
+        assert len(guessed) > 1                         # the opponents' are still unknown
+    r = play_deal(PairSpec("cheat-partner", "heuristic", "parejas", 3, None, 2), 0)
+    assert len(r["wins"]) == 2                          # type: ignore[arg-type]

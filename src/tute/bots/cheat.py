@@ -1,16 +1,25 @@
-"""An open-hand player that sees every card: an upper bound for the arena only.
+"""Players that see cards they should not: measures for the arena only.
 
-It is never offered as an opponent in play.  The arena attaches the real game to it;
-it then plays the solver's move where the solver fits, and elsewhere the card whose L1
-rollouts from the true position do best."""
+- ``cheat`` sees every card: the open-hand upper bound.  It plays the solver's move
+  where the solver fits, and elsewhere the card whose L1 rollouts from the true
+  position do best.
+- ``cheat-partner`` is ``expert`` told its partner's hand, and nothing more: how much
+  of the gap to ``cheat`` a partnership's own cards hold.  In a game without partners it
+  is ``expert``.
+
+Neither is ever offered as an opponent in play: the arena attaches the real game to
+them."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from tute.bots.base import Budget
+from tute.bots.expert import ExpertBot
+from tute.bots.knowledge import unseen
 from tute.bots.search import DEFAULT_BUDGET, MonteCarloBot, outcome, rollout, solvable
 from tute.core.actions import Action, Play
+from tute.core.cards import Card
 from tute.core.game import Game
 from tute.core.views import PlayerView
 from tute.search.solver import solve
@@ -50,3 +59,29 @@ class CheatBot(MonteCarloBot):
         action = super().choose(view, budget)
         assert not isinstance(action, Play) or action in view.legal
         return action
+
+
+class PartnerCheatBot(ExpertBot):
+    name = "cheat-partner"
+
+    def __init__(self, seed: int | None = None, budget: Budget | None = None) -> None:
+        super().__init__(seed, budget)
+        self.game: Game | None = None
+
+    def attach(self, game: Game, seat: int) -> None:
+        self.game = game
+
+    def deals(self, view: PlayerView, excluded: dict[int, set[Card]], wanted: int,
+              deadline: float | None = None) -> Iterator[Game]:
+        """The expert's deals, each giving the partners their true hands."""
+        g = self.game
+        assert g is not None, "the arena attaches the game"
+        v = view.variant
+        pool = unseen(view)
+        told = {s: set(g.hand(s)) for s in range(v.players)
+                if s != view.seat and v.side_of(s) == v.side_of(view.seat)}
+        known = set().union(*told.values()) if told else set()
+        ex: dict[int, set[Card]] = {}
+        for s, cards in excluded.items():
+            ex[s] = cards | ({c for c in pool if c not in told[s]} if s in told else known)
+        yield from super().deals(view, ex, wanted, deadline)
