@@ -15,6 +15,7 @@ from tute.bots.expert import (
     ExpertBot,
     MoreDealsExpertBot,
     PoolExpertBot,
+    ReadableExpertBot,
     RolloutDeepExpertBot,
     TripleExpertBot,
 )
@@ -26,7 +27,7 @@ from tute.core.errors import InvalidVariantError
 LEVELS = ("random", "heuristic", "mc", "pimc", "expert")
 # versions of a level measured in the arena, not offered to players
 ARENA_ONLY = ("expert-deep", "expert-roll6", "expert-pool10", "expert-3x",
-              "expert-more")
+              "expert-more", "expert-readable")
 BEST = "expert"             # the strongest measured (README: expert vs pimc)
 
 _MAKERS: dict[str, Callable[[int | None, Budget | None], Bot]] = {
@@ -40,6 +41,7 @@ _MAKERS: dict[str, Callable[[int | None, Budget | None], Bot]] = {
     "expert-pool10": PoolExpertBot,
     "expert-3x": TripleExpertBot,
     "expert-more": MoreDealsExpertBot,
+    "expert-readable": ReadableExpertBot,
 }
 
 

@@ -37,9 +37,10 @@ from collections.abc import Iterator
 
 from tute.bots.base import Budget
 from tute.bots.heuristic import HeuristicBot
+from tute.bots.partner import humane
 from tute.bots.sampler import sample_game
 from tute.bots.search import PimcBot, outcome, solvable
-from tute.core.actions import Play
+from tute.core.actions import Action, Play
 from tute.core.cards import Card
 from tute.core.driver import step
 from tute.core.errors import TuteError
@@ -73,20 +74,26 @@ def start_of_hand(view: PlayerView, g: Game) -> Game:
     return Game.from_hands(view.variant, hands, turn_up, (), view.dealer)
 
 
-def likelihood(view: PlayerView, g: Game, model: HeuristicBot) -> float:
+def likelihood(view: PlayerView, g: Game, model: HeuristicBot,
+               partner_epsilon: float | None = None) -> float:
     """How likely the others' actions this hand are if ``g`` is the deal: each card
-    they played, and each declaration window they let close without singing."""
+    they played, and each declaration window they let close without singing.
+    ``partner_epsilon``: how often the partners' card is not the model's, where it
+    differs from the others' (a partner known to play the model's card where it can)."""
     try:
         past = start_of_hand(view, g)
         w = 1.0
+        mine = view.side_of(view.seat)
         for seat, action in view.history:
             if isinstance(action, Play):
                 then = past.view(seat) if seat != view.seat else None
                 if then is not None:
                     n = sum(1 for a in then.legal if isinstance(a, Play))
                     if n > 1:
+                        eps = (partner_epsilon if partner_epsilon is not None
+                               and view.side_of(seat) == mine else EPSILON)
                         natural = model.card(then) == action.card
-                        w *= (1 - EPSILON + EPSILON / n) if natural else EPSILON / n
+                        w *= (1 - eps + eps / n) if natural else eps / n
                 if past.window_open:
                     w *= _declined(view, past, seat, then, model)
             past.apply(seat, action)
@@ -169,6 +176,23 @@ class ExpertBot(PimcBot):
     rollout_deep: int | None = None
     pool = POOL                          # deals weighed per deal searched
     max_pool = MAX_POOL
+    partner_epsilon: float | None = None     # None: partners read as the others
+    readable = 0.0                           # points: play the model's card within them
+
+    def choose(self, view: PlayerView, budget: Budget | None = None) -> Action:
+        if self.readable <= 0 or view.phase == "auction":
+            return super().choose(view, budget)
+        if self.heuristic.declaration(view) is not None:
+            return super().choose(view, budget)
+        plays = humane(view, [a for a in view.legal if isinstance(a, Play)])
+        if len(plays) == 1:
+            return plays[0]
+        values = self.evaluate(view, plays, budget or self.budget)
+        best = max(values.values())
+        model = Play(self.heuristic.card(view))
+        if model in values and values[model] >= best - self.readable:
+            return model
+        return next(a for a in plays if values[a] == best)
 
     def rollout(self, g: Game, seat: int, seed: int) -> int:
         # the end of a hand is solved in milliseconds (2 players: most of the strict
@@ -190,7 +214,7 @@ class ExpertBot(PimcBot):
         while len(pool) < pool_size:
             g = sample_game(view, self.rng, excluded)
             pool.append(g)
-            weights.append(likelihood(view, g, model))
+            weights.append(likelihood(view, g, model, self.partner_epsilon))
             if stop is not None and time.perf_counter() > stop:
                 break
         size = len(pool)
@@ -267,3 +291,14 @@ class MoreDealsExpertBot(TripleExpertBot):
 
     name = "expert-more"
     time_times = 1
+
+
+class ReadableExpertBot(ExpertBot):
+    """``expert-readable`` (arena only): plays the model's card (L1's) wherever the
+    search values it within a point of the best, so that its partner, who reads
+    every card through that model, reads it right; and reads its partner so (a card
+    not the model's is taken as four times the news)."""
+
+    name = "expert-readable"
+    readable = 1.0
+    partner_epsilon = 0.1
