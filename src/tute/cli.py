@@ -217,6 +217,8 @@ def _cmd_arena(args: argparse.Namespace) -> int:
         print("tute: the arena needs at least two bots (--bots a,b)", file=sys.stderr)
         return 2
     from tute.core.errors import TuteError
+    if args.dd_loss:
+        return _dd_loss(args, bots)
     try:
         return run(bots, args.variant, args.deals, args.seed, args.budget_ms, args.samples,
                    Path(args.results) if args.results else default_arena_dir(),
@@ -224,6 +226,26 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     except TuteError as e:
         print(f"tute: {e}", file=sys.stderr)
         return 2
+
+
+def _dd_loss(args: argparse.Namespace, bots: list[str]) -> int:
+    """``tute arena --dd-loss``: where each robot loses points against the open hand."""
+    import json
+
+    from tute.arena.ddloss import loss_table, render
+    from tute.arena.duplicate import PairSpec, default_jobs
+    from tute.core.errors import TuteError
+    if len(bots) != 2:
+        print("tute: --dd-loss compares two bots (--bots a,b)", file=sys.stderr)
+        return 2
+    spec = PairSpec(bots[0], bots[1], args.variant, args.seed, args.budget_ms, args.samples)
+    try:
+        table = loss_table(spec, args.deals, args.jobs or default_jobs())
+    except TuteError as e:
+        print(f"tute: {e}", file=sys.stderr)
+        return 2
+    print(json.dumps(table) if args.json else render(table))
+    return 0
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
@@ -494,6 +516,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="folder of the results files (a run resumes from them; default: "
                         "arena/ in tute's data folder, ~/.local/share/tute)")
     a.add_argument("--json", action="store_true", help="print one JSON object")
+    a.add_argument("--dd-loss", action="store_true",
+                   help="instead of the results, where each of two bots loses points against "
+                        "the open-hand value of the deal, by cards in hand (two-sided games; "
+                        "plays the arena's own hands, keeps no results)")
     a.add_argument("--ray", metavar="ADDRESS",
                    help="spread the deals over a Ray cluster (pip install -e '.[ray]'): its "
                         "address, 'auto', or 'local' for this machine with --jobs workers")

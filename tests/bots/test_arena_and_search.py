@@ -232,3 +232,36 @@ def test_cheat_partner_is_told_its_partners_hand_and_nothing_more() -> None:
         assert len(guessed) > 1                         # the opponents' are still unknown
     r = play_deal(PairSpec("cheat-partner", "heuristic", "parejas", 3, None, 2), 0)
     assert len(r["wins"]) == 2                          # type: ignore[arg-type]
+
+
+def test_the_open_hand_loss_of_each_card() -> None:
+    """No card gains its side open-hand value (the value is the best card's), the
+    open-hand player loses nothing where it solves, a random one loses plenty."""
+    from tute.arena.ddloss import hand_losses, loss_table, summarize
+    from tute.arena.duplicate import ArenaError
+
+    spec = PairSpec("cheat", "random", "parejas", 4, None, 4)
+    hands = [hand_losses(spec, 0, k) for k in (0, 1)]
+    for losses in hands:
+        assert len(losses) == 40                      # every card of the hand, measured
+        assert all(c.points >= 0 for c in losses)
+        assert all(c.points == 0 for c in losses if c.by_a and c.cards <= 5)
+        assert sum(c.points for c in losses if not c.by_a) > 20
+        assert sum(1 for c in losses if c.by_a) == 20
+    table = summarize(spec, hands)
+    assert table["hands"] == 2 and float(table["total_b"]) > float(table["total_a"])  # type: ignore[arg-type]
+    with pytest.raises(ArenaError, match="two sides"):
+        loss_table(PairSpec("cheat", "random", "tres", 4, None, 4), 1)
+
+
+def test_arena_dd_loss_cli() -> None:
+    r = subprocess.run([sys.executable, "-m", "tute.cli", "arena", "--bots", "heuristic,random",
+                        "--variant", "parejas", "--deals", "1", "--jobs", "1", "--dd-loss",
+                        "--json"], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["hands"] == 2 and [row["cards"] for row in doc["by_cards"]] == list(
+        range(10, 0, -1))
+    bad = subprocess.run([sys.executable, "-m", "tute.cli", "arena", "--bots", "heuristic,random,mc",
+                          "--dd-loss"], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2

@@ -94,6 +94,22 @@ def _bot(level: str, seed: int, spec: PairSpec) -> Bot:
     return make_bot(level, seed, budget)
 
 
+def seated(spec: PairSpec, v: Variant, deal: int, k: int) -> tuple[Game, list[Player]]:
+    """Deal ``deal`` in seating ``k``: the game as dealt and its players (bot A on the
+    seats the seating gives it), the open-hand ones attached to the game."""
+    a_seats = seatings(v)[k]
+    seed = spec.seed * 1_000_003 + deal
+    g = Game.new(v, seed=seed, dealer=deal % v.players)
+    players: list[Player] = []
+    for s in range(v.players):
+        level = spec.bot_a if a_seats[s] else spec.bot_b
+        players.append(_bot(level, seed * 7 + s * 101 + k, spec))
+    for s, p in enumerate(players):
+        if hasattr(p, "attach"):
+            p.attach(g, s)
+    return g, players
+
+
 def play_deal(spec: PairSpec, deal: int) -> dict[str, object]:
     """Every seating of one deal; A's results."""
     v = parse_variant(spec.variant)
@@ -104,16 +120,7 @@ def play_deal(spec: PairSpec, deal: int) -> dict[str, object]:
     results: list[dict[str, object]] = []
     hands = 0
     for k, a_seats in enumerate(seatings(v)):
-        seed = spec.seed * 1_000_003 + deal
-        g = Game.new(v, seed=seed, dealer=deal % v.players)
-        players: list[Player] = []
-        for s in range(v.players):
-            level = spec.bot_a if a_seats[s] else spec.bot_b
-            bot = _bot(level, seed * 7 + s * 101 + k, spec)
-            players.append(bot)
-        for s, p in enumerate(players):
-            if hasattr(p, "attach"):
-                p.attach(g, s)
+        g, players = seated(spec, v, deal, k)
         play_hand(g, players)
         r = g.result()
         assert r is not None
