@@ -502,7 +502,8 @@ def build_parser() -> argparse.ArgumentParser:
     a = sub.add_parser("arena", help="computer players against each other, duplicate deals")
     a.add_argument("--bots", required=True,
                    help="levels to compare, comma-separated: random, heuristic, mc, pimc, expert "
-                        "(expert-deep, expert-roll6, expert-pool10, expert-3x, expert-more: "
+                        "(expert-deep, expert-roll6, expert-pool10, expert-3x, expert-more, "
+                        "expert-readable: "
                         "experiments; cheat, the open-hand upper bound; cheat-partner, "
                         "expert told its partner's hand), or your own robot as module:Class")
     a.add_argument("--variant", default="habanero", help="variant text (default habanero)")
@@ -519,7 +520,7 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--dd-loss", action="store_true",
                    help="instead of the results, where each of two bots loses points against "
                         "the open-hand value of the deal, by cards in hand (two-sided games; "
-                        "plays the arena's own hands, keeps no results)")
+                        "plays the arena's own hands; neither reads nor keeps --results)")
     a.add_argument("--ray", metavar="ADDRESS",
                    help="spread the deals over a Ray cluster (pip install -e '.[ray]'): its "
                         "address, 'auto', or 'local' for this machine with --jobs workers")

@@ -17,7 +17,7 @@ from tute.bots import make_bot
 from tute.bots.base import Budget
 from tute.core.actions import Play
 from tute.core.driver import play_hand
-from tute.search.solver import solve
+from tute.search.solver import WIN, solve
 
 
 @pytest.mark.parametrize("level", ["pimc", "expert"])
@@ -237,13 +237,18 @@ def test_cheat_partner_is_told_its_partners_hand_and_nothing_more() -> None:
 def test_the_open_hand_loss_of_each_card() -> None:
     """No card gains its side open-hand value (the value is the best card's), the
     open-hand player loses nothing where it solves, a random one loses plenty."""
-    from tute.arena.ddloss import hand_losses, loss_table, summarize
+    from tute.arena.ddloss import TUTE_POINTS, hand_losses, loss_table, points, summarize
     from tute.arena.duplicate import ArenaError
+    from tute.search import dds
 
+    if not dds.AVAILABLE:
+        pytest.skip("the open-hand loss needs the compiled kernel (numba)")
+    assert points(WIN + 12) == 12 and points(-WIN - 7) == -7
+    assert points(WIN + 5_000) == TUTE_POINTS > 230 and points(-WIN - 5_000) == -TUTE_POINTS
     spec = PairSpec("cheat", "random", "parejas", 4, None, 4)
     hands = [hand_losses(spec, 0, k) for k in (0, 1)]
     for losses in hands:
-        assert len(losses) == 40                      # every card of the hand, measured
+        assert sum(1 for c in losses if c.cards) == 40    # every card of the hand, measured
         assert all(c.points >= 0 for c in losses)
         assert all(c.points == 0 for c in losses if c.by_a and c.cards <= 5)
         assert sum(c.points for c in losses if not c.by_a) > 20
@@ -255,6 +260,10 @@ def test_the_open_hand_loss_of_each_card() -> None:
 
 
 def test_arena_dd_loss_cli() -> None:
+    from tute.search import dds
+
+    if not dds.AVAILABLE:
+        pytest.skip("the open-hand loss needs the compiled kernel (numba)")
     r = subprocess.run([sys.executable, "-m", "tute.cli", "arena", "--bots", "heuristic,random",
                         "--variant", "parejas", "--deals", "1", "--jobs", "1", "--dd-loss",
                         "--json"], capture_output=True, text=True, timeout=600)
@@ -264,4 +273,55 @@ def test_arena_dd_loss_cli() -> None:
         range(10, 0, -1))
     bad = subprocess.run([sys.executable, "-m", "tute.cli", "arena", "--bots", "heuristic,random,mc",
                           "--dd-loss"], capture_output=True, text=True, timeout=60)
-    assert bad.returncode == 2
+    assert bad.returncode == 2 and "compares two bots" in bad.stderr
+
+
+def test_expert_readable_plays_the_models_card_where_it_is_as_good() -> None:
+    """``expert-readable`` takes L1's card within its margin, in partnerships only, and
+    reads its partner's cards more sharply than the others'."""
+    from tute.bots.expert import EPSILON, ExpertBot, ReadableExpertBot, likelihood
+    from tute.bots.heuristic import HeuristicBot
+    from tute.bots.sampler import sample_game
+
+    g = Game.new("parejas", seed=3)
+    rng = random.Random(3)
+    while True:
+        seat = g.to_act
+        assert seat is not None
+        view = g.view(seat)
+        plays = [a for a in view.legal if isinstance(a, Play)]
+        model = Play(HeuristicBot(0).card(view))
+        if len(plays) > 2 and len(view.history) > 8:
+            break
+        g.apply(seat, rng.choice(g.legal_actions(seat)))
+    other = next(a for a in plays if a != model)
+    near = {a: (10_010.0 if a == other else 10_009.5 if a == model else 9_000.0)
+            for a in plays}
+    far = {**near, model: 10_008.0}
+    bot = ReadableExpertBot(1)
+    assert bot.pick(view, plays, near) == model
+    assert bot.pick(view, plays, far) == other
+    assert ExpertBot(1).pick(view, plays, near) == other
+    # the sharper reading applies to the partner's cards, and only to them
+    m = HeuristicBot(0)
+    replay_ = Game.new("parejas", seed=3)
+    differed = opponents_only = 0
+    for s, a in g.history:
+        replay_.apply(s, a)
+        for viewer in range(4):
+            v = replay_.view(viewer)
+            d = sample_game(v, random.Random(0))
+            plain, sharp = likelihood(v, d, m), likelihood(v, d, m, 0.1)
+            assert likelihood(v, d, m, EPSILON) == plain
+            if not any(p == (viewer + 2) % 4 for p, x in v.history if isinstance(x, Play)):
+                assert sharp == plain
+                opponents_only += any(p % 2 != viewer % 2 for p, _x in v.history)
+            differed += sharp != plain
+    assert differed and opponents_only
+    solo = Game.new("habanero", seed=3)
+    sv = solo.view(solo.to_act or 0)
+    splays = [a for a in sv.legal if isinstance(a, Play)]
+    smodel = Play(HeuristicBot(0).card(sv))
+    sother = next(a for a in splays if a != smodel)
+    svalues = {a: (1.0 if a == sother else 0.5) for a in splays}
+    assert bot.pick(sv, splays, svalues) == sother       # no partner to read it

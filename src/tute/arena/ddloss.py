@@ -4,7 +4,9 @@
 the same hands as its results) and, at every card played once nothing is left to draw,
 solves the true deal before and after the card: the side that played it loses what the
 value dropped for it.  The losses are summed by the cards in hand when the card was
-played, per hand and per robot.
+played, per hand and per robot; declarations (a cante, a tute) in a row of their own,
+so that the two robots' losses add up to the margin between them, where every action
+was measured.
 
 The open-hand value is not a fair yardstick for a player who cannot see the cards: no
 one could lose nothing.  But two robots are compared on the same deals, so where one
@@ -12,7 +14,8 @@ loses more than the other is where it falls behind; and a robot that sees every 
 loses nothing wherever it solves.  Only games of two sides (two players, partnerships):
 there one value is the other's loss.  Only positions the compiled kernel solves within
 ``MAX_NODES`` are counted (a whole parejas deal: well under a second; the kernel's table
-carries from one card to the next, so a hand costs little more than its first solve).
+mostly carries from one card to the next, so a hand costs a few solves of a whole
+deal).  It needs the compiled kernel (``pip install -e '.[fast]'``).
 A tute counts as :data:`TUTE_POINTS` points.
 """
 
@@ -25,13 +28,14 @@ from dataclasses import dataclass
 from tute.arena.duplicate import ArenaError, PairSpec, seated, seatings
 from tute.bots.search import outcome
 from tute.core.actions import Action, Play
-from tute.core.driver import step
+from tute.core.driver import play_hand
 from tute.core.game import Game
 from tute.core.tables import STRICT
 from tute.core.variants import parse_variant
+from tute.search import dds
 from tute.search.solver import WIN, SolverLimit, kernel_covers, solve
 
-TUTE_POINTS = 200
+TUTE_POINTS = 250                # beyond any margin of points (at most 230)
 MAX_NODES = 200_000_000
 
 
@@ -66,23 +70,25 @@ def _value(g: Game, seat: int) -> int | None:
 
 
 def hand_losses(spec: PairSpec, deal: int, k: int) -> list[CardLoss]:
-    """Seating ``k`` of deal ``deal`` played out, every measurable card's loss."""
+    """Seating ``k`` of deal ``deal`` played out, every measurable action's loss: a card
+    with the cards in hand then, a declaration (a cante, a tute...) with ``cards`` 0."""
     v = parse_variant(spec.variant)
     a_seats = seatings(v)[k]
     g, players = seated(spec, v, deal, k)
     out: list[CardLoss] = []
-    value = [_value(g, 0)]                   # after the last action (a cante included)
+    value = [_value(g, 0)]                   # after the last action
 
     def after(game: Game, seat: int, action: Action) -> None:
         now = _value(game, 0)
         before = value[0]
-        if isinstance(action, Play) and before is not None and now is not None:
+        if before is not None and now is not None:
             drop = before - now if v.side_of(seat) == v.side_of(0) else now - before
-            out.append(CardLoss(a_seats[seat], len(game.hand(seat)) + 1, float(drop)))
+            cards = len(game.hand(seat)) + 1 if isinstance(action, Play) else 0
+            if cards or drop:
+                out.append(CardLoss(a_seats[seat], cards, float(drop)))
         value[0] = now
 
-    while step(g, players, after):
-        pass
+    play_hand(g, players, after)
     return out
 
 
@@ -96,6 +102,8 @@ def loss_table(spec: PairSpec, deals: int, jobs: int = 1) -> dict[str, object]:
     v = parse_variant(spec.variant)
     if len({v.side_of(s) for s in range(v.players)}) != 2:
         raise ArenaError("arena_dd_loss_two_sides", variant=spec.variant)
+    if not dds.AVAILABLE:
+        raise ArenaError("arena_dd_loss_kernel")
     tasks = [(spec, d, k) for d in range(deals) for k in range(len(seatings(v)))]
     if jobs > 1:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
@@ -130,6 +138,7 @@ def render(table: dict[str, object]) -> str:
     rows = table["by_cards"]
     assert isinstance(rows, list)
     for r in rows:
-        lines.append(f"{r['cards']:>14}  {r['a']:>{w}.2f}  {r['b']:>{w}.2f}")
+        label = r["cards"] or "declarations"
+        lines.append(f"{label:>14}  {r['a']:>{w}.2f}  {r['b']:>{w}.2f}")
     lines.append(f"{'all':>14}  {table['total_a']:>{w}.2f}  {table['total_b']:>{w}.2f}")
     return "\n".join(lines)

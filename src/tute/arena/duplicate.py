@@ -60,7 +60,7 @@ def seatings(v: Variant) -> list[tuple[bool, ...]]:
 
 
 class ArenaError(TuteError):
-    """A robot named to the arena cannot be made."""
+    """A robot named to the arena cannot be made, or a measure does not apply."""
 
 
 def outside_bot(name: str) -> type[Bot]:

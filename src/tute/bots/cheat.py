@@ -80,7 +80,7 @@ class PartnerCheatBot(ExpertBot):
         pool = unseen(view)
         told = {s: set(g.hand(s)) for s in range(v.players)
                 if s != view.seat and v.side_of(s) == v.side_of(view.seat)}
-        known = set().union(*told.values()) if told else set()
+        known: set[Card] = set().union(*told.values())
         ex: dict[int, set[Card]] = {}
         for s, cards in excluded.items():
             ex[s] = cards | ({c for c in pool if c not in told[s]} if s in told else known)

@@ -33,11 +33,10 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from tute.bots.base import Budget
 from tute.bots.heuristic import HeuristicBot
-from tute.bots.partner import humane
 from tute.bots.sampler import sample_game
 from tute.bots.search import PimcBot, outcome, solvable
 from tute.core.actions import Action, Play
@@ -179,20 +178,15 @@ class ExpertBot(PimcBot):
     partner_epsilon: float | None = None     # None: partners read as the others
     readable = 0.0                           # points: play the model's card within them
 
-    def choose(self, view: PlayerView, budget: Budget | None = None) -> Action:
-        if self.readable <= 0 or view.phase == "auction":
-            return super().choose(view, budget)
-        if self.heuristic.declaration(view) is not None:
-            return super().choose(view, budget)
-        plays = humane(view, [a for a in view.legal if isinstance(a, Play)])
-        if len(plays) == 1:
-            return plays[0]
-        values = self.evaluate(view, plays, budget or self.budget)
-        best = max(values.values())
-        model = Play(self.heuristic.card(view))
-        if model in values and values[model] >= best - self.readable:
-            return model
-        return next(a for a in plays if values[a] == best)
+    def pick(self, view: PlayerView, plays: Sequence[Action], values: dict[Action, float]
+             ) -> Action:
+        """With ``readable`` and a partner: the model's (L1's) card where the search
+        values it within ``readable`` points of the best, so the partner reads it."""
+        if self.readable > 0 and view.variant.partnerships:
+            model = Play(self.heuristic.card(view))
+            if model in values and values[model] >= max(values.values()) - self.readable:
+                return model
+        return super().pick(view, plays, values)
 
     def rollout(self, g: Game, seat: int, seed: int) -> int:
         # the end of a hand is solved in milliseconds (2 players: most of the strict
@@ -294,10 +288,12 @@ class MoreDealsExpertBot(TripleExpertBot):
 
 
 class ReadableExpertBot(ExpertBot):
-    """``expert-readable`` (arena only): plays the model's card (L1's) wherever the
-    search values it within a point of the best, so that its partner, who reads
-    every card through that model, reads it right; and reads its partner so (a card
-    not the model's is taken as four times the news)."""
+    """``expert-readable`` (arena only), in partnerships: plays the model's card (L1's)
+    wherever the search values it within a point of the best, so that its partner, who
+    reads every card through that model, reads it right; and reads its partner as one
+    who does (a partner's card that is not the model's weighs 0.1/n against 0.4/n).
+    Against ``cheat``, parejas, 500 deals: +0.5 points a hand over ``expert``, within
+    the noise."""
 
     name = "expert-readable"
     readable = 1.0

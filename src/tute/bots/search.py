@@ -104,7 +104,11 @@ class MonteCarloBot(Bot):
         if len(plays) == 1:
             return plays[0]
         b = budget or self.budget
-        values = self.evaluate(view, plays, b)
+        return self.pick(view, plays, self.evaluate(view, plays, b))
+
+    def pick(self, view: PlayerView, plays: Sequence[Action], values: dict[Action, float]
+             ) -> Action:
+        """The card to play, given each card's value: the first of the best."""
         best = max(values.values())
         return next(a for a in plays if values[a] == best)
 
