@@ -15,7 +15,7 @@ from tute import Game, parse_variant
 from tute.arena.duplicate import PairSpec, bootstrap_ci, play_deal, ratings, run_pair, seatings
 from tute.bots import make_bot
 from tute.bots.base import Budget
-from tute.core.actions import Play
+from tute.core.actions import Action, Play
 from tute.core.driver import play_hand
 from tute.search.solver import WIN, solve
 
@@ -295,9 +295,9 @@ def test_expert_readable_plays_the_models_card_where_it_is_as_good() -> None:
             break
         g.apply(seat, rng.choice(g.legal_actions(seat)))
     other = next(a for a in plays if a != model)
-    near = {a: (10_010.0 if a == other else 10_009.5 if a == model else 9_000.0)
-            for a in plays}
-    far = {**near, model: 10_008.0}
+    near: dict[Action, float] = {
+        a: (10_010.0 if a == other else 10_009.5 if a == model else 9_000.0) for a in plays}
+    far: dict[Action, float] = {**near, model: 10_008.0}
     bot = ReadableExpertBot(1)
     assert bot.pick(view, plays, near) == model
     assert bot.pick(view, plays, far) == other
@@ -323,5 +323,5 @@ def test_expert_readable_plays_the_models_card_where_it_is_as_good() -> None:
     splays = [a for a in sv.legal if isinstance(a, Play)]
     smodel = Play(HeuristicBot(0).card(sv))
     sother = next(a for a in splays if a != smodel)
-    svalues = {a: (1.0 if a == sother else 0.5) for a in splays}
+    svalues: dict[Action, float] = {a: (1.0 if a == sother else 0.5) for a in splays}
     assert bot.pick(sv, splays, svalues) == sother       # no partner to read it
