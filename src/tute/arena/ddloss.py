@@ -30,10 +30,9 @@ from tute.bots.search import outcome
 from tute.core.actions import Action, Play
 from tute.core.driver import play_hand
 from tute.core.game import Game
-from tute.core.tables import STRICT
 from tute.core.variants import parse_variant
 from tute.search import dds
-from tute.search.solver import WIN, SolverLimit, kernel_covers, solve
+from tute.search.solver import WIN, SolverLimit, kernel_covers, nothing_to_draw, solve
 
 TUTE_POINTS = 250                # beyond any margin of points (at most 230)
 MAX_NODES = 200_000_000
@@ -59,9 +58,7 @@ def _value(g: Game, seat: int) -> int | None:
     """The open-hand value for ``seat``'s side in points, where the kernel solves it."""
     if g.is_over:
         return points(outcome(g, seat))
-    if g.phase_code != STRICT or g.stock_pos < len(g.stock) or g.turn_up_live:
-        return None
-    if not kernel_covers(g):
+    if not nothing_to_draw(g) or not kernel_covers(g):
         return None
     try:
         return points(solve(g, perspective=seat, all_moves=False, max_nodes=MAX_NODES).value)

@@ -28,9 +28,8 @@ from tute.core.actions import Action, Play
 from tute.core.cards import Card
 from tute.core.driver import play_hand
 from tute.core.game import Game
-from tute.core.tables import STRICT
 from tute.core.views import PlayerView
-from tute.search.solver import WIN, kernel_covers, solve
+from tute.search.solver import WIN, kernel_covers, nothing_to_draw, solve
 
 DEFAULT_BUDGET = Budget(time_ms=700.0, samples=40)
 
@@ -69,7 +68,7 @@ def solvable(g: Game, cap: int | None = None, deep: int | None = None) -> bool:
     hand holds more than ``cap`` cards).  ``deep``: solve up to that many cards in hand
     where the compiled kernel covers the position (the pure solver keeps the usual
     limit)."""
-    if g.phase_code != STRICT or g.stock_pos < len(g.stock) or g.turn_up_live:
+    if not nothing_to_draw(g):
         return False
     from tute.search import kernel as _kernel
     cards = max(h.bit_count() for h in g.hands)

@@ -67,9 +67,15 @@ class _DeclUndo:
         self.window_sang, self.window_manilla = list(s.window_sang), list(s.window_manilla)
 
 
+def nothing_to_draw(g: Game) -> bool:
+    """The solver's domain: the strict phase with no card left to draw (the stock and a
+    live turn-up gone), so every card is in a hand or played."""
+    return g.phase_code == STRICT and g.stock_pos >= len(g.stock) and not g.turn_up_live
+
+
 class _Search(DeclarationRules):
     def __init__(self, g: Game, perspective: int) -> None:
-        if g.phase_code != STRICT or g.stock_pos < len(g.stock) or g.turn_up_live:
+        if not nothing_to_draw(g):
             raise SolverError("solver_needs_no_stock")
         v = g.variant
         self.g = g
@@ -553,4 +559,4 @@ def kernel_covers(game: Game) -> bool:
 
 
 __all__ = ["TUTE_VALUE", "WIN", "Solution", "SolverError", "SolverLimit", "kernel_covers",
-           "solve"]
+           "nothing_to_draw", "solve"]

@@ -33,9 +33,8 @@ from tute.core.actions import Action, format_action
 from tute.core.driver import play_hand
 from tute.core.game import Game
 from tute.core.records import GameRecord, replay
-from tute.core.tables import STRICT
 from tute.core.views import PlayerView
-from tute.search.solver import WIN, solve
+from tute.search.solver import WIN, nothing_to_draw, solve
 from tute.tools.reasons import Reason, by_value, forced, why_best, why_not, words
 
 GRADES = ("best", "good", "inaccuracy", "mistake", "blunder")
@@ -138,8 +137,7 @@ def _play_out(g: Game, seat: int, seed: int) -> tuple[bool, int]:
 
 def _known(view_game: Game) -> bool:
     """Every card is known to the seat (no stock, two players): a sample is the deal."""
-    return view_game.phase_code == STRICT and view_game.nplay == 2 \
-        and view_game.stock_pos >= len(view_game.stock) and not view_game.turn_up_live
+    return view_game.nplay == 2 and nothing_to_draw(view_game)
 
 
 def evaluate(game: Game, seat: int, budget_ms: float = DEFAULT_BUDGET_MS,
