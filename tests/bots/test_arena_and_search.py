@@ -208,13 +208,8 @@ def test_cheat_partner_is_told_its_partners_hand_and_nothing_more() -> None:
     from tute.bots.sampler import exclusions
 
     for seed in range(3):
-        g = Game.new("parejas", seed=seed)
-        rng = random.Random(seed)
-        for _ in range(6 + seed):                       # a few cards into the hand
-            seat = g.to_act
-            assert seat is not None
-            g.apply(seat, rng.choice(g.legal_actions(seat)))
-        seat = g.to_act
+        g = random_play(Game.new("parejas", seed=seed), random.Random(seed), 6 + seed)
+        seat = g.to_act                                 # a few cards into the hand
         assert seat is not None
         bot = PartnerCheatBot(seed, Budget(samples=4))
         bot.attach(g, seat)
