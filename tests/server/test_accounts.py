@@ -96,8 +96,30 @@ def test_a_wrong_password_and_the_rate_limits(server: Server) -> None:
              for i in range(LOGINS_PER_ACCOUNT)]
     assert codes[-1] == 429
     late = server.client().post("/api/login", {"name": name, "password": "naipes de la abuela"})
-    assert late.status_code == 429                # the account is locked for a while
+    assert late.status_code == 429                # the guesser's address is slowed
     assert late.json()["key"] == "too_many_logins"
+    # the third attack: ten wrong passwords locked the owner out from anywhere
+    home = server.client("127.0.0.9").post("/api/login",
+                                           {"name": name, "password": "naipes de la abuela"})
+    assert home.status_code == 200, home.text     # the owner, elsewhere, is not
+
+
+def test_a_name_that_reads_as_another_is_taken(server: Server) -> None:
+    """The third attack: "Ana." and "A.na" were registered beside "Ana"."""
+    name = _unique("Ines")
+    assert _register(server.client(), name).status_code == 200
+    for lookalike in (name + ".", name[:1] + "." + name[1:], name[:2] + "-" + name[2:],
+                      name.upper() + "_"):
+        r = _register(server.client(), lookalike)
+        assert r.status_code == 409 and r.json()["key"] == "name_taken", (lookalike, r.text)
+
+
+@pytest.mark.parametrize("tail", ["12345", "123456", "2024!!", "abcdef", "qwerty"])
+def test_the_name_with_a_little_around_it_is_no_password(server: Server, tail: str) -> None:
+    name = _unique("Juan")
+    r = _register(server.client(), name, name + tail)
+    assert r.status_code == 400 and r.json()["key"] == "password_is_name", r.text
+    assert _register(server.client(), name, name + " toca la guitarra").status_code == 200
 
 
 def test_csrf_is_refused_without_the_pages_token(server: Server) -> None:
@@ -146,6 +168,26 @@ def test_the_daily_top_up_and_the_ledger(server: Server) -> None:
         ledger.transfer(engine, f"test-overdraw:{account.id}", account.chips_account,
                         ledger.BANK, ledger.FLOOR + 1, "more than it holds")
     assert people.chips(account) == ledger.FLOOR                    # nothing moved
+    assert ledger.check(engine) == []
+
+
+def test_chips_in_escrow_count_as_held_for_the_top_up(server: Server) -> None:
+    """The third attack: betting everything minted 200 chips a day (the chips waiting in
+    a match's escrow were counted as missing)."""
+    people = server.app.state.accounts
+    c = server.client()
+    assert _register(c, _unique("Iker")).status_code == 200
+    account = people.account_of(str(c.http.cookies.get("tute_session")))
+    engine = server.lobby.store.engine
+    box = ledger.escrow("t0", 1)
+    assert ledger.transfer(engine, f"bet:t0:1:{account.id}", account.chips_account, box,
+                           ledger.GRANT, "every chip bet")
+    assert people.chips(account) == 0
+    assert not people.top_up(account, today="2026-12-01")      # they are still its chips
+    assert people.chips(account) == 0
+    assert ledger.transfer(engine, "cut:t0:1", box, ledger.BANK, ledger.GRANT, "lost")
+    assert people.top_up(account, today="2026-12-01")          # lost: now it is topped up
+    assert people.chips(account) == ledger.FLOOR
     assert ledger.check(engine) == []
 
 

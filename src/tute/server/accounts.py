@@ -6,8 +6,15 @@ key* (what a seat belongs to, :mod:`tute.server.sessions`) comes from the accoun
 the same account sits at its tables from any browser.  Guests (a name, no password)
 still play: their tables are practice.
 
-Logins are rate-limited per account and per address (:data:`LOGINS_PER_ACCOUNT`,
-:data:`LOGINS_PER_ADDRESS` attempts per :data:`LOGIN_WINDOW` seconds).
+Logins are rate-limited per address (:data:`LOGINS_PER_ADDRESS` attempts per
+:data:`LOGIN_WINDOW` seconds), and wrong passwords for one account per address
+(:data:`LOGINS_PER_ACCOUNT`): whoever guesses is slowed where they guess from, and the
+owner still logs in from elsewhere.  A name that reads as another account's ("Ana.",
+"A.na" beside "Ana") is taken.
+
+Sessions: with one process a session is remembered in memory (a logout forgets it);
+with several (``cache_sessions=False``) every request asks the database, so a logout
+is seen by all of them at once.
 """
 
 from __future__ import annotations
@@ -20,14 +27,14 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import delete, func, select
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from tute.core.errors import TuteError
 from tute.server import ledger
 from tute.server.db.schema import accounts, sessions, xp
 from tute.server.limits import RateLimit
-from tute.server.names import name_key, validate_name
+from tute.server.names import name_key, name_skeleton, validate_name
 from tute.server.passwords import PasswordError, check_new, hash_password, needs_rehash, verify
 from tute.server.ratings import ratings_of
 
@@ -68,8 +75,9 @@ def level_of(points: int) -> int:
 
 
 class Accounts:
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, cache_sessions: bool = True) -> None:
         self.engine = engine
+        self.cache_sessions = cache_sessions
         self._per_account = RateLimit(LOGINS_PER_ACCOUNT, LOGIN_WINDOW)
         self._per_address = RateLimit(LOGINS_PER_ADDRESS, LOGIN_WINDOW)
         self._sessions: dict[str, tuple[Account, int]] = {}   # token -> (who, expires)
@@ -85,6 +93,8 @@ class Accounts:
         digest = hash_password(password)
         try:
             with self.engine.begin() as c:
+                if self._lookalike(c, shown):
+                    raise AccountError("name_taken", name=shown)
                 new_id = c.execute(accounts.insert().values(
                     name=shown, name_key=name_key(shown), pw_hash=digest,
                     created=int(time.time()))).inserted_primary_key
@@ -96,16 +106,27 @@ class Accounts:
             raise AccountError("name_taken", name=shown) from None
         return account, self._open_session(account)
 
+    @staticmethod
+    def _lookalike(c: Connection, shown: str) -> bool:
+        """Whether an account's name reads as ``shown`` (:func:`name_skeleton`)."""
+        key: Any = accounts.c.name_key
+        for sign in "-_.'":
+            key = func.replace(key, sign, "")
+        return c.execute(select(accounts.c.id).where(key == name_skeleton(shown))
+                         .limit(1)).first() is not None
+
     def login(self, name: object, password: object, address: str) -> tuple[Account, str]:
         if not isinstance(name, str) or not isinstance(password, str) or len(name) > 80 \
                 or len(password) > 1024:
             raise AccountError("bad_login")
         key = name_key(name.strip())
-        if not self._per_address.allow(address) or not self._per_account.allow(key):
+        guesser = f"{key}\x00{address}"            # wrong passwords: from this address
+        if self._per_account.over(guesser) or not self._per_address.allow(address):
             raise AccountError("too_many_logins")
         with self.engine.connect() as c:
             row = c.execute(select(accounts).where(accounts.c.name_key == key)).first()
         if not verify(row.pw_hash if row else None, password) or row is None:
+            self._per_account.allow(guesser)
             raise PasswordError("bad_login")
         account = Account(int(row.id), str(row.name))
         if needs_rehash(row.pw_hash):
@@ -138,7 +159,7 @@ class Accounts:
             return None
         token = _token(secret)
         now = int(time.time())
-        cached = self._sessions.get(token)
+        cached = self._sessions.get(token) if self.cache_sessions else None
         if cached is None:
             with self.engine.connect() as c:
                 row = c.execute(select(sessions.c.expires, accounts.c.id, accounts.c.name)
@@ -149,7 +170,8 @@ class Accounts:
             cached = (Account(int(row.id), str(row.name)), int(row.expires))
             if len(self._sessions) > 100_000:
                 self._sessions.clear()
-            self._sessions[token] = cached
+            if self.cache_sessions:
+                self._sessions[token] = cached
         account, expires = cached
         if expires < now:
             self._sessions.pop(token, None)
@@ -158,9 +180,12 @@ class Accounts:
 
     # ------------------------------------------------------------------ chips, XP
     def top_up(self, account: Account, today: str | None = None) -> bool:
-        """Once a day, an account below the floor is brought back up to it."""
+        """Once a day, an account below the floor is brought back up to it (its chips
+        in the escrow of a match not yet settled count as held)."""
         day = today or datetime.now(UTC).strftime("%Y-%m-%d")
-        have = self.chips(account)
+        with self.engine.connect() as c:
+            have = ledger.balance(c, account.chips_account) \
+                + ledger.in_escrow(c, account.chips_account)
         if have >= ledger.FLOOR:
             return False
         return ledger.transfer(self.engine, f"topup:{account.id}:{day}", ledger.MINT,

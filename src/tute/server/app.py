@@ -134,7 +134,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
         ownership = Ownership(Cluster(bus, db_url, advertise, lease_seconds), lobby)
     listing = lobby.listing if ownership is None else ownership.listing
     feed = LobbyFeed(listing, limits.lobby_pages)
-    people = Accounts(store.engine)
+    people = Accounts(store.engine, cache_sessions=bus is None)
     presence = Presence()
     talk = LobbyChat(store.engine, moderation)
     try:

@@ -87,11 +87,19 @@ class WordFilter:
         known = ("es", "pt", "it", "en")
         self.words = _list("all") | _list(lang if lang in known else "es")
 
+    def listed(self, skel: str) -> bool:
+        """Whether a word's skeleton is listed, read also with a ``v`` for a ``u``
+        ("pvta"), or is listed words written together ("putaputa"; "putamadre" is not:
+        "madre" is no listed word)."""
+        if skel in self.words or skel.replace("v", "u") in self.words:
+            return True
+        return _joined(skel, self.words) or _joined(skel.replace("v", "u"), self.words)
+
     def bad(self, token: str) -> bool:
-        if skeleton(token) in self.words or skeleton(sounded(token)) in self.words:
+        if self.listed(skeleton(token)) or self.listed(skeleton(sounded(token))):
             return True
         parts = re.split(r"[^\w@$€!|]+", token)
-        return len(parts) > 1 and any(skeleton(p) in self.words for p in parts if p)
+        return len(parts) > 1 and any(self.listed(skeleton(p)) for p in parts if p)
 
     def mask(self, text: str) -> str:
         tokens = text.split(" ")
@@ -99,18 +107,39 @@ class WordFilter:
         for i, tok in enumerate(tokens):
             if self.bad(tok):
                 out[i] = _stars(tok)
-        # letters one by one: "p u t a"
-        i = 0
-        while i < len(tokens):
-            j = i
-            while j < len(tokens) and len(skeleton(tokens[j])) == 1:
-                j += 1
-            if (j - i >= 3 and "".join(skeleton(t) for t in tokens[i:j]) in self.words) \
-                    or (j - i >= 3 and skeleton("".join(tokens[i:j])) in self.words):
-                for k in range(i, j):
-                    out[k] = _stars(tokens[k])
-            i = max(j, i + 1)
+        # a word split into short pieces: "p u t a", "pu ta", "mier da"
+        short = [0 < len(skeleton(t)) <= _PIECE for t in tokens]
+        for i in range(len(tokens)):
+            for j in range(i + 2, min(len(tokens), i + _LONGEST // 2) + 1):
+                joined = skeleton("".join(tokens[i:j]))
+                if not all(short[i:j]) or len(joined) > _LONGEST:
+                    break
+                if self.listed(joined):
+                    for k in range(i, j):
+                        out[k] = _stars(tokens[k])
         return " ".join(out)
+
+
+_LONGEST = 24       # no listed word, nor two written together, is longer
+_PIECE = 4          # a piece of a split word: at most this many letters ("mier da")
+
+
+def _joined(skel: str, words: frozenset[str]) -> bool:
+    """Whether ``skel`` is two or more listed words of three letters or more written
+    together (a letter shared where one ends as the next begins: a skeleton has no
+    letter twice in a row)."""
+    n = len(skel)
+    best = [-1] * (n + 1)                 # best[i]: most listed words making skel[:i]
+    best[0] = 0
+    for i in range(n):
+        if best[i] < 0:
+            continue
+        starts = (i, i - 1) if best[i] > 0 else (i,)
+        for start in starts:
+            for stop in range(max(start + 3, i + 1), n + 1):
+                if skel[start:stop] in words:
+                    best[stop] = max(best[stop], best[i] + 1)
+    return best[n] >= 2
 
 
 def _plain(text: str) -> str:

@@ -60,6 +60,17 @@ def balance(c: Connection, account: str) -> int:
     return int(value or 0)
 
 
+def in_escrow(c: Connection, account: str) -> int:
+    """The chips ``account`` has bet into escrows that still hold them (matches not
+    yet settled or returned): held, though not in its balance."""
+    value = c.execute(select(func.sum(ledger.c.amount))
+                      .select_from(ledger.join(balances, balances.c.account == ledger.c.dest))
+                      .where(ledger.c.source == account, ledger.c.key.like("bet:%"),
+                             balances.c.account.like("escrow:%"), balances.c.balance > 0)
+                      ).scalar()
+    return int(value or 0)
+
+
 def move(c: Connection, key: str, source: str, dest: str, amount: int, memo: str
          ) -> bool:
     """Move ``amount`` chips in the caller's transaction: True if moved, False if this

@@ -51,6 +51,14 @@ class RateLimit:
         times.append(now)
         return True
 
+    def over(self, key: str) -> bool:
+        """Whether ``key`` is at its limit now (nothing counted)."""
+        if self.count <= 0:
+            return False
+        now = self._clock()
+        times = self._seen.get(key)
+        return times is not None and sum(1 for t in times if now - t < self.per) >= self.count
+
     def _sweep(self, now: float) -> None:
         """Forget keys with nothing in the window (the map does not grow forever)."""
         self._swept = now

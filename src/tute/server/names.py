@@ -63,6 +63,13 @@ def name_key(name: str) -> str:
     return latin(unicodedata.normalize("NFKC", name).casefold()).replace(" ", "")
 
 
+def name_skeleton(name: str) -> str:
+    """What two names are told apart by at all: :func:`name_key` without the signs
+    ``- _ . '`` ("Ana.", "A.na" and "A-na" are Ana: no one may take a name that reads as
+    another's)."""
+    return "".join(ch for ch in name_key(name) if ch not in _PUNCTUATION)
+
+
 def _shown(ch: str) -> str:
     """A refused character as a player can read it in the message."""
     if ch.isprintable() and not ch.isspace():

@@ -30,9 +30,19 @@ def check_new(password: object, name: str) -> str:
     folded = password.casefold()
     if folded in COMMON or len(set(folded)) <= 2:
         raise PasswordError("password_common")
-    if name_key(name) in name_key(password) and len(password) < len(name) + 4:
-        raise PasswordError("password_is_name")       # "Ana", "ana2024" and the like
+    if _is_name(name_key(password), name_key(name)):
+        raise PasswordError("password_is_name")   # "Ana", "ana2024", "Ana12345"...
     return password
+
+
+def _is_name(password: str, name: str) -> bool:
+    """Whether a password is the name with a little around it: what is left without
+    the name is short, digits only, a common password, or one sign repeated."""
+    if not name or name not in password:
+        return False
+    rest = "".join(ch for ch in password.replace(name, "") if ch.isalnum())
+    return (len(rest) < 6 or rest.isdigit() or rest in COMMON or len(set(rest)) <= 2
+            or rest in "0123456789876543210" or rest in "abcdefghijklmnopqrstuvwxyz")
 
 
 def hash_password(password: str) -> str:

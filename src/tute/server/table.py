@@ -48,7 +48,7 @@ from tute.server.hub import Hub, Viewer
 from tute.server.kept import keep_match
 from tute.server.leaving import ABANDON_SECONDS, Leaving
 from tute.server.metrics import Metrics
-from tute.server.names import InvalidNameError, name_key, validate_name
+from tute.server.names import InvalidNameError, name_skeleton, validate_name
 from tute.server.robots import Thinkers
 from tute.server.store import (
     Event,
@@ -359,7 +359,7 @@ class TableRuntime:
             seat = self._check_seat(seat)
             shown = validate_name(name)
             for r in self.seats.values():
-                if name_key(r.name) == name_key(shown):
+                if name_skeleton(r.name) == name_skeleton(shown):
                     raise InvalidNameError("name_in_use", name=r.name)
             row = SeatRow(seat, shown, "human", player, account)
             e = Event(self.seq + 1, "seat", _seat_data(row))
