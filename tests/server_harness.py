@@ -249,3 +249,61 @@ def play_out(c: Client, variant: str = "habanero(match_target=2)", **options: An
         w.send(json.dumps({"type": "automatic", "on": True}))
         until(w, event("match_over"), timeout=120)
     return table
+
+
+class Playing:
+    """A person who plays their own seat: in a thread, over the table's socket, the
+    first legal action each time it is their turn, until the match ends (as a person
+    does, not the clock nor automatic play: the moves are theirs for XP)."""
+
+    def __init__(self, c: Client, table: str) -> None:
+        self.c, self.table = c, table
+        self.over = threading.Event()
+        self.acted = 0
+        self.error: BaseException | None = None
+        self._stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> Playing:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self.thread.join(timeout=30)
+
+    def wait(self, timeout: float = 120) -> None:
+        """Until the match ends (AssertionError if it does not in time)."""
+        assert self.over.wait(timeout), "the match never ended"
+        assert self.error is None, self.error
+
+    def _run(self) -> None:
+        try:
+            with self.c.ws(self.table) as w:
+                done = 0
+                while not self._stop.is_set():
+                    try:
+                        m = recv(w, 0.5)
+                    except TimeoutError:
+                        continue
+                    if m.get("type") != "event":
+                        continue
+                    seq, legal = int(m["event"]["seq"]), (m.get("view") or {}).get("legal")
+                    if m["event"]["kind"] in ("match_over", "annulled"):
+                        self.over.set()
+                    if legal and seq > done and not self.over.is_set():
+                        done = seq
+                        w.send(json.dumps({"type": "act", "action": legal[0]}))
+                        self.acted += 1
+        except BaseException as e:                  # the test reads it in wait()
+            self.error = e
+            self.over.set()
+
+
+def escrows(conn: Any, table: str) -> dict[str, int]:
+    """Every escrow of a table's matches (each start's own) with its balance."""
+    from sqlalchemy import text
+
+    rows = conn.execute(text("SELECT account, balance FROM tute_balances "
+                             "WHERE account LIKE :a"), {"a": f"escrow:{table}:%"})
+    return {str(r[0]): int(r[1]) for r in rows}

@@ -84,3 +84,28 @@ def test_one_person_against_robots_annuls_alone(tmp_path: Path) -> None:
         assert c.post(f"/api/tables/{table}/start").status_code == 200   # another match
     finally:
         s.stop()
+
+
+def test_alone_at_a_competitive_match_an_annulment_is_an_abandon(tmp_path: Path) -> None:
+    """The third attack: a person alone with robots annulled every losing competitive
+    match with one vote and took the bet back.  It is an abandon now: the bet goes to
+    the bank and the abandon is counted (a practice table annuls freely, above)."""
+    s = Server(f"sqlite:///{tmp_path / 'lone.db'}")
+    try:
+        ana = s.account("Ana")
+        table = ana.new_table("habanero", competitive=True, bet=100)
+        with ana.ws(table) as ws:
+            until(ws, _kind("state"))
+            assert ana.post(f"/api/tables/{table}/start").status_code == 200
+            until(ws, _kind("start"))
+            ws.send(json.dumps({"type": "annul"}))
+            until(ws, _kind("annulled"))
+        me = ana.get("/api/me").json()
+        assert me["chips"] == ledger.GRANT - 100 and me["abandons"] == 1, me
+        with s.lobby.store.engine.connect() as c:
+            assert ledger.balance(c, ledger.BANK) == 100
+        assert ledger.check(s.lobby.store.engine) == []
+        kinds = [e.kind for e in s.lobby.store.load(table).events]
+        assert kinds[-2:] == ["abandon", "annulled"]
+    finally:
+        s.stop()

@@ -9,10 +9,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from server_harness import Server, until
+from server_harness import Playing, Server, escrows, until
 from tute.core.variants import parse_variant
 from tute.server import ledger
 from tute.server.economy import Stake, pot_shares, xp_awards
+from tute.server.limits import Limits
 
 
 def test_xp_as_seed_001_counts_it() -> None:
@@ -65,6 +66,9 @@ def _winners(s: Server, table: str) -> set[int]:
 
 
 def test_a_competitive_match_against_robots_pays_as_the_formulas_say(db: str) -> None:
+    """Alone against robots: the bet, the pot less the bank's quarter, the rating -- and
+    no XP (the third attack farmed the day's ranking so: seed 001's ranking counts
+    matches among people, docs/server.md)."""
     s = Server(db)
     try:
         ana = s.account("Ana")
@@ -80,18 +84,78 @@ def test_a_competitive_match_against_robots_pays_as_the_formulas_say(db: str) ->
         time.sleep(0.3)                                  # the settlement, off the loop
         me = ana.get("/api/me").json()
         assert me["chips"] == ledger.GRANT - 100 + (75 if won else 0)
-        assert me["xp"] == (20 if won else 5)
-        assert me["games"] == {"habanero": {"played": 1, "won": int(won)}}
+        assert me["xp"] == 0 and me["games"] == {}, me  # alone with robots: no XP
         skill = me["ratings"]["tute/1v1"]               # openskill, against a robot
         assert skill["games"] == 1 and (skill["mu"] > 25) == won, skill
         assert skill["rating"] == round(skill["mu"] - 3 * skill["sigma"], 1)
         engine = s.lobby.store.engine
         with engine.connect() as c:
             assert ledger.balance(c, ledger.BANK) == (25 if won else 100)
-            assert ledger.balance(c, ledger.escrow(table, 1)) == 0
+            held = escrows(c, table)
+            assert held and set(held.values()) == {0}, held   # received, then paid out
         assert ledger.check(engine) == []
+        assert ana.get("/api/rankings?period=day").json()["rows"] == []
+    finally:
+        s.stop()
+
+
+def test_two_people_who_play_earn_the_xp_of_seed_001(db: str) -> None:
+    """Ana and Bea, at two addresses, each playing their own cards: the XP of "Ranking
+    por pontos" (20 to the winner, 5 to the loser), the pot, the ranking, the history."""
+    s = Server(db)
+    try:
+        ana, bea = s.account("Ana"), s.account("Bea", "127.0.0.2")
+        table = ana.post("/api/tables", {"variant": "habanero", "name": "Ana",
+                                         "competitive": True, "bet": 100}).json()["id"]
+        assert bea.post(f"/api/tables/{table}/seats", {"seat": 1, "name": "Bea"}
+                        ).status_code == 200
+        with Playing(ana, table) as a, Playing(bea, table) as b:
+            time.sleep(0.3)                                # both sockets open
+            assert ana.post(f"/api/tables/{table}/start").status_code == 200
+            a.wait()
+            b.wait()
+        assert a.acted > 0 and b.acted > 0
+        won = 0 in _winners(s, table)
+        time.sleep(0.3)
+        for c, seat in ((ana, 0), (bea, 1)):
+            me = c.get("/api/me").json()
+            mine = (seat == 0) == won
+            assert me["xp"] == (20 if mine else 5), me
+            assert me["chips"] == ledger.GRANT - 100 + (150 if mine else 0), me
+            assert me["games"] == {"habanero": {"played": 1, "won": int(mine)}}
+            kept = c.get("/api/games").json()["games"]
+            assert [g["xp"] for g in kept] == [me["xp"]]
         rows = ana.get("/api/rankings?period=day").json()["rows"]
-        assert rows == [{"name": "Ana", "xp": me["xp"]}]
+        assert [r["xp"] for r in rows] == [20, 5]
+        assert ledger.check(s.lobby.store.engine) == []
+    finally:
+        s.stop()
+
+
+def test_a_seat_played_by_automatic_play_earns_no_xp(db: str) -> None:
+    """The third attack: automatic play earned XP.  Bea leaves her seat to the robot
+    from the first card: Ana, who plays, earns her XP; Bea earns none."""
+    s = Server(db)
+    try:
+        ana, bea = s.account("Ana"), s.account("Bea", "127.0.0.2")
+        table = ana.post("/api/tables", {"variant": "habanero", "name": "Ana",
+                                         "competitive": True, "bet": 10}).json()["id"]
+        assert bea.post(f"/api/tables/{table}/seats", {"seat": 1, "name": "Bea"}
+                        ).status_code == 200
+        with Playing(ana, table) as a, bea.ws(table) as wb:
+            until(wb, lambda m: m.get("event", {}).get("kind") == "state")
+            assert ana.post(f"/api/tables/{table}/start").status_code == 200
+            until(wb, lambda m: m.get("event", {}).get("kind") == "start")
+            wb.send(json.dumps({"type": "automatic", "on": True}))
+            a.wait()
+        won = 0 in _winners(s, table)
+        time.sleep(0.3)
+        assert ana.get("/api/me").json()["xp"] == (20 if won else 5)
+        assert bea.get("/api/me").json()["xp"] == 0
+        stored = s.lobby.store.load(table)
+        autos = {bool(e.data.get("auto")) for e in stored.events
+                 if e.kind == "action" and e.data["seat"] == 1}
+        assert autos == {True}                       # every one of Bea's moves marked
     finally:
         s.stop()
 
@@ -101,14 +165,16 @@ def test_partners_split_the_xp_and_the_pot(db: str) -> None:
     try:
         ana, bea = s.account("Ana"), s.account("Bea", "127.0.0.2")
         r = ana.post("/api/tables", {"variant": "parejas", "name": "Ana", "competitive": True,
-                                     "bet": 50, "move_seconds": 0.02,
-                                     "robot_level": "random"})
+                                     "bet": 50, "robot_level": "random"})
         table = r.json()["id"]
         assert bea.post(f"/api/tables/{table}/seats", {"seat": 2, "name": "Bea"}
                         ).status_code == 200
         assert ana.post(f"/api/tables/{table}/robots").status_code == 200
-        assert ana.post(f"/api/tables/{table}/start").status_code == 200
-        _until_over(s, table)
+        with Playing(ana, table) as a, Playing(bea, table) as b:
+            time.sleep(0.3)
+            assert ana.post(f"/api/tables/{table}/start").status_code == 200
+            a.wait()
+            b.wait()
         won = 0 in _winners(s, table)
         time.sleep(0.3)
         for c in (ana, bea):
@@ -128,6 +194,9 @@ def test_who_may_sit_at_a_competitive_table(db: str) -> None:
         r = guest.post("/api/tables", {"variant": "habanero", "name": "Gus",
                                        "competitive": True, "bet": 10})
         assert r.status_code == 400 and r.json()["key"] == "competitive_needs_account"
+        free = s.account("Zoe").post("/api/tables", {"variant": "habanero", "name": "Zoe",
+                                                      "competitive": True, "bet": 0})
+        assert free.status_code == 400 and free.json()["key"] == "bad_bet"   # third attack
         r = guest.post("/api/tables", {"variant": "habanero", "name": "Gus", "bet": 10})
         assert r.json()["key"] == "bad_bet"                 # a bet needs a competitive table
         ana = s.account("Ana")
@@ -161,21 +230,25 @@ class _Crashing:
 
 def test_a_crash_between_the_steps_loses_no_chip(db: str) -> None:
     """Bets reserved for a match that never started come back at the restart; a match
-    that ended before it was settled is settled at the restart -- once."""
+    that ended before it was settled is settled at the restart -- once, with the XP of
+    the people who played it."""
     s = Server(db)
     try:
-        ana = s.account("Ana")
+        ana, bea = s.account("Ana"), s.account("Bea", "127.0.0.2")
         person = s.app.state.accounts.account_of(str(ana.http.cookies.get("tute_session")))
+        other = s.app.state.accounts.account_of(str(bea.http.cookies.get("tute_session")))
         s.lobby.purse.reserve("ghost", 1, 300, [Stake(0, person.id)])  # then "killed"
         table = ana.post("/api/tables", {"variant": "habanero", "name": "Ana",
-                                         "competitive": True, "bet": 100,
-                                         "move_seconds": 0.02, "robot_level": "random"}
-                         ).json()["id"]
-        assert ana.post(f"/api/tables/{table}/robots").status_code == 200
+                                         "competitive": True, "bet": 100}).json()["id"]
+        assert bea.post(f"/api/tables/{table}/seats", {"seat": 1, "name": "Bea"}
+                        ).status_code == 200
         s.lobby.tables[table].purse = _Crashing(s.lobby.purse)   # dies before it settles
-        assert ana.post(f"/api/tables/{table}/start").status_code == 200
-        assert s.app.state.accounts.chips(person) <= ledger.GRANT - 400   # both reserved
-        _until_over(s, table)
+        with Playing(ana, table) as a, Playing(bea, table) as b:
+            time.sleep(0.3)
+            assert ana.post(f"/api/tables/{table}/start").status_code == 200
+            assert s.app.state.accounts.chips(person) <= ledger.GRANT - 400  # both reserved
+            a.wait()
+            b.wait()
         time.sleep(0.3)
         assert s.app.state.accounts.chips(person) == ledger.GRANT - 400   # not settled
         won = 0 in _winners(s, table)
@@ -184,13 +257,74 @@ def test_a_crash_between_the_steps_loses_no_chip(db: str) -> None:
     again = Server(db)                                       # the restart reconciles
     try:
         people = again.app.state.accounts
-        assert people.chips(person) == ledger.GRANT - 100 + (75 if won else 0)
-        assert people.xp(person) == (20 if won else 5)
+        for who, mine in ((person, won), (other, not won)):
+            assert people.chips(who) == ledger.GRANT - 100 + (150 if mine else 0)
+            assert people.xp(who) == (20 if mine else 5)
         again.lobby.reconcile()                              # and never twice
-        assert people.chips(person) == ledger.GRANT - 100 + (75 if won else 0)
+        assert people.chips(person) == ledger.GRANT - 100 + (150 if won else 0)
+        assert people.xp(person) == (20 if won else 5)
         assert ledger.check(again.lobby.store.engine) == []
     finally:
         again.stop()
+
+
+def test_a_start_that_failed_never_lends_its_escrow_to_the_next(db: str) -> None:
+    """The third attack: a start whose commit failed was refunded, and the next start
+    reused its ledger keys -- it moved no chip and the match still paid XP.  Each start
+    has its own escrow now: the second one takes the bets again."""
+    s = Server(db)
+    try:
+        ana, bea = s.account("Ana"), s.account("Bea", "127.0.0.2")
+        table = ana.post("/api/tables", {"variant": "habanero", "name": "Ana",
+                                         "competitive": True, "bet": 100}).json()["id"]
+        assert bea.post(f"/api/tables/{table}/seats", {"seat": 1, "name": "Bea"}
+                        ).status_code == 200
+        store = s.lobby.store
+        failed: list[int] = []
+
+        def once() -> None:
+            if not failed:
+                failed.append(1)
+                raise RuntimeError("the database went away")
+        store.fault = once
+        r = ana.post(f"/api/tables/{table}/start")
+        assert r.status_code == 503, r.text                      # refused in words
+        store.fault = None
+        time.sleep(0.3)
+        assert ana.get("/api/me").json()["chips"] == ledger.GRANT   # refunded
+        with Playing(ana, table) as a, Playing(bea, table) as b:
+            time.sleep(0.3)
+            assert ana.post(f"/api/tables/{table}/start").status_code == 200
+            assert ana.get("/api/me").json()["chips"] == ledger.GRANT - 100   # bet again
+            a.wait()
+            b.wait()
+        won = 0 in _winners(s, table)
+        time.sleep(0.3)
+        with store.engine.connect() as c:
+            held = escrows(c, table)
+        assert len(held) == 2 and set(held.values()) == {0}, held   # two starts, two boxes
+        for c, mine in ((ana, won), (bea, not won)):
+            me = c.get("/api/me").json()
+            assert me["chips"] == ledger.GRANT - 100 + (150 if mine else 0), me
+            assert me["xp"] == (20 if mine else 5), me
+        assert ledger.check(store.engine) == []
+    finally:
+        s.stop()
+
+
+def test_a_match_whose_escrow_never_got_its_bets_pays_nothing(db: str) -> None:
+    s = Server(db)
+    try:
+        ana = s.account("Ana")
+        person = s.app.state.accounts.account_of(str(ana.http.cookies.get("tute_session")))
+        v = parse_variant("habanero")
+        s.lobby.purse.settle("t1", "1.00ff", v, {0}, [Stake(0, person.id)])
+        assert s.app.state.accounts.xp(person) == 0
+        s.lobby.purse.reserve("t1", "2.00ff", 10, [Stake(0, person.id)])
+        s.lobby.purse.settle("t1", "2.00ff", v, {0}, [Stake(0, person.id)])
+        assert s.app.state.accounts.xp(person) == 20            # its bets were there
+    finally:
+        s.stop()
 
 
 def test_tute_admin_ledger_check_proves_it_and_finds_a_forgery(tmp_path: Path) -> None:
@@ -242,7 +376,7 @@ def test_two_people_at_one_address_play_for_nothing(db: str) -> None:
             me = c.get("/api/me").json()
             assert me["chips"] == ledger.GRANT and me["xp"] == 0, me
         with s.lobby.store.engine.connect() as c:
-            assert ledger.balance(c, ledger.escrow(table, 1)) == 0
+            assert escrows(c, table) == {}                     # nothing was bet
     finally:
         s.stop()
 
@@ -270,15 +404,16 @@ def test_leaving_a_running_match_is_an_abandon(db: str) -> None:
                          ).json()["id"]
         assert bea.post(f"/api/tables/{table}/seats", {"seat": 1, "name": "Bea"}
                         ).status_code == 200
-        with bea.ws(table) as wb:
-            until(wb, lambda m: m.get("event", {}).get("kind") == "state")
-            s.table(table).options.move_seconds = 5.0             # nobody moves yet
-            assert ana.post(f"/api/tables/{table}/start").status_code == 200
-            wb.send(json.dumps({"type": "leave"}))                  # "Salir"
-            until(wb, lambda m: m.get("event", {}).get("kind") == "abandon")
-        s.table(table).options.move_seconds = 0.02
-        _loop_run(s, _poke(s.table(table)))
-        _until_over(s, table)
+        with Playing(ana, table) as playing:              # Ana plays her own cards
+            with bea.ws(table) as wb:
+                until(wb, lambda m: m.get("event", {}).get("kind") == "state")
+                s.table(table).options.move_seconds = 5.0         # nobody moves yet
+                assert ana.post(f"/api/tables/{table}/start").status_code == 200
+                wb.send(json.dumps({"type": "leave"}))              # "Salir"
+                until(wb, lambda m: m.get("event", {}).get("kind") == "abandon")
+            s.table(table).options.move_seconds = 0.0             # no clock: Ana plays
+            _loop_run(s, _poke(s.table(table)))
+            playing.wait()
         won = 0 in _winners(s, table)
         time.sleep(0.3)
         a, b = ana.get("/api/me").json(), bea.get("/api/me").json()
@@ -350,3 +485,28 @@ def test_the_table_suggested_is_the_nearest_in_skill() -> None:
         assert suggest(c, 2, tables) == "weak"
         assert suggest(c, 1, [("pairs", "tute/2v2", [3])]) == "pairs"   # unrated: still
         assert suggest(c, 1, [("mine", "tute/1v1", [1])]) is None
+
+
+def test_ten_starts_at_once_from_one_account_are_refused_in_words(db: str) -> None:
+    """The third attack: ten simultaneous starts from one account answered HTTP 500
+    (``CHECK constraint failed``).  Each start reserves the bet or is refused as "not
+    enough chips"; no balance goes below zero."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    s = Server(db, limits=Limits(open_tables=20))
+    try:
+        ana = s.account("Ana")
+        tables = []
+        for _ in range(10):
+            t = ana.new_table("habanero", competitive=True, bet=300, move_seconds=60)
+            tables.append(t)
+        with ThreadPoolExecutor(10) as pool:
+            answers = list(pool.map(lambda t: ana.post(f"/api/tables/{t}/start"), tables))
+        codes = sorted(r.status_code for r in answers)
+        assert set(codes) <= {200, 400}, [r.text for r in answers]
+        refused = [r.json()["key"] for r in answers if r.status_code == 400]
+        assert set(refused) == {"not_enough_chips"} and codes.count(200) == 3, codes
+        assert ana.get("/api/me").json()["chips"] == ledger.GRANT - 900
+        assert ledger.check(s.lobby.store.engine) == []
+    finally:
+        s.stop()

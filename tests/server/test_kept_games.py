@@ -35,7 +35,8 @@ def test_a_finished_match_is_kept_replayed_and_downloaded(db: str, tmp_path: Pat
         assert kept["id"] == f"{table}-1" and kept["variant"].startswith("habanero")
         assert kept["names"][0] == "Ana" and kept["outcome"] in ("won", "lost")
         me = ana.get("/api/me").json()
-        assert kept["xp"] == me["xp"] > 0
+        assert kept["xp"] == me["xp"] == 0     # alone, in automatic play: no XP (the
+        # kept XP of people who played: test_two_people_who_play_earn_the_xp_of_seed_001)
         assert kept["chips"] == me["chips"] - ledger.GRANT          # -50, or the pot's share
         # the replay: every hand, from the deal to its count, all cards face up
         first = ana.get(f"/api/games/{kept['id']}?hand=1").json()

@@ -1,7 +1,10 @@
 """Friendly annulment (seed 001's "Finalizar a partida de forma amistosa"): any person at
 a running match proposes to annul it; every person must agree within
 :data:`ANNUL_SECONDS` (robots do not vote), else the match goes on.  An annulled match
-gives no XP, moves no chips (the bets come back) and counts for nobody."""
+gives no XP, moves no chips (the bets come back) and counts for nobody -- but a person
+who started a competitive match alone with robots cannot annul it for free: that is
+leaving it, an abandon (the bet goes to the bank, the abandon is counted).  One whose
+opponents left may still annul what is left of it."""
 
 from __future__ import annotations
 
@@ -45,14 +48,18 @@ class AnnulTable(Protocol):
     seats: dict[int, SeatRow]
     match: Match | None
     abandoned: set[int]
+    practice: bool
+    purse: Any
+
+    @property
+    def options(self) -> Any: ...
 
     def seat_of(self, player: str | None) -> int | None: ...
     def matches_started(self) -> int: ...
     def _kept(self, match: Match, status: str, last_seq: int) -> KeepMatch: ...
     async def _commit(self, events: list[Event], ops: Any = None) -> None: ...
     def _take(self, events: list[Event], games: Any = None) -> None: ...
-    async def _run_purse(self, step: str, number: int, match: Match | None = None
-                         ) -> None: ...
+    async def _run_purse(self, step: str, match: Match | None = None) -> None: ...
 
 
 class AnnulError(TuteError):
@@ -112,11 +119,25 @@ class Annulment:
             self.current = None
             after = m.copy()
             after.annul()
-            e = Event(t.seq + 1, "annulled", {"agreed": sorted(vote.agreed)})
-            await t._commit([e], [Status("over"), t._kept(after, "annulled", e.seq)])
+            lone = (t.options.competitive and not t.practice   # one person at its start
+                    and sum(r.kind == "human" for r in t.seats.values()) == 1)
+            events = [Event(t.seq + 1, "abandon", {"seat": seat})] if lone else []
+            e = Event(t.seq + 1 + len(events), "annulled", {"agreed": sorted(vote.agreed)})
+            events.append(e)
+            if lone:
+                t.abandoned.add(seat)
+            try:
+                await t._commit(events, [Status("over"), t._kept(after, "annulled", e.seq)])
+            except BaseException:
+                t.abandoned.discard(seat)
+                raise
             t.match = after
-            await t._run_purse("refund", t.matches_started())   # before it is told
-            t._take([e])
+            await t._run_purse("refund")                  # before it is told
+            t._take(events)
+            row = t.seats[seat]
+            if lone and t.purse is not None and row.account is not None:
+                await asyncio.get_running_loop().run_in_executor(
+                    None, t.purse.count_abandon, row.account)
 
     async def _expired(self, vote: Vote) -> None:
         await asyncio.sleep(max(0.0, vote.until - time.monotonic()) + 0.05)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import select, update
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 
 from tute.core.match import Match
 from tute.core.variants import Variant
@@ -101,24 +102,39 @@ class Purse:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def reserve(self, table_id: str, match: int, bet: int, stakes: Sequence[Stake]) -> None:
+    def reserve(self, table_id: str, match: int | str, bet: int, stakes: Sequence[Stake]) -> None:
         """Every person's bet into the match's escrow, all or none (LedgerError: who
         lacks chips; nothing moved)."""
         if bet <= 0:
             return
         box = ledger.escrow(table_id, match)
-        with self.engine.begin() as c:
-            for s in stakes:
-                ledger.move(c, f"bet:{table_id}:{match}:{s.account}", ledger.player(s.account),
-                            box, bet, f"bet, table {table_id} match {match}")
+        try:
+            with self.engine.begin() as c:
+                for s in stakes:
+                    ledger.move(c, f"bet:{table_id}:{match}:{s.account}",
+                                ledger.player(s.account), box, bet,
+                                f"bet, table {table_id} match {match}")
+        except IntegrityError:   # another start took the chips meanwhile (the database's
+            with self.engine.connect() as c:          # check on balances said no)
+                have = min(ledger.balance(c, ledger.player(s.account)) for s in stakes)
+            raise ledger.LedgerError("not_enough_chips", need=bet, have=have) from None
 
-    def settle(self, table_id: str, match: int, v: Variant, winners: set[int],
+    def settle(self, table_id: str, match: int | str, v: Variant, winners: set[int],
                stakes: Sequence[Stake], robot_level: str = "heuristic",
-               abandoned: frozenset[int] = frozenset()) -> None:
-        """The pot to the winners and the bank, the XP and the ratings (once)."""
+               abandoned: frozenset[int] = frozenset(),
+               unearned: frozenset[int] = frozenset()) -> None:
+        """The pot to the winners and the bank, the XP and the ratings (once).  A match
+        whose escrow never received its bets (the start's reservation lost) pays
+        nothing; the accounts in ``unearned`` (:func:`~tute.server.events.unearned_seats`)
+        get no XP."""
         box = ledger.escrow(table_id, match)
         now = int(time.time())
         with self.engine.begin() as c:
+            if stakes and not c.execute(select(movements.c.id).where(
+                    movements.c.dest == box, movements.c.key.like("bet:%"))).first():
+                log.warning("table %s: match %s had no bets in escrow: it pays nothing",
+                            table_id, match)
+                return
             first = c.execute(select(xp.c.id).where(
                 xp.c.key.like(f"xp:{table_id}:{match}:%"))).first() is None
             pot = ledger.balance(c, box)
@@ -132,7 +148,8 @@ class Purse:
             if not first:
                 return                                  # settled before: nothing again
             seat_of = {s.account: s.seat for s in stakes}
-            for account, points in xp_awards(v, winners, stakes, abandoned).items():
+            for account, points in xp_awards(v, winners, stakes,
+                                             abandoned | unearned).items():
                 c.execute(xp.insert().values(key=f"xp:{table_id}:{match}:{account}",
                                              account_id=account, at=now, amount=points,
                                              table_id=table_id, preset=v.preset,
@@ -141,7 +158,7 @@ class Purse:
                 update_ratings(c, v, [v.side_of(s) for s in range(v.players)], winners,
                                {s.seat: s.account for s in stakes}, robot_level)
 
-    def refund(self, table_id: str, match: int, stakes: Sequence[Stake] | None = None,
+    def refund(self, table_id: str, match: int | str, stakes: Sequence[Stake] | None = None,
                abandoned: frozenset[int] = frozenset()) -> None:
         """Every bet in a match's escrow back to who put it in (an annulled match, or one
         that never started) -- but a person penalised for abandoning it: that bet goes
@@ -167,8 +184,9 @@ class Purse:
             c.execute(update(accounts).where(accounts.c.id == account)
                       .values(abandons=accounts.c.abandons + 1))
 
-    def open_escrows(self) -> list[tuple[str, int]]:
-        """(table, match) of every escrow still holding chips."""
+    def open_escrows(self) -> list[tuple[str, str]]:
+        """(table, match) of every escrow still holding chips (the match as
+        :func:`~tute.server.ledger.escrow` names it: its number, and its attempt)."""
         with self.engine.connect() as c:
             rows = c.execute(select(balances.c.account)
                              .where(balances.c.account.like("escrow:%"),
@@ -176,5 +194,5 @@ class Purse:
         out = []
         for account in rows:
             _, table_id, match = str(account).split(":")
-            out.append((table_id, int(match)))
+            out.append((table_id, match))
         return out

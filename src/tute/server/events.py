@@ -21,7 +21,7 @@ from tute.core.game import Game
 from tute.core.match import Match
 from tute.core.records import GameRecord, record_of_games
 from tute.core.variants import Variant, parse_variant
-from tute.server.store import Event
+from tute.server.store import Event, SeatRow
 from tute.server.wire import result_json
 
 
@@ -115,6 +115,31 @@ def match_events(stored: list[Event], number: int) -> list[Event]:
         elif started > number:
             break
     return out
+
+
+def escrow_of(start: Event, number: int) -> str:
+    """The escrow of the match a ``start`` event began (the table's ``number``-th):
+    :func:`~tute.server.ledger.escrow`'s match -- its number and the start's attempt, or
+    the number alone for a start stored before attempts were."""
+    attempt = start.data.get("escrow")
+    return f"{number}.{attempt}" if isinstance(attempt, str) and attempt else str(number)
+
+
+def unearned_seats(match: list[dict[str, Any]], seats: dict[int, SeatRow]) -> set[int]:
+    """The people's seats that earn no XP from a match (its events, stored or public,
+    each with its ``kind``): every one when fewer than two people played it, and any
+    whose moves were mostly made for them -- by the clock or by automatic play (an
+    ``action`` marked ``auto``).  Seed 001's ranking counts real competition."""
+    people = {s for s, r in seats.items() if r.kind == "human"}
+    if len(people) < 2:
+        return people
+    own = dict.fromkeys(people, 0)
+    made = dict.fromkeys(people, 0)
+    for e in match:
+        seat = e.get("seat")
+        if e.get("kind") == "action" and isinstance(seat, int) and seat in people:
+            (made if e.get("auto") else own)[seat] += 1
+    return {s for s in people if made[s] > own[s]}
 
 
 def abandoned_seats(events: list[Event]) -> set[int]:

@@ -14,7 +14,7 @@ import json
 import re
 from typing import Any
 
-from sqlalchemy import or_, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.engine import Engine
 
 from tute.core.errors import TuteError
@@ -65,13 +65,15 @@ class Kept:
                 .order_by(matches.c.finished.desc()).limit(limit)).all()
             out = []
             me = ledger.player(account)
-            for r in rows:
-                tag = f":{r.table_id}:{r.number}:"
-                points = c.execute(select(xp.c.amount).where(
-                    xp.c.key == f"xp{tag}{account}")).scalar()
+            for r in rows:          # the match's ledger keys: ":<table>:<number>:" before
+                tag = f":{r.table_id}:{r.number}:"     # each start had its own escrow,
+                tried = f":{r.table_id}:{r.number}.%:"  # then ":<table>:<number>.<try>:"
+                points = c.execute(select(func.sum(xp.c.amount)).where(or_(
+                    xp.c.key == f"xp{tag}{account}",
+                    xp.c.key.like(f"xp{tried}{account}")))).scalar()
                 moved = c.execute(select(movements.c.source, movements.c.dest,
                                          movements.c.amount).where(
-                    movements.c.key.like(f"%{tag}%"),
+                    or_(movements.c.key.like(f"%{tag}%"), movements.c.key.like(f"%{tried}%")),
                     or_(movements.c.source == me,
                         movements.c.dest == me))).all()
                 chips = sum(m.amount if m.dest == me else -m.amount for m in moved)

@@ -50,7 +50,10 @@ def player(account_id: int) -> str:
     return f"p:{account_id}"
 
 
-def escrow(table_id: str, match: int) -> str:
+def escrow(table_id: str, match: int | str) -> str:
+    """A match's escrow: ``match`` is the match's number, and since the third attack
+    also the start's attempt (``3.9f2c``): a start that failed and was refunded never
+    shares an escrow, nor ledger keys, with the next try."""
     return f"escrow:{table_id}:{match}"
 
 

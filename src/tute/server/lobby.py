@@ -22,7 +22,9 @@ from tute.server.events import (
     Replayed,
     abandoned_seats,
     apply_event,
+    escrow_of,
     match_events,
+    unearned_seats,
 )
 from tute.server.limits import Limits, RateLimit
 from tute.server.metrics import Metrics
@@ -119,27 +121,33 @@ class Lobby:
         purse = self.purse
         if purse is None:
             return
-        for table_id, number in purse.open_escrows():
+        for table_id, escrow in purse.open_escrows():
             if only is not None and table_id not in only:
                 continue
             running = (self.tables if live is None else live).get(table_id)
-            if running is not None and running.matches_started() == number and \
+            if running is not None and running.escrow == escrow and \
                     running.match is not None and not running.match.is_over:
                 continue                               # it plays on
+            number = int(escrow.split(".")[0]) if escrow.split(".")[0].isdigit() else 0
             record = self.store.load(table_id)
-            finished = None if record is None else _finished_match(record, number)
+            finished = None if record is None else _finished_match(record, number, escrow)
             try:
                 if record is not None and finished is not None:
                     stakes = stakes_of(record.seats)
-                    purse.settle(table_id, number, finished.variant,
+                    played = [{**e.data, "kind": e.kind}
+                              for e in match_events(record.events, number)]
+                    unearned = accounts_at(record.seats, unearned_seats(
+                        played, {r.seat: r for r in record.seats}))
+                    purse.settle(table_id, escrow, finished.variant,
                                  winning_seats(finished, [r.seat for r in record.seats]),
-                                 stakes, record.robot_level, _abandoned(record, number))
+                                 stakes, record.robot_level, _abandoned(record, number),
+                                 unearned)
                 else:
-                    purse.refund(table_id, number, None,
+                    purse.refund(table_id, escrow, None,
                                  _abandoned(record, number) if record else frozenset())
             except Exception:
-                log.exception("table %s: its escrow of match %d stays open", table_id,
-                              number)
+                log.exception("table %s: its escrow of match %s stays open", table_id,
+                              escrow)
 
     def resume(self) -> None:
         for t in self.tables.values():
@@ -249,8 +257,9 @@ class Lobby:
             t.shut()
 
 
-def _finished_match(record: TableRecord, number: int) -> Match | None:
-    """The table's ``number``-th match if it was played to its end, else None."""
+def _finished_match(record: TableRecord, number: int, escrow: str) -> Match | None:
+    """The table's ``number``-th match if it was played to its end with ``escrow`` as
+    its escrow (not an earlier start that failed), else None."""
     from tute.core.variants import parse_variant
 
     state = Replayed(Options(parse_variant(record.variant), record.robot_level, 0.0))
@@ -260,6 +269,8 @@ def _finished_match(record: TableRecord, number: int) -> Match | None:
             started += 1
             if started > number:
                 break
+            if started == number and escrow_of(e, number) != escrow:
+                return None                      # that escrow's start was never stored
         apply_event(state, e)
         if started == number and e.kind == "match_over":
             return state.match

@@ -39,10 +39,12 @@ from tute.server.events import (
     Options,
     Replayed,
     abandoned_seats,
+    escrow_of,
     hand_end,
     match_events,
     public,
     replay,
+    unearned_seats,
 )
 from tute.server.hub import Hub, Viewer
 from tute.server.kept import keep_match
@@ -94,8 +96,8 @@ def check_options(variant: Variant, robot_level: str, move_seconds: float,
         raise TableError("unknown_bot", level=robot_level, known=", ".join(LEVELS))
     if not 0 <= move_seconds <= 600:
         raise TableError("bad_move_time")
-    if not 0 <= bet <= MAX_BET or (bet and not competitive):
-        raise TableError("bad_bet", max=MAX_BET)
+    if not 0 <= bet <= MAX_BET or (bet and not competitive) or (competitive and bet < 1):
+        raise TableError("bad_bet", max=MAX_BET)     # competitive: something at stake
     return Options(variant, robot_level, float(move_seconds), competitive, bet, spectators,
                    chat_in_hand, private)
 
@@ -129,6 +131,7 @@ class TableRuntime:
         self.automatic: set[int] = set()           # people's seats the robot plays for
         self.addresses: dict[int, str] = {}        # where each person connects from
         self.practice = False                      # this competitive match counts not
+        self.escrow = ""                           # its escrow (ledger.escrow's match)
         self.abandoned: set[int] = set()           # seats that left the running match
         self.gone_since: dict[int, float] = {}     # people's seats with nobody connected
         self.abandon_seconds = ABANDON_SECONDS
@@ -186,9 +189,10 @@ class TableRuntime:
         self.seq, self.history = state.seq, state.history
         self.turn = max((int(e["seq"]) for e in self.history if e["kind"] != "chat"),
                         default=0)
-        current = match_events(record.events,
-                               sum(1 for e in record.events if e.kind == "start"))
+        number = sum(1 for e in record.events if e.kind == "start")
+        current = match_events(record.events, number)
         self.practice = bool(current and current[0].data.get("practice"))
+        self.escrow = escrow_of(current[0], number) if current else ""
         self.abandoned = abandoned_seats(current)
         self.seats = {s.seat: s for s in record.seats}
         self.invited = {int(e.data["account"]) for e in record.events if e.kind == "invite"}
@@ -435,18 +439,21 @@ class TableRuntime:
             seed = secrets.randbits(63)
             match = Match(self.variant, seed=seed)
             shared = self.shared_address()
-            e = Event(self.seq + 1, "start", {"seed": seed, "practice": shared})
+            number = self.matches_started() + 1
+            attempt = secrets.token_hex(4)             # its own escrow (the third attack)
+            e = Event(self.seq + 1, "start", {"seed": seed, "practice": shared,
+                                               "escrow": attempt})
             events = [e]
             if shared:                                # told to everyone: no XP, no chips
                 events.append(Event(self.seq + 2, "practice", {"why": "same_address"}))
-            number = self.matches_started() + 1
             self.practice = shared
             self.abandoned = set()
-            await self._run_purse("reserve", number)        # the bets first: all or none
+            self.escrow = f"{number}.{attempt}"
+            await self._run_purse("reserve")           # the bets first: all or none
             try:
                 await self._commit(events, [Status("playing")])
             except Exception:
-                await self._run_purse("refund", number)     # (a restart would, too)
+                await self._run_purse("refund")        # (a restart would, too)
                 raise
             self.match = match
             self._take(events)
@@ -478,7 +485,7 @@ class TableRuntime:
         """The people at a competitive match, with their accounts."""
         return stakes_of(self.seats.values())
 
-    async def _run_purse(self, step: str, number: int, match: Match | None = None) -> None:
+    async def _run_purse(self, step: str, match: Match | None = None) -> None:
         """A competitive match's chips and XP (off the event loop): ``reserve`` raises
         when someone lacks chips; ``settle`` and ``refund`` failing are logged and done
         again at the next restart (:meth:`~tute.server.lobby.Lobby.reconcile`)."""
@@ -488,20 +495,24 @@ class TableRuntime:
         loop = asyncio.get_running_loop()
         stakes = self.stakes()
         if step == "reserve":
-            await loop.run_in_executor(None, purse.reserve, self.id, number,
+            await loop.run_in_executor(None, purse.reserve, self.id, self.escrow,
                                        self.options.bet, stakes)
             return
         try:
             if step == "settle" and match is not None:
-                await loop.run_in_executor(None, purse.settle, self.id, number,
+                first = max(int(e["seq"]) for e in self.history if e["kind"] == "start")
+                unearned = accounts_at(self.seats.values(), unearned_seats(
+                    [e for e in self.history if int(e["seq"]) >= first], self.seats))
+                await loop.run_in_executor(None, purse.settle, self.id, self.escrow,
                                            match.variant, winning_seats(match, list(self.seats)),
-                                           stakes, self.robot_level, self.abandoned_accounts())
+                                           stakes, self.robot_level, self.abandoned_accounts(),
+                                           unearned)
             elif step == "refund":
-                await loop.run_in_executor(None, purse.refund, self.id, number, stakes,
+                await loop.run_in_executor(None, purse.refund, self.id, self.escrow, stakes,
                                            self.abandoned_accounts())
         except Exception:
-            log.exception("table %s: the %s of match %d failed; the next restart does it",
-                          self.id, step, number)
+            log.exception("table %s: the %s of match %s failed; the next restart does it",
+                          self.id, step, self.escrow)
 
     async def act(self, seat: int | None, text: object, expect_seq: int | None = None,
                   by_clock: bool = False) -> bool:
@@ -597,7 +608,10 @@ class TableRuntime:
             raise OutOfTurnError("out_of_match")
         game = match.game.copy()
         game.apply(in_hand, action)              # the one authority; raises, unchanged
-        events = [Event(self.seq + 1, "action", {"seat": seat, "action": str(action)})]
+        played: dict[str, Any] = {"seat": seat, "action": str(action)}
+        if expect_seq is not None and self.seats[seat].kind == "human":
+            played["auto"] = True                 # the clock or automatic play, not them
+        events = [Event(self.seq + 1, "action", played)]
         games: list[tuple[Game, Match | None]] = [(game, match)]
         ops: list[Op] = []
         after = match
@@ -614,7 +628,7 @@ class TableRuntime:
         else:
             self.match = after
         if after.is_over:                 # the chips and XP first: then everyone is told
-            await self._run_purse("settle", self.matches_started(), after)
+            await self._run_purse("settle", after)
         self._take(events, games)
         return True
 
