@@ -381,6 +381,60 @@ def test_two_people_at_one_address_play_for_nothing(db: str) -> None:
         s.stop()
 
 
+def test_the_same_address_rule_survives_a_restart(db: str) -> None:
+    """The third attack: the seats' addresses lived only in memory -- after a restart
+    two accounts from one address played for real (chips 1000/1000 to 700/1150).  The
+    places are stored with the seats (keyed hashes, never sent), and the addresses of
+    the live sockets count too."""
+    s = Server(db)
+    try:
+        ana, bea = s.account("Ana"), s.account("Bea")        # both at 127.0.0.1
+        table = ana.post("/api/tables", {"variant": "habanero", "name": "Ana",
+                                         "competitive": True, "bet": 100}).json()["id"]
+        assert bea.post(f"/api/tables/{table}/seats", {"seat": 1, "name": "Bea"}
+                        ).status_code == 200
+        events = s.lobby.store.load(table).events
+        where = [e.data.get("where") for e in events if e.kind == "seat"]
+        assert all(isinstance(w, str) and "127.0.0" not in w for w in where), where
+        with bea.ws(table) as ws:                               # never sent to a page
+            state = until(ws, lambda m: m.get("event", {}).get("kind") == "state")
+            assert "where" not in json.dumps(state)
+    finally:
+        s.stop()
+    again = Server(db)                                           # a restart
+    try:
+        ana2 = again.client()
+        assert ana2.post("/api/login", {"name": "Ana", "password": "naipes de la abuela"}
+                         ).status_code == 200
+        with ana2.ws(table) as ws:
+            until(ws, lambda m: m.get("event", {}).get("kind") == "state")
+            assert ana2.post(f"/api/tables/{table}/start").status_code == 200
+            told = until(ws, lambda m: m.get("event", {}).get("kind") == "practice")
+            assert told["event"]["why"] == "same_address"
+        assert ana2.get("/api/me").json()["chips"] == ledger.GRANT       # nothing bet
+    finally:
+        again.stop()
+
+
+def test_a_socket_from_the_other_persons_address_makes_it_practice(db: str) -> None:
+    s = Server(db)
+    try:
+        ana, bea = s.account("Ana"), s.account("Bea", "127.0.0.2")
+        table = ana.post("/api/tables", {"variant": "habanero", "name": "Ana",
+                                         "competitive": True, "bet": 100}).json()["id"]
+        assert bea.post(f"/api/tables/{table}/seats", {"seat": 1, "name": "Bea"}
+                        ).status_code == 200
+        beside = s.client("127.0.0.1")                       # Bea, now on Ana's address
+        beside.http.cookies.update(bea.http.cookies)
+        with beside.ws(table) as ws:
+            until(ws, lambda m: m.get("event", {}).get("kind") == "state")
+            assert ana.post(f"/api/tables/{table}/start").status_code == 200
+            told = until(ws, lambda m: m.get("event", {}).get("kind") == "practice")
+            assert told["event"]["why"] == "same_address"
+    finally:
+        s.stop()
+
+
 def test_who_abandons_gets_nothing_and_it_is_counted() -> None:
     v = parse_variant("parejas")
     stakes = [Stake(0, 1), Stake(2, 2)]

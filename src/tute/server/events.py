@@ -53,8 +53,10 @@ class Options:
 def public(event: Event) -> dict[str, Any]:
     """What everybody may know of an event (the shuffle seed stays on the server)."""
     data = {} if event.kind == "start" else dict(event.data)
-    if event.kind == "seat" and "kind" in data:       # stored before "robot" existed
-        data["robot"] = data.pop("kind") == "robot"
+    if event.kind == "seat":
+        data.pop("where", None)                       # a person's place stays here
+        if "kind" in data:                            # stored before "robot" existed
+            data["robot"] = data.pop("kind") == "robot"
     return {**data, "seq": event.seq, "kind": event.kind}
 
 
@@ -115,6 +117,20 @@ def match_events(stored: list[Event], number: int) -> list[Event]:
         elif started > number:
             break
     return out
+
+
+def places_of(stored: list[Event], seats: dict[int, SeatRow]) -> dict[int, str]:
+    """Where each person at the table sat from (:mod:`tute.server.places`): the place
+    of the last ``seat`` event of each seat a person holds (none for a seat taken
+    before places were stored)."""
+    out: dict[int, str] = {}
+    for e in stored:
+        if e.kind == "seat":
+            seat = int(e.data["seat"])
+            out.pop(seat, None)
+            if isinstance(e.data.get("where"), str):
+                out[seat] = str(e.data["where"])
+    return {s: p for s, p in out.items() if s in seats and seats[s].kind == "human"}
 
 
 def escrow_of(start: Event, number: int) -> str:

@@ -26,10 +26,12 @@ from tute.server.events import (
     match_events,
     unearned_seats,
 )
+from tute.server.invites import server_key
 from tute.server.limits import Limits, RateLimit
 from tute.server.metrics import Metrics
 from tute.server.moderation import Moderation
 from tute.server.names import validate_name
+from tute.server.places import placer
 from tute.server.protocol import CreateTable
 from tute.server.robots import QUICK, Thinkers
 from tute.server.store import Status, Store, TableRecord
@@ -60,6 +62,7 @@ class Lobby:
         self.purse = purse                         # competitive matches' chips and XP
         self.moderation = moderation               # reported chat messages
         self._new_tables = RateLimit(limits.tables_per_minute, 60.0)
+        self.place = placer(server_key(store.engine))   # one for every process
         # with several processes (ownership.py): a new table's lease, taken before it
         # is stored, so no other process adopts it
         self.claim: Callable[[str], Awaitable[bool]] | None = None
@@ -108,6 +111,7 @@ class Lobby:
         table.purse = self.purse
         table.chat.moderation = self.moderation
         table.metrics = self.metrics
+        table.place = self.place
         if table.status not in ("open", "playing"):
             return None
         return table
@@ -191,7 +195,7 @@ class Lobby:
         try:
             table = await TableRuntime.create(self.store, self.thinkers, options, host,
                                               body.seat, body.name, self.robot_delay,
-                                              account, address, table_id)
+                                              account, address, table_id, self.place)
         except BaseException:
             if self.release is not None:                   # its lease, given back now
                 with contextlib.suppress(Exception):

@@ -42,6 +42,7 @@ from tute.server.events import (
     escrow_of,
     hand_end,
     match_events,
+    places_of,
     public,
     replay,
     unearned_seats,
@@ -51,6 +52,7 @@ from tute.server.kept import keep_match
 from tute.server.leaving import ABANDON_SECONDS, Leaving
 from tute.server.metrics import Metrics
 from tute.server.names import InvalidNameError, name_skeleton, validate_name
+from tute.server.places import Place, process_placer
 from tute.server.robots import Thinkers
 from tute.server.store import (
     Event,
@@ -129,7 +131,8 @@ class TableRuntime:
         self.annulment = Annulment(self)           # a proposal to annul the match
         self.metrics: Metrics | None = None        # the process's counters (the lobby's)
         self.automatic: set[int] = set()           # people's seats the robot plays for
-        self.addresses: dict[int, str] = {}        # where each person connects from
+        self.addresses: dict[int, str] = {}        # where each person sat from (places)
+        self.place: Place = process_placer()       # an address's place (places.py)
         self.practice = False                      # this competitive match counts not
         self.escrow = ""                           # its escrow (ledger.escrow's match)
         self.abandoned: set[int] = set()           # seats that left the running match
@@ -150,26 +153,29 @@ class TableRuntime:
     async def create(cls, store: Store, thinkers: Thinkers, options: Options,
                      host: str | None, seat: int = 0, name: str | None = None,
                      robot_delay: float = 0.4, account: int | None = None,
-                     address: str | None = None, table_id: str | None = None
-                     ) -> TableRuntime:
+                     address: str | None = None, table_id: str | None = None,
+                     place: Place | None = None) -> TableRuntime:
         """A new table, its options and (unless robots only) its host seated, in one
         transaction."""
         t = cls(table_id or new_table_id(), options, store, thinkers, host, robot_delay)
+        if place is not None:
+            t.place = place
         events = [Event(1, "options", options.json())]
         ops: list[Op] = [NewTable(t.id, str(options.variant), options.robot_level, host)]
         row: SeatRow | None = None
         if options.competitive and (host is None or account is None):
             raise TableError("competitive_needs_account")
-        if address is not None:
-            t.addresses[seat] = address
+        where = t.place(address) if address is not None else None
         if host is not None:
             t._check_seat(seat)
             row = SeatRow(seat, validate_name(name), "human", host, account)
             ops.append(PutSeat(row))
-            events.append(Event(2, "seat", _seat_data(row)))
+            events.append(Event(2, "seat", _seat_data(row, where)))
         await store.write(t.id, [*ops, *events])
         if row is not None:
             t.seats[seat] = row
+            if where is not None:
+                t.addresses[seat] = where
         t._take(events)
         t.thinkers.warm(options.robot_level)
         return t
@@ -195,6 +201,7 @@ class TableRuntime:
         self.escrow = escrow_of(current[0], number) if current else ""
         self.abandoned = abandoned_seats(current)
         self.seats = {s.seat: s for s in record.seats}
+        self.addresses = places_of(record.events, self.seats)
         self.invited = {int(e.data["account"]) for e in record.events if e.kind == "invite"}
         if self.robots():
             self.thinkers.warm(self.options.robot_level)
@@ -366,11 +373,13 @@ class TableRuntime:
                 if name_skeleton(r.name) == name_skeleton(shown):
                     raise InvalidNameError("name_in_use", name=r.name)
             row = SeatRow(seat, shown, "human", player, account)
-            e = Event(self.seq + 1, "seat", _seat_data(row))
+            where = self.place(address) if address is not None else None
+            e = Event(self.seq + 1, "seat", _seat_data(row, where))
             await self._commit([e], [PutSeat(row)])
             self.seats[seat] = row
-            if address is not None:
-                self.addresses[seat] = address
+            self.addresses.pop(seat, None)
+            if where is not None:
+                self.addresses[seat] = where
             self._take([e])
 
     def host_account(self) -> int | None:
@@ -438,14 +447,15 @@ class TableRuntime:
                 raise TableError("seats_empty")
             seed = secrets.randbits(63)
             match = Match(self.variant, seed=seed)
-            shared = self.shared_address()
+            why = self.shared_address()
+            shared = why is not None
             number = self.matches_started() + 1
             attempt = secrets.token_hex(4)             # its own escrow (the third attack)
             e = Event(self.seq + 1, "start", {"seed": seed, "practice": shared,
                                                "escrow": attempt})
             events = [e]
             if shared:                                # told to everyone: no XP, no chips
-                events.append(Event(self.seq + 2, "practice", {"why": "same_address"}))
+                events.append(Event(self.seq + 2, "practice", {"why": why}))
             self.practice = shared
             self.abandoned = set()
             self.escrow = f"{number}.{attempt}"
@@ -458,14 +468,30 @@ class TableRuntime:
             self.match = match
             self._take(events)
 
-    def shared_address(self) -> bool:
+    def shared_address(self) -> str | None:
         """Seed 001: no XP or chips when two people at a competitive table share an
-        address (the match is played as practice)."""
+        address -- where they sat from, or where any of their sockets is connected from
+        now: ``same_address`` (the match is played as practice).  A person whose
+        address cannot be known (sat before places were stored, and not connected):
+        ``address_unknown``, practice too.  None: the match counts."""
         if not self.options.competitive:
-            return False
-        seen = [self.addresses.get(s) for s, r in self.seats.items() if r.kind == "human"]
-        known = [a for a in seen if a is not None]
-        return len(known) != len(set(known))
+            return None
+        places: dict[int, set[str]] = {}
+        for s, r in self.seats.items():
+            if r.kind != "human":
+                continue
+            known = {self.addresses[s]} if s in self.addresses else set()
+            known |= {self.place(v.address) for v in self.hub.viewers.get(s, ())
+                      if v.address}
+            if not known:
+                return "address_unknown"
+            places[s] = known
+        seen: set[str] = set()
+        for known in places.values():
+            if known & seen:
+                return "same_address"
+            seen |= known
+        return None
 
     async def vote_annul(self, player: str | None, agree: bool) -> None:
         """A person proposes to annul the running match, or agrees, or refuses
@@ -717,8 +743,12 @@ class TableRuntime:
 
 
 
-def _seat_data(row: SeatRow) -> dict[str, Any]:
-    return {"seat": row.seat, "name": row.name, "robot": row.kind == "robot"}
+def _seat_data(row: SeatRow, where: str | None = None) -> dict[str, Any]:
+    data: dict[str, Any] = {"seat": row.seat, "name": row.name,
+                            "robot": row.kind == "robot"}
+    if where is not None:
+        data["where"] = where                    # its place: kept on the server
+    return data
 
 
 __all__ = ["TableBrokenError", "TableError", "TableRuntime", "check_options", "new_table_id"]

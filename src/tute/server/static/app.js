@@ -241,7 +241,9 @@ function handle(msg) {
   }
   if (ev.kind === "annul_refused") say(t("annul_refused", { name: shortName(current ? current.names[ev.seat] : "") }));
   if (ev.kind === "annul_expired") say(t("annul_expired"));
-  if (ev.kind === "practice") say(t("practice_same_address"));
+  if (ev.kind === "practice") {
+    say(t(ev.why === "address_unknown" ? "practice_address_unknown" : "practice_same_address"));
+  }
   if (ev.kind === "abandon" && current && ev.seat !== current.seat) {
     say(t("abandoned", { name: shortName(current.names[ev.seat]) }));
   }
