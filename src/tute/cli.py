@@ -283,7 +283,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
                          migrate=not args.no_migrate, analysis_ms=args.analysis_ms,
                          local_only=local_only, bus=args.bus,
                          advertise=args.advertise or f"http://{reach}:{args.port}",
-                         lease_seconds=args.lease_seconds)
+                         lease_seconds=args.lease_seconds,
+                         allowed_hosts=_allowed_hosts(args))
     except Exception as e:                 # a database that cannot be opened
         print(f"tute: cannot open the database {args.db}: {e}", file=sys.stderr)
         return 2
@@ -303,6 +304,20 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     uvicorn.Server(server_config(app, args.host, args.port, limits,
                                  trusted_proxies=args.trust_proxy)).run()
     return 0
+
+
+def _allowed_hosts(args: argparse.Namespace) -> frozenset[str]:
+    """The names ``tute serve`` answers to (DNS rebinding: any other name is refused):
+    ``--host`` and ``--advertise`` when they are names, and every ``--allowed-host``;
+    addresses and localhost always."""
+    from urllib.parse import urlsplit
+
+    names = {args.host}
+    if args.advertise:
+        names.add(urlsplit(args.advertise).hostname or "")
+    for given in args.allowed_host or ():
+        names |= {n.strip() for n in given.split(",")}
+    return frozenset(n.lower().rstrip(".") for n in names if n)
 
 
 def _no_secret(url: str) -> str:
@@ -546,6 +561,11 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--trust-proxy", metavar="ADDRESSES",
                     help="the reverse proxy's addresses (comma-separated) whose "
                          "X-Forwarded-For and X-Forwarded-Proto are believed")
+    sv.add_argument("--allowed-host", metavar="NAME", action="append",
+                    help="a name the site is reached by (tute.example.org; repeat or "
+                         "comma-separate): requests to other names are refused (DNS "
+                         "rebinding); addresses, localhost, --host and --advertise always "
+                         "answer, and so does whatever a --trust-proxy forwards")
     sv.add_argument("--bus", metavar="redis://HOST:PORT",
                     help="one process of several over the same --db (PostgreSQL): Redis "
                          "holds who owns which table (docs/deploy.md)")

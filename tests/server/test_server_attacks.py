@@ -333,3 +333,34 @@ def test_finished_tables_leave_the_list_and_memory_and_are_not_reloaded(tmp_path
     finally:
         again.stop()
 
+
+
+def test_a_name_the_server_does_not_answer_to_is_refused(tmp_path: Path) -> None:
+    """The third attack: the Origin check trusted whatever ``Host`` the client sent, so
+    a page of another site whose name was pointed at this machine (DNS rebinding)
+    passed it.  ``tute serve`` answers to addresses, localhost, --host, --advertise and
+    --allowed-host only."""
+    from websockets.sync.client import connect
+
+    from server_harness import serve, stop
+
+    proc, base = serve(["--db", f"sqlite:///{tmp_path / 'h.db'}",
+                        "--allowed-host", "tute.example"])
+    try:
+        port = base.rsplit(":", 1)[1]
+        with httpx.Client(base_url=base, timeout=10) as c:
+            for name in ("evil.example", "tute.example.evil.example", "localhost.evil"):
+                host = f"{name}:{port}"
+                r = c.get("/api/tables", headers={"host": host})
+                assert r.status_code == 421 and r.json()["key"] == "bad_host", name
+                r = c.post("/api/tables", json={"variant": "habanero", "name": "Eve"},
+                           headers={"host": host, "origin": f"http://{host}"})
+                assert r.status_code == 421, name
+                with pytest.raises(InvalidStatus):
+                    connect(f"ws://127.0.0.1:{port}/lobby/ws", open_timeout=5,
+                            additional_headers={"host": host, "origin": f"http://{host}"})
+            for name in ("127.0.0.1", "localhost", "tute.example", "TUTE.example."):
+                r = c.get("/api/tables", headers={"host": f"{name}:{port}"})
+                assert r.status_code == 200, name
+    finally:
+        stop(proc)

@@ -112,14 +112,16 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
                limits: Limits | None = None, thinkers: Thinkers | None = None,
                migrate: bool = True, analysis_ms: float = DEFAULT_BUDGET_MS,
                local_only: bool = False, bus: str | None = None,
-               advertise: str = "http://127.0.0.1:8000", lease_seconds: float = 6.0
-               ) -> Starlette:
+               advertise: str = "http://127.0.0.1:8000", lease_seconds: float = 6.0,
+               allowed_hosts: frozenset[str] | None = None) -> Starlette:
     """The web app over the store at ``db_url``.  ``local_only``: the server listens on
     this machine's loopback only, so the page tells a host that friends elsewhere cannot
     join until it listens on another address (``tute serve --host 0.0.0.0``).
 
     ``bus`` (``redis://…``): one process of several over the same store
-    (:mod:`tute.server.ownership`); the others reach this one at ``advertise``."""
+    (:mod:`tute.server.ownership`); the others reach this one at ``advertise``.
+    ``allowed_hosts``: the names requests may be sent to besides addresses and
+    ``localhost`` (None: any; :func:`~tute.server.edge.host_allowed`)."""
     limits = limits or Limits()
     store = Store(db_url, migrate_schema=migrate and bus is None)
     if bus is not None:                  # several processes: migrated once per deploy
@@ -630,7 +632,8 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
         WebSocketRoute("/ws/{table_id}", play),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ], lifespan=lifespan, middleware=[Middleware(PeerTrust, ownership=ownership),
-                                      Middleware(Edge, limits=limits),
+                                      Middleware(Edge, limits=limits,
+                                                 allowed_hosts=allowed_hosts),
                                       Middleware(Forward, ownership=ownership)])
     app.state.lobby = lobby
     app.state.ownership = ownership

@@ -98,6 +98,54 @@ def client_address(scope: Scope) -> str:
     return "?" if not client else str(client[0])
 
 
+def host_name(scope: Scope) -> str:
+    """The name a request was sent to (its ``Host`` without the port), lower case."""
+    raw = str(dict(scope.get("headers") or []).get(b"host", b"").decode("latin-1")).strip()
+    if raw.startswith("["):                          # [::1]:8000
+        return raw[1:].partition("]")[0].lower()
+    return raw.rpartition(":")[0].lower() if raw.count(":") == 1 else raw.lower()
+
+
+def host_allowed(scope: Scope, allowed: frozenset[str] | None) -> bool:
+    """Whether a request was sent to a name this server answers to (DNS rebinding: a
+    page of another site whose name was pointed at this machine says its own name).
+    An address (``192.168.1.20``, ``[::1]``) or ``localhost`` always; a name only if it
+    is in ``allowed`` (``--host``, ``--advertise``, ``--allowed-host``); anything when
+    ``allowed`` is None, or when the request came through a trusted reverse proxy (it
+    chose the site by its name)."""
+    if allowed is None or scope.get(PROXIED):
+        return True
+    name = host_name(scope).rstrip(".")
+    if not name:
+        return False
+    try:
+        ipaddress.ip_address(name)
+        return True
+    except ValueError:
+        return name == "localhost" or name in allowed
+
+
+PROXIED = "tute.proxied"                 # set on a request whose peer is a trusted proxy
+
+
+class PeerMark:
+    """Marks the requests whose peer is one of the trusted reverse proxies, before
+    uvicorn's proxy headers middleware replaces the peer with the forwarded client."""
+
+    def __init__(self, app: ASGIApp, trusted: str) -> None:
+        from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
+
+        self.trusted = {t.strip() for t in trusted.split(",") if t.strip()}
+        self.app = ProxyHeadersMiddleware(app, trusted_hosts=trusted)  # type: ignore[arg-type]
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            peer = scope.get("client")
+            if peer and (str(peer[0]) in self.trusted or "*" in self.trusted):
+                scope = {**scope, PROXIED: True}
+        await self.app(scope, receive, send)  # type: ignore[arg-type]
+
+
 def same_origin(scope: Scope) -> bool:
     """No ``Origin`` (not a browser page), or this very host's."""
     headers = dict(scope.get("headers") or [])
@@ -110,14 +158,16 @@ def same_origin(scope: Scope) -> bool:
 
 
 class Edge:
-    def __init__(self, app: ASGIApp, limits: Limits) -> None:
+    def __init__(self, app: ASGIApp, limits: Limits,
+                 allowed_hosts: frozenset[str] | None = None) -> None:
         self.app = app
         self.limits = limits
+        self.allowed_hosts = allowed_hosts
         self.requests = RateLimit(limits.requests_per_minute, 60.0)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
-            if not same_origin(scope):
+            if not host_allowed(scope, self.allowed_hosts) or not same_origin(scope):
                 await send({"type": "websocket.close", "code": 1008})   # 403 to the page
                 return
             await self.app(scope, receive, send)
@@ -141,6 +191,9 @@ class Edge:
                         f"SameSite=Strict{secure}").encode("latin-1")))
             await send(message)
 
+        if not host_allowed(scope, self.allowed_hosts):
+            await _refuse(secured, 421, "bad_host", {}, lang)
+            return
         if not self.requests.allow(client_address(scope)):
             await _refuse(secured, 429, "too_many_requests", {}, lang)
             return
@@ -289,9 +342,8 @@ def server_config(app: Any, host: str, port: int, limits: Limits,
     (``X-Forwarded-For``, ``X-Forwarded-Proto``) are believed only from the addresses in
     ``trusted_proxies`` (comma-separated: the reverse proxy in front of the server);
     from anyone else they are ignored, so no client can claim another address."""
-    return uvicorn.Config(app, host=host, port=port, log_level=log_level,
+    served = PeerMark(app, trusted_proxies) if trusted_proxies else app
+    return uvicorn.Config(served, host=host, port=port, log_level=log_level,
                           http=guarded_http(limits), ws="websockets-sansio",
                           ws_max_size=limits.frame_bytes, ws_per_message_deflate=False,
-                          proxy_headers=bool(trusted_proxies),
-                          forwarded_allow_ips=trusted_proxies or None,
-                          timeout_keep_alive=5, server_header=False)
+                          proxy_headers=False, timeout_keep_alive=5, server_header=False)
