@@ -240,7 +240,8 @@ def test_the_lobby_chat_notices_and_who_is_online_cross_processes(tmp_path: Path
                 assert time.time() < deadline, "the table never listed at the other"
                 time.sleep(0.2)
         assert row_for(bea)["may_sit"] is True
-        assert row_for(stranger)["may_sit"] is False
+        seen = stranger.get("/api/tables").json()["tables"]   # locked, no id handed out
+        assert [(r["id"], r["may_sit"]) for r in seen if r.get("private")] == [("", False)]
         assert stranger.post(f"/api/tables/{table}/seats", json={"seat": 1, "name": "Caro"}
                              ).status_code == 403
         assert bea.post(f"/api/tables/{table}/seats", json={"seat": 1, "name": "Bea"}

@@ -78,8 +78,12 @@ def test_a_private_table_seats_friends_the_invited_and_link_holders(db: str) -> 
         # the lobby: open to Bea (a friend), locked to Caí
         rows = {r["id"]: r for r in bea.get("/api/tables").json()["tables"]}
         assert rows[table]["private"] and rows[table]["may_sit"]
-        assert not {r["id"]: r for r in cai.get("/api/tables").json()["tables"]}[table][
-            "may_sit"]
+        seen = cai.get("/api/tables").json()["tables"]   # locked, and no id handed out
+        assert [(r["id"], r["may_sit"]) for r in seen if r["private"]] == [("", False)]
+        assert table not in json.dumps(seen)                  # (the third attack)
+        with cai.lobby_ws() as lw:                            # nor by the live lobby
+            listed = until(lw, lambda m: m.get("type") == "tables")
+            assert listed["tables"] and table not in json.dumps(listed)
         refused = cai.post(f"/api/tables/{table}/seats", {"seat": 1, "name": "Caí"})
         assert refused.status_code == 403 and refused.json()["key"] == "private_table"
         assert "privada" in refused.json()["error"]

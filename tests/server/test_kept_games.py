@@ -110,3 +110,33 @@ def test_an_annulled_match_is_kept_as_annulled(db: str) -> None:
         time.sleep(0)
     finally:
         s.stop()
+
+
+def test_a_private_tables_games_are_only_for_who_could_sit_there(tmp_path: Path) -> None:
+    """The third attack: once a private table's match ended, anybody could read its
+    replay with every hand face up, download the record and start an analysis, without
+    a cookie.  Only who could sit or watch there may: the players, the host's friends,
+    the invited; anyone else is told there is no such game."""
+    s = Server(f"sqlite:///{tmp_path / 'p.db'}", robot_delay=0.0)
+    try:
+        ana, bea = s.account("Ana"), s.account("Bea", "127.0.0.2")
+        assert ana.post("/api/friends", {"name": "Bea"}).status_code == 200
+        ana_id = bea.get("/api/friends").json()["incoming"][0]["id"]
+        assert bea.post("/api/friends/answer", {"id": ana_id}).status_code == 200
+        table = play_out(ana, "habanero", private=True)
+        game = f"{table}-1"
+        stranger, guest = s.account("Caro", "127.0.0.3"), s.client("127.0.0.4")
+        for c in (stranger, guest):
+            for path in (f"/api/games/{game}?hand=1", f"/api/games/{game}/record.tute",
+                         f"/api/games/{game}/analysis?hand=1&seat=0"):
+                r = c.get(path)
+                assert r.status_code == 404 and r.json()["key"] == "no_such_game", path
+            r = c.post(f"/api/games/{game}/analysis", {"hand": 1, "seat": 0})
+            assert r.status_code == 404 and r.json()["key"] == "no_such_game"
+        for c in (ana, bea):                          # the player, the host's friend
+            assert c.get(f"/api/games/{game}?hand=1").status_code == 200
+            assert c.get(f"/api/games/{game}/record.tute").status_code == 200
+        public = play_out(ana, "habanero")            # a table that is not private: open
+        assert guest.get(f"/api/games/{public}-1?hand=1").status_code == 200
+    finally:
+        s.stop()

@@ -56,7 +56,7 @@ from tute.server.friends import Friends, Presence
 from tute.server.help import help_page
 from tute.server.hub import SPECTATOR, Viewer
 from tute.server.invites import Invites, server_key
-from tute.server.kept import Kept, parse_game_id, replay_hand
+from tute.server.kept import Kept, KeptError, parse_game_id, replay_hand
 from tute.server.limits import Limits, Window
 from tute.server.lobby import Lobby, offered_variants
 from tute.server.lobbychat import LobbyChat
@@ -84,7 +84,7 @@ from tute.server.review import DEFAULT_BUDGET_MS, Reviews
 from tute.server.robots import Thinkers
 from tute.server.seatsocket import drain, last_seen, serve_seat
 from tute.server.sessions import ensure_player, player_of, set_cookie
-from tute.server.social import Social, door_of
+from tute.server.social import Door, Social, door_of
 from tute.server.store import Store, StoreError
 from tute.server.table import TableError, TableRuntime
 from tute.server.wire import encode
@@ -101,6 +101,14 @@ _STATUS = {"no_such_table": 404, "table_broken": 410, "only_host": 403,
            "private_table": 403, "no_such_person": 404, "analysis_busy": 503,
            "analysis_one_at_a_time": 429, "analysis_no_seat": 404, "analysis_sat_out": 404,
            "tables_unavailable": 503, "table_moved": 503}
+
+
+def locked(row: dict[str, Any]) -> dict[str, Any]:
+    """A table of the lobby as a stranger sees it: a private table without its id (no
+    way in, nor to watch), marked locked; any other as it is."""
+    if not row.get("private"):
+        return row
+    return {**row, "id": "", "may_sit": False, "spectators_allowed": False}
 
 
 def _error(e: TuteError, lang: str) -> JSONResponse:
@@ -135,7 +143,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
     else:                                          # they are adopted as leases allow
         ownership = Ownership(Cluster(bus, db_url, advertise, lease_seconds), lobby)
     listing = lobby.listing if ownership is None else ownership.listing
-    feed = LobbyFeed(listing, limits.lobby_pages)
+    feed = LobbyFeed(lambda: [locked(row) for row in listing()], limits.lobby_pages)
     people = Accounts(store.engine, cache_sessions=bus is None)
     presence = Presence()
     talk = LobbyChat(store.engine, moderation)
@@ -200,11 +208,11 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
                 row["suggested"] = row["id"] == found
         private = [d for d in social.doors() if d.private]
         if private:                                # open to me, or locked
+            token = request.query_params.get("invite")
             mine = await run(lambda: {d.id for d in private
-                                      if social.may_sit(d, person, None)})
-            for row in rows:
-                if row.get("private"):
-                    row["may_sit"] = row["id"] in mine
+                                      if social.may_sit(d, person, token)})
+            rows = [{**row, "may_sit": True} if row["id"] in mine else locked(row)
+                    for row in rows]
         return JSONResponse({"tables": rows})
 
     def suggested_for(who: int) -> str | None:
@@ -323,11 +331,28 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
         except TuteError as e:
             return _error(e, lang_of(request.scope))
 
+    def check_may_see(request: Request, table_id: str, number: int) -> None:
+        """A kept match of a private table: only for who could sit or watch there
+        (anyone else is told there is no such game)."""
+        door = kept.door(table_id, number)
+        if not door.private:
+            return
+        person = account(request)
+        if person is not None and person.id in door.players:
+            return
+        if not social.may_sit(Door(table_id, True, door.invited, door.host, door.players,
+                                   "", "over", False), person, None):
+            raise KeptError("no_such_game")
+
+    async def may_see(request: Request, table_id: str, number: int) -> None:
+        await run(lambda: check_may_see(request, table_id, number))
+
     async def game(request: Request) -> JSONResponse:
         """A kept match and one of its hands step by step (``?hand=N``, 1 the first)."""
         lang = lang_of(request.scope)
         try:
             table_id, number = parse_game_id(request.path_params["game_id"])
+            await may_see(request, table_id, number)
             text = request.query_params.get("hand", "1")
             hand = int(text) if text.isascii() and text.isdigit() and len(text) < 6 else 0
             summary = await run(lambda: kept.summary(table_id, number))
@@ -344,6 +369,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
         lang = lang_of(request.scope)
         try:
             table_id, number = parse_game_id(request.path_params["game_id"])
+            await may_see(request, table_id, number)
             text = await run(lambda: kept.record_text(table_id, number))
         except TuteError as e:
             return _error(e, lang)
@@ -563,7 +589,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
             except Exception:
                 log.exception("the lobby's sweep failed; it runs again")
 
-    reviews = Reviews(store.engine, kept, who, _error, analysis_ms)
+    reviews = Reviews(store.engine, kept, who, _error, analysis_ms, may_see)
 
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:

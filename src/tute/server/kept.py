@@ -1,5 +1,6 @@
 """Finished matches, kept: a person's history, a match's record, and its replay step by
-step with every hand shown (a match is public once it is over).
+step with every hand shown (a match is public once it is over -- but a private table's
+only to those who could sit or watch there, :class:`KeptDoor`).
 
 A kept match is a row of ``tute_matches`` naming the span of its table's events
 (written in the same transaction as the match's last event); the events themselves are
@@ -12,6 +13,7 @@ from __future__ import annotations
 import datetime
 import json
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import func, or_, select
@@ -22,7 +24,7 @@ from tute.core.game import Game
 from tute.core.match import Match
 from tute.core.records import GameRecord, format_record, replay
 from tute.server import ledger
-from tute.server.db.schema import events, match_people, matches, xp
+from tute.server.db.schema import events, match_people, matches, seats, tables, xp
 from tute.server.db.schema import ledger as movements
 from tute.server.economy import winning_seats
 from tute.server.events import table_record
@@ -49,9 +51,49 @@ def parse_game_id(text: str) -> tuple[str, int]:
     return found.group(1), int(found.group(2))
 
 
+@dataclass(frozen=True, slots=True)
+class KeptDoor:
+    """Who may see a kept match: everyone, unless its table was private then -- the
+    table's host, the invited, the host's friends (the caller knows them) and whoever
+    played it."""
+
+    private: bool
+    host: int | None                       # the host's account
+    invited: frozenset[int]
+    players: frozenset[int]                # the accounts that played the match
+
+
 class Kept:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+
+    def door(self, table_id: str, number: int) -> KeptDoor:
+        """Who may see the table's ``number``-th kept match (KeptError: none such)."""
+        s = self.summary(table_id, number)
+        with self.engine.connect() as c:
+            rows = c.execute(select(events.c.kind, events.c.data)
+                             .where(events.c.table_id == table_id,
+                                    events.c.kind.in_(("options", "invite")),
+                                    events.c.seq < s["first_seq"])
+                             .order_by(events.c.seq)).all()
+            host_key = c.execute(select(tables.c.host)
+                                 .where(tables.c.id == table_id)).scalar()
+            host = None if host_key is None else c.execute(
+                select(seats.c.account).where(seats.c.table_id == table_id,
+                                              seats.c.player == host_key)).scalar()
+            players = c.execute(select(match_people.c.account_id).where(
+                match_people.c.table_id == table_id,
+                match_people.c.number == number)).scalars().all()
+        private = False
+        invited: set[int] = set()
+        for kind, data in rows:
+            d = json.loads(data)
+            if kind == "options":
+                private = bool(d.get("private", False))     # as it was for this match
+            elif "account" in d:
+                invited.add(int(d["account"]))
+        return KeptDoor(private, None if host is None else int(host), frozenset(invited),
+                        frozenset(int(a) for a in players if a is not None))
 
     def history(self, account: int, limit: int = HISTORY) -> list[dict[str, Any]]:
         """The account's finished matches, newest first: when, what, with whom, how it

@@ -20,7 +20,7 @@ import json
 import logging
 import multiprocessing
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -115,8 +115,11 @@ def _warm() -> None:
 class Reviews:
     def __init__(self, engine: Engine, kept: Kept, who: Callable[[Any], str | None],
                  error: Callable[[TuteError, str], JSONResponse],
-                 budget_ms: float = DEFAULT_BUDGET_MS) -> None:
+                 budget_ms: float = DEFAULT_BUDGET_MS,
+                 may_see: Callable[[Request, str, int], Awaitable[None]] | None = None
+                 ) -> None:
         self.engine, self.kept, self.who, self.error = engine, kept, who, error
+        self.may_see = may_see            # raises for who may not see the match
         self.budget_ms = budget_ms
         self.jobs: dict[Key, _Job] = {}
         self.started = 0                  # hands whose judging began (a figure to watch)
@@ -253,6 +256,8 @@ class Reviews:
         loop = asyncio.get_running_loop()
         try:
             table_id, number = parse_game_id(request.path_params["game_id"])
+            if self.may_see is not None:
+                await self.may_see(request, table_id, number)
             if request.method == "POST":
                 ask = decode_body(AnalysisAsk, await request.body())
             else:

@@ -192,7 +192,9 @@ const invitedTo = () => (invitation() || {}).table;
 let feed = null;
 let poll = null;
 export function watchTables(join, personal = () => false, watch = null, onMessage = null) {
-  const refresh = () => api("/api/tables").then(({ tables }) => renderTables(tables, join, watch)).catch(() => {});
+  const invite = invitation();                  // a private table's link: its row opens
+  const path = invite ? `/api/tables?invite=${encodeURIComponent(invite.token)}` : "/api/tables";
+  const refresh = () => api(path).then(({ tables }) => renderTables(tables, join, watch)).catch(() => {});
   stopWatching();
   refresh();
   const proto = location.protocol === "https:" ? "wss" : "ws";
@@ -201,7 +203,7 @@ export function watchTables(join, personal = () => false, watch = null, onMessag
     feed.onmessage = (m) => {
       const msg = JSON.parse(m.data);
       if (msg.type !== "tables") { if (onMessage) onMessage(msg); return; }
-      if (personal()) refresh();                    // with the table suggested for me
+      if (personal() || invite) refresh();          // the suggested table; a private one
       else renderTables(msg.tables, join, watch);
     };
     feed.onclose = () => {
