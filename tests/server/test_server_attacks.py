@@ -9,6 +9,7 @@ import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -364,3 +365,49 @@ def test_a_name_the_server_does_not_answer_to_is_refused(tmp_path: Path) -> None
                 assert r.status_code == 200, name
     finally:
         stop(proc)
+
+
+def test_one_client_cannot_take_the_live_lobby(tmp_path: Path) -> None:
+    """The third attack: 2,000 lobby sockets from one address filled every place, and
+    the next visitor was refused (chat, notices and live updates stopped for all).  An
+    address, and an account, hold a few places; the rest stay for everyone else."""
+    s = Server(f"sqlite:///{tmp_path / 'l.db'}", limits=Limits(lobby_pages=40))
+    opened: list[Any] = []
+    try:
+        hog = s.client("127.0.0.1")
+        for _ in range(Limits().lobby_per_address):
+            opened.append(hog.lobby_ws())
+            assert recv(opened[-1])["type"] == "tables"
+        more = hog.lobby_ws()
+        opened.append(more)
+        assert recv(more)["key"] == "too_many_sockets"
+        visitor = s.client("127.0.0.2").lobby_ws()          # someone else: welcome
+        opened.append(visitor)
+        assert recv(visitor)["type"] == "tables"
+        ana = s.account("Ana", "127.0.0.3")
+        tabs = []
+        for k in range(Limits().lobby_per_person + 1):      # one account, many addresses
+            tab = s.client(f"127.0.1.{k + 1}")
+            tab.http.cookies.update(ana.http.cookies)
+            tabs.append(tab.lobby_ws())
+            opened.append(tabs[-1])
+        answers = [recv(t)["type"] for t in tabs]
+        assert answers == ["tables"] * Limits().lobby_per_person + ["error"], answers
+    finally:
+        for ws in opened:
+            with contextlib.suppress(Exception):
+                ws.close()
+        s.stop()
+
+
+def test_socket_upgrades_count_toward_the_request_rate(tmp_path: Path) -> None:
+    s = Server(f"sqlite:///{tmp_path / 'r.db'}", limits=Limits(requests_per_minute=6))
+    try:
+        c = s.client("127.0.0.5")                      # one request: the page's meta
+        for _ in range(5):
+            c.lobby_ws().close()
+        with pytest.raises(InvalidStatus):
+            c.lobby_ws()
+        assert s.client("127.0.0.6").lobby_ws() is not None   # another address: fine
+    finally:
+        s.stop()

@@ -143,7 +143,8 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
     else:                                          # they are adopted as leases allow
         ownership = Ownership(Cluster(bus, db_url, advertise, lease_seconds), lobby)
     listing = lobby.listing if ownership is None else ownership.listing
-    feed = LobbyFeed(lambda: [locked(row) for row in listing()], limits.lobby_pages)
+    feed = LobbyFeed(lambda: [locked(row) for row in listing()], limits.lobby_pages,
+                     limits.lobby_per_address, limits.lobby_per_person)
     people = Accounts(store.engine, cache_sessions=bus is None)
     presence = Presence()
     talk = LobbyChat(store.engine, moderation)

@@ -166,8 +166,9 @@ class Edge:
         self.requests = RateLimit(limits.requests_per_minute, 60.0)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "websocket":
-            if not host_allowed(scope, self.allowed_hosts) or not same_origin(scope):
+        if scope["type"] == "websocket":         # an upgrade is a request: counted too
+            if not host_allowed(scope, self.allowed_hosts) or not same_origin(scope) \
+                    or not self.requests.allow(client_address(scope)):
                 await send({"type": "websocket.close", "code": 1008})   # 403 to the page
                 return
             await self.app(scope, receive, send)

@@ -25,6 +25,8 @@ class Limits:
     body_timeout: float = 10.0             # seconds to send its body
     pending_per_address: int = 64          # connections still sending their headers
     lobby_pages: int = 2000                # lobby pages fed live at once
+    lobby_per_address: int = 12            # of them from one address (a household)
+    lobby_per_person: int = 6              # and of one account (its tabs)
 
 
 class RateLimit:

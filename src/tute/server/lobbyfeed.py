@@ -21,9 +21,12 @@ FEED_SECONDS = 1.0
 
 
 class LobbyFeed:
-    def __init__(self, listing: Callable[[], list[dict[str, Any]]], limit: int) -> None:
+    def __init__(self, listing: Callable[[], list[dict[str, Any]]], limit: int,
+                 per_address: int = 0, per_person: int = 0) -> None:
         self._listing = listing
         self.limit = limit
+        self.per_address = per_address        # 0: no cap
+        self.per_person = per_person
         self.viewers: set[Viewer] = set()
         self._last = ""
 
@@ -31,8 +34,16 @@ class LobbyFeed:
         return encode({"type": "tables", "tables": self._listing()})
 
     def attach(self, viewer: Viewer) -> bool:
-        """A lobby page joins (False beyond the limit); it is sent the listing now."""
+        """A lobby page joins (False beyond the limit, or beyond its address's or its
+        account's share: one client cannot take every place); it is sent the listing
+        now."""
         if len(self.viewers) >= self.limit:
+            return False
+        if self.per_address and viewer.address and sum(
+                v.address == viewer.address for v in self.viewers) >= self.per_address:
+            return False
+        if self.per_person and viewer.author and sum(
+                v.author == viewer.author for v in self.viewers) >= self.per_person:
             return False
         self.viewers.add(viewer)
         viewer.push(self._last or self._text())
