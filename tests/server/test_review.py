@@ -96,6 +96,7 @@ def test_a_hand_judged_in_a_worker_kept_and_read_by_all(db: str) -> None:
 
 def test_bad_asks_are_typed_errors_and_judging_is_rationed(tmp_path: Path) -> None:
     s = Server(f"sqlite:///{tmp_path / 'r.db'}", analysis_ms=3000)
+    s.app.state.reviews.queue = QUEUE = 4           # a small server: its limit reached
     try:
         ana = s.account("Ana")
         game = _play_out(ana, "habanero(match_target=3)")
@@ -137,12 +138,12 @@ def test_bad_asks_are_typed_errors_and_judging_is_rationed(tmp_path: Path) -> No
         assert len({guest.cookie for guest in same}) == len(same)
         asks = [(url, h, seat) for h in range(1, hands + 1) for seat in (0, 1)][1:]
         asks += [(f"/api/games/{second}/analysis", 1, 0), (f"/api/games/{second}/analysis", 1, 1)]
-        assert len(asks) >= review.QUEUE + 1
+        assert len(asks) >= QUEUE + 1
         answers = [c.post(u, {"hand": h, "seat": seat}).status_code
                    for c, (u, h, seat) in zip(same, asks, strict=False)]
         assert answers == [202] * review.PER_ADDRESS + [429]
         # a few at a time on the server
-        left = review.QUEUE - 1 - review.PER_ADDRESS
+        left = QUEUE - 1 - review.PER_ADDRESS
         others = [s.client(f"127.0.0.{10 + i}") for i in range(left + 1)]
         answers = [o.post(u, {"hand": h, "seat": seat}).status_code
                    for o, (u, h, seat) in zip(others, asks[review.PER_ADDRESS:], strict=False)]
@@ -150,6 +151,32 @@ def test_bad_asks_are_typed_errors_and_judging_is_rationed(tmp_path: Path) -> No
         u, h, seat = asks[review.PER_ADDRESS + left]
         busy = others[-1].post(u, {"hand": h, "seat": seat})
         assert busy.json()["key"] == "analysis_busy" and "unos segundos" in busy.json()["error"]
+    finally:
+        s.stop()
+
+
+def test_four_addresses_do_not_hold_the_analysis_for_everyone(tmp_path: Path) -> None:
+    """The third attack: four addresses filled the analysis queue (503 for everyone
+    else).  Each address holds at most PER_ADDRESS hands; the hands in progress take
+    the worker in turn, so the next person is served too."""
+    s = Server(f"sqlite:///{tmp_path / 'f.db'}", analysis_ms=3000)
+    try:
+        ana = s.account("Ana")
+        games = [_play_out(ana, "habanero(match_target=3)") for _ in range(2)]
+        asks = [(f"/api/games/{g}/analysis", h, seat) for g in games
+                for h in (1, 2, 3) for seat in (0, 1)]
+        taken = 0
+        for i in range(4):                 # a guest cookie each: as many as an address may
+            for _ in range(review.PER_ADDRESS):
+                c = s.client(f"127.0.0.{20 + i}")
+                c.new_table("habanero")       # made a guest
+                u, h, seat = asks[taken]
+                taken += 1
+                assert c.post(u, {"hand": h, "seat": seat}).status_code == 202
+        u, h, seat = asks[taken]
+        late = s.client("127.0.0.30").post(u, {"hand": h, "seat": seat})
+        assert late.status_code == 202, late.text             # served, not refused
+        assert len(s.app.state.reviews.jobs) == taken + 1
     finally:
         s.stop()
 

@@ -47,8 +47,12 @@ from tute.tools.reasons import words
 log = logging.getLogger("tute.review")
 LANGS = ("es", "pt", "it", "en")
 DEFAULT_BUDGET_MS = 800          # per decision: a hand of a dozen in about ten seconds
-QUEUE = 4                        # hands judged or waiting at once, server-wide
+QUEUE = 64                       # hands judged at once, server-wide: each gets its turn
 PER_ADDRESS = 2                  # of them from one address (a guest can change cookies)
+# The worker judges one decision at a time, taking the hands in progress in turn (each
+# hand asks for its next decision only when the last is judged): every hand gets a
+# fair share, so a few addresses (the third attack: four filled a queue of four) slow
+# the others down but cannot shut them out.
 FAILED_SECONDS = 60.0            # a failed hand is said so this long, then forgotten
 VERSION = 1                      # of the judgement: a new one judges kept hands again
 
@@ -116,11 +120,12 @@ class Reviews:
     def __init__(self, engine: Engine, kept: Kept, who: Callable[[Any], str | None],
                  error: Callable[[TuteError, str], JSONResponse],
                  budget_ms: float = DEFAULT_BUDGET_MS,
-                 may_see: Callable[[Request, str, int], Awaitable[None]] | None = None
-                 ) -> None:
+                 may_see: Callable[[Request, str, int], Awaitable[None]] | None = None,
+                 queue: int = QUEUE) -> None:
         self.engine, self.kept, self.who, self.error = engine, kept, who, error
         self.may_see = may_see            # raises for who may not see the match
         self.budget_ms = budget_ms
+        self.queue = queue
         self.jobs: dict[Key, _Job] = {}
         self.started = 0                  # hands whose judging began (a figure to watch)
         self._pool: ProcessPoolExecutor | None = None
@@ -216,7 +221,7 @@ class Reviews:
         if any(j.requester == requester for j in busy) or \
                 sum(j.address == address for j in busy) >= PER_ADDRESS:
             raise ReviewError("analysis_one_at_a_time")
-        if len(busy) >= QUEUE:
+        if len(busy) >= self.queue:
             raise ReviewError("analysis_busy")
         job = _Job(len(points), requester, address)
         self.jobs[key] = job
