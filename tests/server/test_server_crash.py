@@ -68,3 +68,55 @@ def test_kill_9_at_random_moments_loses_nothing(tmp_path: Path, backend: str) ->
             assert record.events[-1].kind == "match_over"
     finally:
         store.close()
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux's /proc)."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                out.append(int(entry))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads Linux's /proc")
+def test_the_workers_exit_when_the_server_is_killed(tmp_path: Path) -> None:
+    """The third attack: a server killed with -9 left its worker processes running
+    (5 pairs, ~1 GB).  They watch their parent and exit when it is gone."""
+    proc, base = serve(["--db", f"sqlite:///{tmp_path / 'w.db'}"])
+    try:
+        c = httpx.Client(base_url=base, timeout=10)
+        c.get("/api/meta")
+        c.headers["x-csrf-token"] = str(c.cookies.get("tute_csrf"))
+        r = c.post("/api/tables", json={"variant": "habanero", "name": "Ana",
+                                        "robot_level": "expert"})   # its pool starts
+        assert r.status_code == 200, r.text
+        deadline = time.time() + 60
+        workers: list[int] = []
+        while len(workers) < 1 and time.time() < deadline:
+            workers = [p for p in _children(proc.pid)
+                       if b"spawn_main" in Path(f"/proc/{p}/cmdline").read_bytes()]
+            time.sleep(0.2)
+        assert workers, "no worker started"
+        time.sleep(1.0)                                   # their guards running
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+    deadline = time.time() + 10
+    while any(_alive(p) for p in workers) and time.time() < deadline:
+        time.sleep(0.2)
+    assert not any(_alive(p) for p in workers), workers

@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import multiprocessing
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -40,6 +39,7 @@ from tute.server.edge import client_address, lang_of
 from tute.server.kept import Kept, parse_game_id
 from tute.server.protocol import AnalysisAsk, decode_body
 from tute.server.store import StoreError
+from tute.server.workers import worker_pool
 from tute.tools.analysis_text import action_words
 from tute.tools.analyze import decision_at, decision_points, move_accuracy
 from tute.tools.reasons import words
@@ -132,7 +132,7 @@ class Reviews:
 
     def pool(self) -> ProcessPoolExecutor:
         if self._pool is None:             # one worker: a review never takes every core
-            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = worker_pool(1)
             self._pool.submit(_warm)
         return self._pool
 

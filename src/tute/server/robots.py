@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import multiprocessing
 import os
 from collections import OrderedDict, deque
 from concurrent.futures import ProcessPoolExecutor
@@ -28,6 +27,7 @@ from dataclasses import dataclass
 from tute.bots import make_bot
 from tute.core.actions import Action, parse_action
 from tute.core.views import PlayerView
+from tute.server.workers import worker_pool
 
 QUICK = frozenset({"random", "heuristic"})
 FALLBACK = "heuristic"
@@ -75,8 +75,7 @@ class Thinkers:
     def pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
             # spawn: a fresh interpreter, not a fork of a server with threads running
-            self._pool = ProcessPoolExecutor(self.workers,
-                                             mp_context=multiprocessing.get_context("spawn"))
+            self._pool = worker_pool(self.workers)
             for _ in range(self.workers):
                 self._pool.submit(_ready)            # warm: imports done before a turn
         return self._pool
