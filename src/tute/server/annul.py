@@ -10,12 +10,21 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from tute.core.errors import TuteError
 from tute.core.match import Match
-from tute.server.store import Event, KeepMatch, SeatRow, Status
+from tute.server.store import KeepMatch, SeatRow, Status
+from tute.server.tables.events import (
+    Abandoned,
+    AnnulExpired,
+    Annulled,
+    AnnulRefused,
+    AnnulVoted,
+    TableEvent,
+)
 
 ANNUL_SECONDS = 60.0
 
@@ -43,23 +52,34 @@ def outcome(vote: Vote, people: set[int]) -> str:
 class AnnulTable(Protocol):
     """What a vote needs of its table (:class:`~tute.server.table.TableRuntime`)."""
 
-    seq: int
     lock: asyncio.Lock
-    seats: dict[int, SeatRow]
-    match: Match | None
-    abandoned: set[int]
-    practice: bool
     purse: Any
 
+    @property
+    def seq(self) -> int: ...
+    @property
+    def seats(self) -> dict[int, SeatRow]: ...
+    @property
+    def match(self) -> Match | None: ...
+    @property
+    def abandoned(self) -> set[int]: ...
+    @property
+    def practice(self) -> bool: ...
+    @property
+    def escrow(self) -> str: ...
     @property
     def options(self) -> Any: ...
 
     def seat_of(self, player: str | None) -> int | None: ...
-    def matches_started(self) -> int: ...
-    def _kept(self, match: Match, status: str, last_seq: int) -> KeepMatch: ...
-    async def _commit(self, events: list[Event], ops: Any = None) -> None: ...
-    def _take(self, events: list[Event], games: Any = None) -> None: ...
-    async def _run_purse(self, step: str, match: Match | None = None) -> None: ...
+    def abandoned_accounts(self) -> frozenset[int]: ...
+    def kept_op(self, match: Match, status: str, last_seq: int, abandoned: set[int]
+                ) -> KeepMatch: ...
+    async def emit(self, events: Sequence[TableEvent], ops: Sequence[Any] = (),
+                   before_sending: Callable[[], Awaitable[None]] | None = None
+                   ) -> None: ...
+    async def run_purse(self, step: str, escrow: str, counts: bool,
+                        match: Match | None = None,
+                        abandoned: frozenset[int] | None = None) -> None: ...
 
 
 class AnnulError(TuteError):
@@ -102,38 +122,28 @@ class Annulment:
                 self._timer = asyncio.get_running_loop().create_task(self._expired(vote))
             if not agree:
                 self.current = None
-                e = Event(t.seq + 1, "annul_refused", {"seat": seat})
-                await t._commit([e])
-                t._take([e])
+                await t.emit([AnnulRefused(seat)])
                 return
             vote.agreed.add(seat)
             people = {s for s, r in t.seats.items()          # who left has no say
                       if r.kind == "human" and s not in t.abandoned}
             if outcome(vote, people) == "open":
                 self.current = vote
-                e = Event(t.seq + 1, "annul_vote", {"seat": seat,
-                                                    "agreed": sorted(vote.agreed)})
-                await t._commit([e])
-                t._take([e])
+                await t.emit([AnnulVoted(seat, sorted(vote.agreed))])
                 return
             self.current = None
             after = m.copy()
             after.annul()
             lone = (t.options.competitive and not t.practice   # one person at its start
                     and sum(r.kind == "human" for r in t.seats.values()) == 1)
-            events = [Event(t.seq + 1, "abandon", {"seat": seat})] if lone else []
-            e = Event(t.seq + 1 + len(events), "annulled", {"agreed": sorted(vote.agreed)})
-            events.append(e)
-            if lone:
-                t.abandoned.add(seat)
-            try:
-                await t._commit(events, [Status("over"), t._kept(after, "annulled", e.seq)])
-            except BaseException:
-                t.abandoned.discard(seat)
-                raise
-            t.match = after
-            await t._run_purse("refund")                  # before it is told
-            t._take(events)
+            events: list[TableEvent] = [Abandoned(seat)] if lone else []
+            events.append(Annulled(sorted(vote.agreed)))
+            left = t.abandoned | {seat} if lone else set(t.abandoned)
+            kept = t.kept_op(after, "annulled", t.seq + len(events), left)
+
+            async def refund() -> None:                  # the bets back before it is told
+                await t.run_purse("refund", t.escrow, not t.practice)
+            await t.emit(events, [Status("over"), kept], refund)
             row = t.seats[seat]
             if lone and t.purse is not None and row.account is not None:
                 await asyncio.get_running_loop().run_in_executor(
@@ -146,9 +156,7 @@ class Annulment:
             if self.current is not vote or t.match is None or t.match.is_over:
                 return
             self.current = None
-            e = Event(t.seq + 1, "annul_expired", {})
             try:
-                await t._commit([e])
+                await t.emit([AnnulExpired()])
             except TuteError:
                 return                       # the vote is gone anyway: nothing to store
-            t._take([e])

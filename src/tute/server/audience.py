@@ -66,10 +66,14 @@ def spectator_names(viewers: list[Viewer]) -> list[str]:
 class SentTable(Protocol):
     """What sending needs of a table (:class:`~tute.server.table.TableRuntime`)."""
 
-    seq: int
-    match: Match | None
-    history: list[dict[str, Any]]
     hub: Hub
+
+    @property
+    def seq(self) -> int: ...
+    @property
+    def match(self) -> Match | None: ...
+    @property
+    def history(self) -> list[dict[str, Any]]: ...
 
     def names(self, match: Match | None = None) -> list[str]: ...
     def game_seat(self, seat: int, match: Match | None = None) -> int | None: ...

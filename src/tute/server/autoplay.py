@@ -29,9 +29,7 @@ class Table(Protocol):
     """What the moves a table makes by itself need of it (:class:`TableRuntime`)."""
 
     id: str
-    match: Match | None
     broken: str | None
-    turn: int                       # the last event that was not chat
     robot_delay: float
     grace_seconds: float
     thinkers: Thinkers
@@ -39,6 +37,10 @@ class Table(Protocol):
     lock: asyncio.Lock
     suspect: bool
 
+    @property
+    def match(self) -> Match | None: ...
+    @property
+    def turn(self) -> int: ...      # the last event that was not chat
     @property
     def move_seconds(self) -> float: ...
     @property

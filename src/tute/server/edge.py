@@ -113,8 +113,8 @@ def host_allowed(scope: Scope, allowed: frozenset[str] | None) -> bool:
     is in ``allowed`` (``--host``, ``--advertise``, ``--allowed-host``); anything when
     ``allowed`` is None, or when the request came through a trusted reverse proxy (it
     chose the site by its name)."""
-    if allowed is None or scope.get(PROXIED):
-        return True
+    if allowed is None or scope.get(PROXIED) or scope.get(FORWARDED):
+        return True                      # (a forwarded one was checked where it came in)
     name = host_name(scope).rstrip(".")
     if not name:
         return False
@@ -126,6 +126,7 @@ def host_allowed(scope: Scope, allowed: frozenset[str] | None) -> bool:
 
 
 PROXIED = "tute.proxied"                 # set on a request whose peer is a trusted proxy
+FORWARDED = "tute.forwarded"             # one another process of the site passed on
 
 
 class PeerMark:

@@ -34,7 +34,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from tute.core.errors import TuteError
-from tute.server.edge import client_address, lang_of, replay_body
+from tute.server.edge import FORWARDED, client_address, lang_of, replay_body
 from tute.server.ownership import Ownership
 from tute.server.wire import encode
 
@@ -48,7 +48,6 @@ ANALYSIS_MS = 600_000            # how long an analysis is said to run where it 
 PEER = b"x-tute-peer"
 CLIENT = b"x-tute-client"
 SCHEME = b"x-tute-scheme"
-FORWARDED = "tute.forwarded"
 _HOP = {b"host", b"content-length", b"connection", b"transfer-encoding", b"upgrade",
         b"keep-alive", b"te", b"trailer", b"origin", PEER, CLIENT, SCHEME}
 RESTART = 1012                       # the page reconnects (app.js: any close)

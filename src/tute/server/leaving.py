@@ -10,13 +10,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
 from tute.core.errors import TuteError
 from tute.core.match import Match
 from tute.server.economy import Purse
-from tute.server.events import Options
-from tute.server.store import Event, SeatRow
+from tute.server.store import SeatRow
+from tute.server.tables.events import Abandoned, TableEvent
+from tute.server.tables.options import Options
 
 log = logging.getLogger("tute.server")
 ABANDON_SECONDS = 180.0       # away this long from a running competitive match: abandoned
@@ -26,21 +28,26 @@ class LeavingTable(Protocol):
     """What an abandon needs of its table (:class:`~tute.server.table.TableRuntime`)."""
 
     id: str
-    seq: int
     lock: asyncio.Lock
-    seats: dict[int, SeatRow]
-    match: Match | None
-    options: Options
-    practice: bool
-    abandoned: set[int]
-    automatic: set[int]
     gone_since: dict[int, float]
     abandon_seconds: float
     purse: Purse | None
 
+    @property
+    def seats(self) -> dict[int, SeatRow]: ...
+    @property
+    def match(self) -> Match | None: ...
+    @property
+    def options(self) -> Options: ...
+    @property
+    def practice(self) -> bool: ...
+    @property
+    def abandoned(self) -> set[int]: ...
+
     def seat_of(self, player: str | None) -> int | None: ...
-    async def _commit(self, events: list[Event], ops: Any = None) -> None: ...
-    def _take(self, events: list[Event], games: Any = None) -> None: ...
+    async def emit(self, events: Sequence[TableEvent], ops: Sequence[Any] = (),
+                   before_sending: Callable[[], Awaitable[None]] | None = None
+                   ) -> None: ...
 
 
 class Leaving:
@@ -73,11 +80,7 @@ class Leaving:
         if not t.options.competitive or t.practice or m is None or m.is_over \
                 or seat in t.abandoned or row is None or row.kind != "human":
             return
-        e = Event(t.seq + 1, "abandon", {"seat": seat})
-        await t._commit([e])
-        t.abandoned.add(seat)
-        t.automatic.add(seat)
-        t._take([e])
+        await t.emit([Abandoned(seat)])               # the robot plays the seat on
         if t.purse is not None and row.account is not None:
             try:
                 await asyncio.get_running_loop().run_in_executor(

@@ -17,15 +17,7 @@ from typing import Any
 from tute.core.match import Match
 from tute.core.variants import PRESETS, Variant, preset_variant
 from tute.server.economy import Purse, accounts_at, stakes_of, winning_seats
-from tute.server.events import (
-    Options,
-    Replayed,
-    abandoned_seats,
-    apply_event,
-    escrow_of,
-    match_events,
-    unearned_seats,
-)
+from tute.server.events import match_events, unearned_seats
 from tute.server.invites import server_key
 from tute.server.limits import Limits, RateLimit
 from tute.server.metrics import Metrics
@@ -36,6 +28,9 @@ from tute.server.protocol import CreateTable
 from tute.server.robots import QUICK, Thinkers
 from tute.server.store import Status, Store, TableRecord
 from tute.server.table import TableError, TableRuntime, new_table_id
+from tute.server.tables.events import MatchEnded, Started, typed
+from tute.server.tables.options import Options
+from tute.server.tables.state import TableState, apply
 
 log = logging.getLogger("tute.server")
 
@@ -266,23 +261,22 @@ def _finished_match(record: TableRecord, number: int, escrow: str) -> Match | No
     its escrow (not an earlier start that failed), else None."""
     from tute.core.variants import parse_variant
 
-    state = Replayed(Options(parse_variant(record.variant), record.robot_level, 0.0))
-    started = 0
+    state = TableState(Options(parse_variant(record.variant), record.robot_level, 0.0))
     for e in record.events:
-        if e.kind == "start":
-            started += 1
-            if started > number:
-                break
-            if started == number and escrow_of(e, number) != escrow:
-                return None                      # that escrow's start was never stored
-        apply_event(state, e)
-        if started == number and e.kind == "match_over":
+        event = typed(e)
+        if isinstance(event, Started) and state.matches == number:
+            break
+        apply(state, e.seq, event)
+        if isinstance(event, Started) and state.matches == number \
+                and state.escrow != escrow:
+            return None                          # that escrow's start was never stored
+        if state.matches == number and isinstance(event, MatchEnded):
             return state.match
     return None
 
 
-
-
 def _abandoned(record: TableRecord, number: int) -> frozenset[int]:
     """The accounts that abandoned the table's ``number``-th match."""
-    return accounts_at(record.seats, abandoned_seats(match_events(record.events, number)))
+    return accounts_at(record.seats, {int(e.data["seat"]) for e in
+                                      match_events(record.events, number)
+                                      if e.kind == "abandon"})

@@ -194,7 +194,7 @@ class Social:
         try:
             decode_body(Empty, await request.body())
             table = self.lobby.get(request.path_params["table_id"])
-            table._check_host(self.who(request))
+            table.check_host(self.who(request))
         except TuteError as e:
             return self.error(e, lang)
         token = self.invites.token(table.id)

@@ -13,31 +13,39 @@ messages can carry a sign to a player.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
 from tute.core.match import Match
 from tute.server.chat import ChatError, Flood, WordFilter, clean
-from tute.server.events import Options
 from tute.server.hub import SPECTATOR, Hub, Viewer
 from tute.server.moderation import Moderation, ReportDesk
-from tute.server.store import Event, SeatRow
+from tute.server.store import SeatRow
+from tute.server.tables.events import Said, TableEvent
+from tute.server.tables.options import Options
 
 
 class ChatTable(Protocol):
     """What a table's chat needs of it (:class:`~tute.server.table.TableRuntime`)."""
 
     id: str
-    seq: int
     lock: asyncio.Lock
-    seats: dict[int, SeatRow]
-    match: Match | None
-    options: Options
-    history: list[dict[str, Any]]
     hub: Hub
     muted: dict[str, set[str]]
 
-    async def _commit(self, events: list[Event], ops: Any = None) -> None: ...
-    def _take(self, events: list[Event], games: Any = None) -> None: ...
+    @property
+    def seats(self) -> dict[int, SeatRow]: ...
+    @property
+    def match(self) -> Match | None: ...
+    @property
+    def options(self) -> Options: ...
+    @property
+    def history(self) -> list[dict[str, Any]]: ...
+
+    async def emit(self, events: Sequence[TableEvent], ops: Sequence[Any] = (),
+                   before_sending: Callable[[], Awaitable[None]] | None = None
+                   ) -> None: ...
+
 
 TABLE_MESSAGES = 3000            # messages one table keeps; then its chat is full
 MUTES = 100                      # people one person mutes at a table
@@ -77,13 +85,9 @@ class TableChat:
             if self.count() >= TABLE_MESSAGES:
                 raise ChatError("chat_full")
             self.flood.check(viewer.author, said)
-            data: dict[str, Any] = {"author": viewer.author, "name": name, "seat": seat,
-                                    "text": WordFilter(lang).mask(said)}
-            if seat == SPECTATOR and in_hand:
-                data["quiet"] = True                     # never shown to the players
-            e = Event(t.seq + 1, "chat", data)
-            await t._commit([e])
-            t._take([e])
+            quiet = seat == SPECTATOR and in_hand        # never shown to the players
+            await t.emit([Said(viewer.author, name, seat, WordFilter(lang).mask(said),
+                               quiet)])
 
     def mute(self, viewer: Viewer, author: str, on: bool) -> None:
         """The person behind ``viewer`` no longer gets ``author``'s messages at this

@@ -1,0 +1,188 @@
+"""What a request makes happen at a table: each function takes the table's state and a
+command and returns the events it makes -- or raises a typed refusal (a
+:class:`~tute.core.errors.TuteError` a player can read) -- and changes nothing.  The
+table stores the events and applies them (:mod:`tute.server.tables.state`).
+
+The core's rules are the one authority on actions: an action is tried on a copy of the
+game, so a refusal says exactly why in the player's words.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from tute.bots import LEVELS
+from tute.core.actions import parse_action
+from tute.core.errors import OutOfTurnError, TuteError, WrongPhaseError
+from tute.core.match import Match
+from tute.core.variants import Variant
+from tute.server.names import InvalidNameError, name_skeleton, validate_name
+from tute.server.tables.events import (
+    Acted,
+    AutomaticSet,
+    Editing,
+    Invited,
+    Practice,
+    Seated,
+    Started,
+    TableEvent,
+)
+from tute.server.tables.options import Options
+from tute.server.tables.state import TableState, hand_end
+
+ROBOT_NAMES = ("Ada", "Bruno", "Carmen", "Diego", "Elena", "Fermín")
+MAX_BET = 100_000
+
+
+class TableError(TuteError):
+    """A table request that cannot be done (seat taken, not the host...)."""
+
+
+class TableBrokenError(TableError):
+    """The table's events cannot be replayed: it is closed and reported."""
+
+
+def check_options(variant: Variant, robot_level: str, move_seconds: float,
+                  competitive: bool = False, bet: int = 0, spectators: bool = True,
+                  chat_in_hand: bool = True, private: bool = False) -> Options:
+    if robot_level not in LEVELS:
+        raise TableError("unknown_bot", level=robot_level, known=", ".join(LEVELS))
+    if not 0 <= move_seconds <= 600:
+        raise TableError("bad_move_time")
+    if not 0 <= bet <= MAX_BET or (bet and not competitive) or (competitive and bet < 1):
+        raise TableError("bad_bet", max=MAX_BET)     # competitive: something at stake
+    return Options(variant, robot_level, float(move_seconds), competitive, bet, spectators,
+                   chat_in_hand, private)
+
+
+def seat_of(state: TableState, player: str | None) -> int | None:
+    """The seat of a person at the table (by player key)."""
+    if player is None:
+        return None
+    for s, r in state.seats.items():
+        if r.player is not None and secrets.compare_digest(r.player, player):
+            return s
+    return None
+
+
+def check_host(state: TableState, host: str | None, player: str | None) -> None:
+    if player is None or host is None or seat_of(state, player) is None \
+            or not secrets.compare_digest(player, host):
+        raise TableError("only_host")
+
+
+def check_open(state: TableState, broken: str | None) -> None:
+    if broken is not None:
+        raise TableBrokenError("table_broken")
+    if state.match is not None:
+        raise TableError("table_started")
+
+
+def free_seat(state: TableState, seat: object) -> int:
+    players = state.options.variant.players
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
+        raise TableError("bad_seat", seat=seat, players=players)
+    if seat in state.seats:
+        raise TableError("seat_taken", seat=seat)
+    return seat
+
+
+def sit(state: TableState, player: str, seat: object, name: object, account: int | None,
+        where: str | None) -> Seated:
+    """A person takes a free seat before the match starts."""
+    if state.options.competitive and account is None:
+        raise TableError("competitive_needs_account")
+    already = seat_of(state, player)
+    if already is not None:
+        raise TableError("already_seated", seat=already)
+    chosen = free_seat(state, seat)
+    shown = validate_name(name)
+    for r in state.seats.values():
+        if name_skeleton(r.name) == name_skeleton(shown):
+            raise InvalidNameError("name_in_use", name=r.name)
+    return Seated(chosen, shown, False, player, account, where)
+
+
+def robots(state: TableState) -> list[Seated]:
+    """Robots in every empty seat."""
+    names = iter(ROBOT_NAMES)
+    return [Seated(s, f"{next(names)} (robot)", True)
+            for s in range(state.options.variant.players) if s not in state.seats]
+
+
+def set_options(state: TableState, options: Options) -> None:
+    """Whether the host may change the options now (a refusal if not)."""
+    if state.match is not None and not state.match.is_over:
+        raise TableError("table_started")
+    if options.variant.players != state.options.variant.players:
+        raise TableError("players_fixed", players=state.options.variant.players)
+
+
+def start(state: TableState, broken: str | None, seed: int, attempt: str,
+          practice: str | None) -> list[TableEvent]:
+    """A match starts (``practice``: why it counts for nothing, or None)."""
+    if broken is not None:
+        raise TableBrokenError("table_broken")
+    if state.match is not None and not state.match.is_over:
+        raise TableError("table_started")
+    if len(state.seats) < state.options.variant.players:
+        raise TableError("seats_empty")
+    events: list[TableEvent] = [Started(seed, practice is not None, attempt)]
+    if practice is not None:                      # told to everyone: no XP, no chips
+        events.append(Practice(practice))
+    return events
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """An action's events, and the match after them (to keep it, when it ends)."""
+
+    events: list[TableEvent]
+    after: Match
+
+
+def act(state: TableState, broken: str | None, seat: int | None, text: object,
+        auto: bool) -> Played:
+    """A seat's action, checked by the core; with the hand's end when it ends one."""
+    if seat is None:
+        raise OutOfTurnError("not_seated")
+    if broken is not None:
+        raise TableBrokenError("table_broken")
+    match = state.match
+    if match is None or match.is_over:
+        raise WrongPhaseError("no_game")
+    if not isinstance(text, str):
+        raise TableError("bad_message")
+    action = parse_action(text)
+    if seat not in match.seat_map:
+        raise OutOfTurnError("out_of_match")
+    game = match.game.copy()
+    game.apply(match.seat_map.index(seat), action)    # the one authority; raises
+    events: list[TableEvent] = [Acted(seat, str(action), auto)]
+    if not game.is_over:
+        return Played(events, match)
+    ended = match.copy()
+    ended.game = game
+    end, after = hand_end(ended)
+    return Played([*events, end], after)
+
+
+def automatic(state: TableState, seat: int, on: bool) -> list[TableEvent]:
+    """Automatic play switched for a person's seat (nothing when it already is so, or
+    when there is no match to play)."""
+    m = state.match
+    if (seat in state.automatic) == on or (on and (m is None or m.is_over)):
+        return []
+    return [AutomaticSet(seat, on)]
+
+
+def editing(state: TableState, on: bool) -> list[TableEvent]:
+    return [] if state.editing == on else [Editing(on)]
+
+
+def invite(state: TableState, broken: str | None, account: int, name: str
+           ) -> list[TableEvent]:
+    if broken is not None:
+        raise TableBrokenError("table_broken")
+    return [] if account in state.invited else [Invited(account, name)]

@@ -1,0 +1,167 @@
+"""A table's events, typed: one frozen struct per kind (msgspec, tagged by ``kind``).
+
+The store keeps each as ``(seq, kind, data)`` -- :func:`stored` writes that form and
+:func:`typed` reads it back, upcasting what older versions wrote (a seat's ``"kind":
+"robot"`` before ``robot`` existed; a seat without its person; a start without its
+escrow).  Fields at their defaults are not written, so today's events are stored as
+they always were.  :func:`public` is what everybody may know of one: the shuffle seed,
+a person's key and place stay on the server.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from tute.core.errors import TuteError
+from tute.server.store import Event
+
+
+class EventError(TuteError):
+    """A stored event that is not one of a table's kinds (the table cannot replay)."""
+
+
+class TableEvent(msgspec.Struct, frozen=True, tag_field="kind", omit_defaults=True):
+    """One thing that happened at a table."""
+
+
+class OptionsSet(TableEvent, frozen=True, tag="options"):
+    """The host set the table's options (the first event of every table)."""
+
+    variant: str
+    robot_level: str
+    move_seconds: float
+    competitive: bool = False
+    bet: int = 0
+    spectators: bool = True
+    chat_in_hand: bool = True
+    private: bool = False
+
+
+class Seated(TableEvent, frozen=True, tag="seat"):
+    """A seat taken, by a person (``player``: its key, ``where``: its place) or a robot."""
+
+    seat: int
+    name: str
+    robot: bool
+    player: str | None = None       # None: a robot, or a seat stored before it was said
+    account: int | None = None
+    where: str | None = None
+
+
+class Started(TableEvent, frozen=True, tag="start"):
+    """A match started: its shuffle seed (kept on the server), whether it is practice,
+    its escrow's attempt."""
+
+    seed: int
+    practice: bool = False
+    escrow: str | None = None
+
+
+class Practice(TableEvent, frozen=True, tag="practice"):
+    """The match just started counts for nothing, and why."""
+
+    why: str
+
+
+class Acted(TableEvent, frozen=True, tag="action"):
+    """A seat's action, in the canonical text; ``auto``: made for a person (the clock,
+    automatic play)."""
+
+    seat: int
+    action: str
+    auto: bool = False
+
+
+class HandEnded(TableEvent, frozen=True, tag="next_hand"):
+    """A hand's count, and the next hand dealt (from the match's seed)."""
+
+    hand: int
+    result: dict[str, Any]
+
+
+class MatchEnded(TableEvent, frozen=True, tag="match_over"):
+    """The last hand's count: the match is over."""
+
+    winner: int | None
+    result: dict[str, Any]
+
+
+class Invited(TableEvent, frozen=True, tag="invite"):
+    account: int
+    name: str
+
+
+class AutomaticSet(TableEvent, frozen=True, tag="automatic"):
+    seat: int
+    on: bool
+
+
+class Editing(TableEvent, frozen=True, tag="editing"):
+    on: bool
+
+
+class Abandoned(TableEvent, frozen=True, tag="abandon"):
+    seat: int
+
+
+class AnnulVoted(TableEvent, frozen=True, tag="annul_vote"):
+    seat: int
+    agreed: list[int]
+
+
+class AnnulRefused(TableEvent, frozen=True, tag="annul_refused"):
+    seat: int
+
+
+class AnnulExpired(TableEvent, frozen=True, tag="annul_expired"):
+    pass
+
+
+class Annulled(TableEvent, frozen=True, tag="annulled"):
+    agreed: list[int]
+
+
+class Said(TableEvent, frozen=True, tag="chat"):
+    author: str
+    name: str
+    seat: int
+    text: str
+    quiet: bool = False
+
+
+AnyEvent = (OptionsSet | Seated | Started | Practice | Acted | HandEnded | MatchEnded
+            | Invited | AutomaticSet | Editing | Abandoned | AnnulVoted | AnnulRefused
+            | AnnulExpired | Annulled | Said)
+_SECRET = {"start": ("seed", "escrow"), "seat": ("player", "account", "where")}
+
+
+def stored(seq: int, event: TableEvent) -> Event:
+    """The event as the store keeps it."""
+    data: dict[str, Any] = msgspec.to_builtins(event)
+    kind = str(data.pop("kind"))
+    return Event(seq, kind, data)
+
+
+def typed(e: Event) -> AnyEvent:
+    """A stored event as its struct (today's or an older version's form)."""
+    data = dict(e.data)
+    if e.kind == "seat" and "kind" in data:           # stored before "robot" existed
+        data["robot"] = data.pop("kind") == "robot"
+    try:
+        event: AnyEvent = msgspec.convert({**data, "kind": e.kind}, AnyEvent)
+        return event
+    except msgspec.ValidationError as error:
+        raise EventError("bad_event", seq=e.seq, why=str(error)) from error
+
+
+def public(seq: int, event: TableEvent) -> dict[str, Any]:
+    """What everybody may know of an event (with its number and kind)."""
+    data: dict[str, Any] = msgspec.to_builtins(event)
+    for secret in _SECRET.get(str(data["kind"]), ()):
+        data.pop(secret, None)
+    if data["kind"] == "start":
+        data.pop("practice", None)
+    data["seq"] = seq
+    return data

@@ -1,0 +1,33 @@
+"""A table's options: the game, the robots, the clock and seed 001's table options."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from tute.core.variants import Variant
+
+
+@dataclass(slots=True)
+class Options:
+    variant: Variant
+    robot_level: str
+    move_seconds: float
+    competitive: bool = False        # for XP and chips (seed 001); else practice
+    bet: int = 0                     # chips each person puts in the pot of a match
+    spectators: bool = True          # "Permitir público": anyone may watch
+    chat_in_hand: bool = True        # the players may chat while a hand is played
+    private: bool = False            # "Mesa privada": the invited and the host's friends
+
+    def json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"variant": str(self.variant), "robot_level": self.robot_level,
+                               "move_seconds": self.move_seconds}
+        if self.competitive:
+            out.update(competitive=True, bet=self.bet)
+        if not self.spectators:
+            out["spectators"] = False
+        if not self.chat_in_hand:
+            out["chat_in_hand"] = False
+        if self.private:
+            out["private"] = True
+        return out

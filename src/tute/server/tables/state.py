@@ -1,0 +1,178 @@
+"""A table's state, made only by applying its events: :func:`apply` is the one way it
+changes, live (after the events are stored) and on replay (a restart, an adoption by
+another process) alike.
+
+A hand's end (``next_hand``, ``match_over``) and an annulment replace the match with a
+copy that moved on, so the match an earlier event was shown with stays as it was then
+(a hand's last card is shown before its count).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from tute.core.actions import parse_action
+from tute.core.match import Match
+from tute.core.variants import parse_variant
+from tute.server.store import Event, SeatRow
+from tute.server.tables.events import (
+    Abandoned,
+    Acted,
+    Annulled,
+    AutomaticSet,
+    Editing,
+    HandEnded,
+    Invited,
+    MatchEnded,
+    OptionsSet,
+    Said,
+    Seated,
+    Started,
+    TableEvent,
+    public,
+    stored,
+    typed,
+)
+from tute.server.tables.options import Options
+from tute.server.wire import result_json
+
+
+@dataclass(slots=True)
+class TableState:
+    """Everything a table's events say of it."""
+
+    options: Options
+    match: Match | None = None
+    seq: int = 0                      # the last event
+    turn: int = 0                     # the last event that is not chat
+    matches: int = 0                  # matches started
+    started_at: int = 0               # the last match's start event
+    seats: dict[int, SeatRow] = field(default_factory=dict)
+    places: dict[int, str] = field(default_factory=dict)     # where each person sat from
+    invited: set[int] = field(default_factory=set)          # accounts the host invited
+    automatic: set[int] = field(default_factory=set)        # people's seats a robot plays
+    abandoned: set[int] = field(default_factory=set)        # who left the running match
+    practice: bool = False            # the running match counts for nothing
+    escrow: str = ""                  # the running match's escrow (ledger.escrow's match)
+    editing: bool = False             # the host has the options open
+    history: list[dict[str, Any]] = field(default_factory=list)   # public, for pages
+
+
+def options_of(e: OptionsSet) -> Options:
+    return Options(parse_variant(e.variant), e.robot_level, e.move_seconds, e.competitive,
+                   e.bet, e.spectators, e.chat_in_hand, e.private)
+
+
+def options_event(o: Options) -> OptionsSet:
+    return OptionsSet(str(o.variant), o.robot_level, o.move_seconds, o.competitive, o.bet,
+                      o.spectators, o.chat_in_hand, o.private)
+
+
+def hand_end(match: Match) -> tuple[TableEvent, Match]:
+    """The event that ends the finished hand of ``match`` (not changed) -- its count,
+    and ``next_hand`` or ``match_over`` -- and the match after it."""
+    after = match.copy()
+    result = result_json(after.record_hand())
+    if after.is_over:
+        return MatchEnded(after.winner, result), after
+    after.deal_next()
+    return HandEnded(after.hand_number, result), after
+
+
+def _moved_on(m: Match) -> Match:
+    """The match after its finished hand's count: a copy (the one before stays)."""
+    after = m.copy()
+    after.record_hand()
+    if not after.is_over:
+        after.deal_next()                   # from the match's seed: replayable
+    return after
+
+
+def apply(state: TableState, seq: int, event: TableEvent) -> None:
+    """``event`` (numbered ``seq``) happened: the state after it.  Raises (a TuteError,
+    or another exception) when it cannot have happened -- a replay then fails."""
+    m = state.match
+    if isinstance(event, OptionsSet):
+        state.options = options_of(event)
+        state.editing = False
+    elif isinstance(event, Seated):
+        state.seats[event.seat] = SeatRow(event.seat, event.name,
+                                          "robot" if event.robot else "human",
+                                          event.player, event.account)
+        state.places.pop(event.seat, None)
+        if event.where is not None:
+            state.places[event.seat] = event.where
+    elif isinstance(event, Started):
+        state.matches += 1
+        state.started_at = seq
+        state.match = Match(state.options.variant, seed=event.seed)
+        state.practice = event.practice
+        state.abandoned = set()
+        state.escrow = f"{state.matches}.{event.escrow}" if event.escrow \
+            else str(state.matches)
+    elif isinstance(event, Acted):
+        if m is None:
+            raise ValueError(f"event {seq}: an action before the match started")
+        m.game.apply(m.seat_map.index(event.seat), parse_action(event.action))
+    elif isinstance(event, HandEnded | MatchEnded):
+        if m is None:
+            raise ValueError(f"event {seq}: a hand's end before the match started")
+        state.match = _moved_on(m)
+    elif isinstance(event, Annulled):
+        if m is None:
+            raise ValueError(f"event {seq}: an annulment before the match started")
+        after = m.copy()
+        after.annul()
+        state.match = after
+    elif isinstance(event, Invited):
+        state.invited.add(event.account)
+    elif isinstance(event, AutomaticSet):
+        if event.on:
+            state.automatic.add(event.seat)
+        else:
+            state.automatic.discard(event.seat)
+    elif isinstance(event, Editing):
+        state.editing = event.on
+    elif isinstance(event, Abandoned):
+        state.abandoned.add(event.seat)
+        state.automatic.add(event.seat)
+    state.seq = seq
+    if not isinstance(event, Said):
+        state.turn = seq
+    state.history.append(public(seq, event))
+
+
+@dataclass(slots=True)
+class Replayed(TableState):
+    """A table rebuilt from its stored events, with the events its replay derived that
+    were never stored (to be written before it plays on)."""
+
+    missing: list[Event] = field(default_factory=list)
+
+
+def replay(variant: str, robot_level: str, events: list[Event],
+           seats: list[SeatRow] | None = None) -> Replayed:
+    """Rebuild a table from its stored events (``seats``: the store's rows, the truth
+    of who sits where -- seats taken before a seat's event said its person).  Raises
+    when they cannot be replayed: the caller marks the table broken.
+
+    Every prefix of a table's events is a live table: a hand whose last action was
+    stored without its ``next_hand`` (a crash between them, from an older version) gets
+    it derived again, in ``missing``, for the caller to store."""
+    state = Replayed(Options(parse_variant(variant), robot_level, 0.0))
+    for e in events:
+        if e.seq != state.seq + 1:
+            raise ValueError(f"event {state.seq + 1} is missing (found {e.seq})")
+        apply(state, e.seq, typed(e))
+    m = state.match
+    if m is not None and not m.is_over and m.game.is_over:
+        event, _ = hand_end(m)
+        state.missing.append(stored(state.seq + 1, event))
+        apply(state, state.seq + 1, event)
+    if seats is not None:
+        state.seats = {r.seat: r for r in seats}
+        state.places = {s: p for s, p in state.places.items()
+                        if s in state.seats and state.seats[s].kind == "human"}
+    state.editing = False             # a restart closes the host's options: no page has them
+    return state
