@@ -80,13 +80,16 @@ def test_register_play_for_chips_and_see_the_profile(server: Server) -> None:
         shot(page, "profile-desktop")
         chips = ledger.GRANT - 100 + (75 if won else 0)
         assert str(chips) in facts.replace(".", "").replace("\u202f", "").replace(" ", "")
-        assert ("20" if won else "5") in facts
         assert "apuesta" in page.inner_text("#profile-ledger")
         assert "Nivel en Tute (uno contra uno)" in facts
         assert "Tute habanero" in facts and "1 partida" in facts
+        with server.lobby.store.engine.connect() as c:   # alone with robots: no XP (the
+            rows = c.exec_driver_sql("SELECT amount FROM tute_xp").all()   # third attack)
+        assert [tuple(r) for r in rows] == [(0,)]       # the game counted, with 0 XP
         page.click("#rank-periods button[data-period='day']")
-        wait_until(page, "document.querySelectorAll('#rank-rows tr').length === 1")
-        assert "Ana" in page.inner_text("#rank-rows")
+        wait_until(page, "!document.querySelector('#rank-empty').hidden")
+        assert page.query_selector_all("#rank-rows tr") == []
+        assert "dos personas" in page.inner_text("#rank-counts")   # says what counts
         page.click("#logout")
         page.wait_for_selector("#account-out:not([hidden])")
         assert server.client().get("/api/me").status_code == 401

@@ -231,6 +231,7 @@ class Accounts:
                              .join(xp, xp.c.account_id == accounts.c.id)
                              .where(xp.c.at >= since)
                              .group_by(accounts.c.id, accounts.c.name)
+                             .having(func.sum(xp.c.amount) > 0)
                              .order_by(func.sum(xp.c.amount).desc(), accounts.c.name)
                              ).all()
             out: list[dict[str, Any]] = []

@@ -126,7 +126,8 @@ class Purse:
         """The pot to the winners and the bank, the XP and the ratings (once).  A match
         whose escrow never received its bets (the start's reservation lost) pays
         nothing; the accounts in ``unearned`` (:func:`~tute.server.events.unearned_seats`)
-        get no XP."""
+        get no XP (the game is counted as played, with 0 XP: the ranking leaves them
+        out)."""
         box = ledger.escrow(table_id, match)
         now = int(time.time())
         with self.engine.begin() as c:
@@ -147,13 +148,15 @@ class Purse:
                             f"the bank's share, table {table_id}")
             if not first:
                 return                                  # settled before: nothing again
-            seat_of = {s.account: s.seat for s in stakes}
-            for account, points in xp_awards(v, winners, stakes,
-                                             abandoned | unearned).items():
-                c.execute(xp.insert().values(key=f"xp:{table_id}:{match}:{account}",
-                                             account_id=account, at=now, amount=points,
+            awards = xp_awards(v, winners, stakes, abandoned | unearned)
+            for stake in stakes:          # unearned: a row of 0 (a game played, no XP)
+                if stake.account in abandoned:
+                    continue
+                c.execute(xp.insert().values(key=f"xp:{table_id}:{match}:{stake.account}",
+                                             account_id=stake.account, at=now,
+                                             amount=awards.get(stake.account, 0),
                                              table_id=table_id, preset=v.preset,
-                                             won=int(seat_of[account] in winners)))
+                                             won=int(stake.seat in winners)))
             if stakes:
                 update_ratings(c, v, [v.side_of(s) for s in range(v.players)], winners,
                                {s.seat: s.account for s in stakes}, robot_level)
