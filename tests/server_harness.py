@@ -22,10 +22,10 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from tute.server.app import create_app
-from tute.server.hub import Viewer
-from tute.server.limits import Limits
-from tute.server.sessions import COOKIE
-from tute.server.table import TableRuntime
+from tute.server.site.sessions import COOKIE
+from tute.server.tables.runtime import TableRuntime
+from tute.server.wire.hub import Viewer
+from tute.server.wire.limits import Limits
 
 
 def postgres_name() -> str:
@@ -84,7 +84,7 @@ def stop(proc: subprocess.Popen[str]) -> str:
 class Server:
     def __init__(self, db: str, port: int | None = None, limits: Limits | None = None,
                  robot_delay: float = 0.0, **options: Any) -> None:
-        from tute.server.edge import server_config
+        from tute.server.wire.edge import server_config
 
         self.port = port or free_port()
         self.limits = limits or Limits()

@@ -52,7 +52,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
                       f"{f['over_node_limit']} over the node limit)")
         return 0
     if args.load:
-        from tute.server.loadtest import run as load_run
+        from tute.server.wire.loadtest import run as load_run
         if args.processes > 1 and not (args.bus and args.db):
             print("tute: --processes needs --db postgresql+psycopg://… and --bus redis://…",
                   file=sys.stderr)
@@ -253,8 +253,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         import uvicorn
 
         from tute.server.app import create_app
-        from tute.server.edge import loopback, server_config
-        from tute.server.limits import Limits
+        from tute.server.wire.edge import loopback, server_config
+        from tute.server.wire.limits import Limits
     except ImportError:
         print("tute: the server needs its packages: pip install -e '.[web]'", file=sys.stderr)
         return 2
@@ -378,7 +378,7 @@ def _cmd_reports(args: argparse.Namespace) -> int:
 
     from sqlalchemy import create_engine
 
-    from tute.server.moderation import Moderation
+    from tute.server.social.moderation import Moderation
 
     engine = create_engine(args.db)
     try:
@@ -402,8 +402,8 @@ def _cmd_ledger(args: argparse.Namespace) -> int:
     mint's, all summing to zero."""
     from sqlalchemy import create_engine, func, select
 
-    from tute.server import ledger
     from tute.server.db.schema import ledger as movements
+    from tute.server.site import ledger
 
     engine = create_engine(args.db)
     try:
@@ -430,8 +430,8 @@ def _cmd_export(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from tute.core.records import format_record
-    from tute.server.events import table_record
     from tute.server.store import Store
+    from tute.server.tables.log import table_record
 
     store = Store(args.db, migrate_schema=False)
     try:

@@ -11,8 +11,8 @@ import pytest
 from sqlalchemy import select
 
 from server_harness import Client, Server, postgres_or_skip
-from tute.server import ledger
 from tute.server.db.schema import accounts, sessions
+from tute.server.site import ledger
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -81,7 +81,7 @@ def test_what_registration_refuses(server: Server) -> None:
 
 
 def test_a_wrong_password_and_the_rate_limits(server: Server) -> None:
-    from tute.server.accounts import LOGINS_PER_ACCOUNT
+    from tute.server.site.accounts import LOGINS_PER_ACCOUNT
 
     owner = server.client()
     name = _unique("Eva")

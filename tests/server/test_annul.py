@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from server_harness import Server, recv, until
-from tute.server import ledger
+from tute.server.site import ledger
 
 
 def _kind(kind: str) -> Any:

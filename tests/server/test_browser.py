@@ -226,7 +226,7 @@ def test_the_lobby_offers_the_engines_games_and_levels(server: Server) -> None:
     from playwright.sync_api import sync_playwright
 
     from tute.bots import BEST, LEVELS
-    from tute.server.lobby import offered_variants
+    from tute.server.tables.lobby import offered_variants
 
     with sync_playwright() as p:
         browser = chromium(p)

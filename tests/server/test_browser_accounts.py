@@ -19,7 +19,7 @@ from browser_kit import (
     wait_until,
 )
 from server_harness import Server
-from tute.server import ledger
+from tute.server.site import ledger
 
 pytestmark = needs_chromium
 
@@ -34,7 +34,7 @@ def server(tmp_path: Path) -> Iterator[Server]:
 def test_register_play_for_chips_and_see_the_profile(server: Server) -> None:
     from playwright.sync_api import sync_playwright
 
-    from tute.server.economy import winning_seats
+    from tute.server.site.economy import winning_seats
 
     with sync_playwright() as p:
         browser = chromium(p)

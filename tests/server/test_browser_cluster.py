@@ -22,7 +22,7 @@ from browser_kit import (
 )
 from cluster_kit import Balancer, Site, redis_or_skip
 from server_harness import postgres_or_skip
-from tute.server.cluster import namespace
+from tute.server.cluster.bus import namespace
 
 pytestmark = needs_chromium
 

@@ -10,7 +10,7 @@ import sys
 from typing import Any
 
 from server_harness import Client, Server, recv, until
-from tute.server.moderation import Moderation
+from tute.server.social.moderation import Moderation
 
 
 def _kind(kind: str) -> Any:

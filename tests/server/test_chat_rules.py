@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tute.server.chat import MAX_CHARS, ChatError, Flood, WordFilter, clean
+from tute.server.social.chat import MAX_CHARS, ChatError, Flood, WordFilter, clean
 
 
 def test_a_message_is_plain_text_on_one_line() -> None:

@@ -148,7 +148,7 @@ def test_tables_survive_kill_9_of_their_processes(tmp_path: Path) -> None:
             p.thread.join(timeout=15)
         from sqlalchemy import create_engine, text
 
-        from tute.server import ledger
+        from tute.server.site import ledger
         engine = create_engine(db)
         with engine.connect() as conn:
             for p in pages:
@@ -349,7 +349,7 @@ _engines: dict[str, Any] = {}
 
 
 def _namespace(db: str) -> str:
-    from tute.server.cluster import namespace
+    from tute.server.cluster.bus import namespace
     return namespace(db)
 
 
@@ -359,7 +359,7 @@ def test_load_benchmark_over_two_processes_smoke() -> None:
     Redis; the tables it made are closed after."""
     from sqlalchemy import create_engine, text
 
-    from tute.server.loadtest import run
+    from tute.server.wire.loadtest import run
 
     db = postgres_or_skip()
     redis_or_skip()

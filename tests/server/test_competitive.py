@@ -11,9 +11,9 @@ from typing import Any
 
 from server_harness import Playing, Server, escrows, until
 from tute.core.variants import parse_variant
-from tute.server import ledger
-from tute.server.economy import Stake, pot_shares, xp_awards
-from tute.server.limits import Limits
+from tute.server.site import ledger
+from tute.server.site.economy import Stake, pot_shares, xp_awards
+from tute.server.wire.limits import Limits
 
 
 def test_xp_as_seed_001_counts_it() -> None:
@@ -31,7 +31,7 @@ def test_xp_as_seed_001_counts_it() -> None:
 
 
 def test_the_families_of_ratings() -> None:
-    from tute.server.ratings import family
+    from tute.server.site.ratings import family
 
     assert family(parse_variant("habanero")) == "tute/1v1"
     assert family(parse_variant("parejas")) == "tute/2v2"
@@ -59,7 +59,7 @@ def _until_over(s: Server, table: str, seconds: float = 60) -> None:
 
 
 def _winners(s: Server, table: str) -> set[int]:
-    from tute.server.economy import winning_seats
+    from tute.server.site.economy import winning_seats
 
     t = s.lobby.tables[table]
     return winning_seats(t.match, list(t.seats))
@@ -525,7 +525,7 @@ def test_the_table_suggested_is_the_nearest_in_skill() -> None:
 
     from tute.server.db import migrate
     from tute.server.db.schema import ratings
-    from tute.server.ratings import suggest
+    from tute.server.site.ratings import suggest
 
     engine = create_engine("sqlite://", poolclass=StaticPool,
                            connect_args={"check_same_thread": False})

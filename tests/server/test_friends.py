@@ -10,7 +10,7 @@ import time
 from typing import Any
 
 from server_harness import Server, until
-from tute.server.invites import Invites
+from tute.server.social.invites import Invites
 
 
 def _notice(kind: str) -> Any:

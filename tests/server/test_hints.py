@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 from server_harness import Server, until
-from tute.server import ledger
+from tute.server.site import ledger
 
 
 def _kind(kind: str) -> Any:

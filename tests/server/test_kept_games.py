@@ -14,7 +14,7 @@ from typing import Any
 
 from server_harness import Server, play_out, until
 from tute.core.records import parse_record, replay
-from tute.server import ledger
+from tute.server.site import ledger
 
 
 def _kind(kind: str) -> Any:

@@ -15,9 +15,9 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.pool import StaticPool
 
 from tute.core.variants import parse_variant
-from tute.server import ledger
 from tute.server.db import migrate
-from tute.server.economy import Purse, Stake, pot_shares
+from tute.server.site import ledger
+from tute.server.site.economy import Purse, Stake, pot_shares
 
 PLAYERS = 4
 HABANERO = parse_variant("habanero")

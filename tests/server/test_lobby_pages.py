@@ -14,7 +14,7 @@ from websockets.sync.client import connect
 from server_harness import Server, until
 from tute.core.variants import parse_variant
 from tute.i18n import LANGS, load_catalog
-from tute.server.lobby import offered_variants
+from tute.server.tables.lobby import offered_variants
 from tute.tools.rules_text import rules_summary
 
 

@@ -12,7 +12,7 @@ from typing import Any, cast
 
 import pytest
 
-from tute.server.ownership import FENCE, Ownership
+from tute.server.cluster.ownership import FENCE, Ownership
 
 
 class Unreachable:
@@ -69,7 +69,7 @@ def test_a_lease_redis_forgot_is_taken_again_by_its_holder() -> None:
         redis.Redis.from_url("redis://127.0.0.1:6379/0", socket_connect_timeout=3).ping()
     except Exception as e:
         pytest.skip(f"Redis is not reachable at 127.0.0.1:6379 ({e})")
-    from tute.server.cluster import Cluster
+    from tute.server.cluster.bus import Cluster
 
     async def go() -> None:
         a = Cluster("redis://127.0.0.1:6379/0", "test-forgotten-lease", "http://a", 5.0)

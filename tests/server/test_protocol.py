@@ -10,10 +10,10 @@ from pathlib import Path
 
 from server_harness import watch
 from tute.core.variants import parse_variant
-from tute.server.events import Options
-from tute.server.robots import Thinkers
 from tute.server.store import Store
-from tute.server.table import TableRuntime
+from tute.server.tables.log import Options
+from tute.server.tables.robots import Thinkers
+from tute.server.tables.runtime import TableRuntime
 
 VARIANTS = ["parejas(match_target=2)", "habanero(match_target=2)", "individual",
             "individual(players=3)", "tres(match_target=2)", "corriente", "arrastre",

@@ -14,7 +14,7 @@ from sqlalchemy import create_engine, text
 
 from server_harness import Client, Server, play_out
 from tute.core.records import parse_record, replay
-from tute.server import review
+from tute.server.site import review
 from tute.tools.analyze import GRADES
 
 

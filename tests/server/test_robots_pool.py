@@ -11,7 +11,7 @@ import pytest
 
 from tute.core.game import Game
 from tute.core.variants import PRESETS
-from tute.server.robots import Thinkers
+from tute.server.tables.robots import Thinkers
 
 # they time the event loop against a robot's worker process: run alone, after the rest
 # (the test command runs the other tests in two workers, which would take their cores)

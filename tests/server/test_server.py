@@ -198,7 +198,7 @@ def test_host_changes_options_between_matches(server: Server) -> None:
 
 
 def test_load_benchmark_smoke() -> None:
-    from tute.server.loadtest import run
+    from tute.server.wire.loadtest import run
     fig = run(3, 3.0)
     assert fig["actions"] > 0 and fig["errors"] == 0 and fig["p99_ms"] is not None
 

@@ -16,7 +16,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from server_harness import Server, recv, until
-from tute.server.limits import Limits
+from tute.server.wire.limits import Limits
 
 
 @pytest.fixture()

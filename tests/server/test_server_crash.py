@@ -15,8 +15,8 @@ import httpx
 import pytest
 
 from server_harness import free_port, postgres_or_skip, serve, stop
-from tute.server.events import replay
 from tute.server.store import Store
+from tute.server.tables.log import replay
 
 KILLS = 50
 TABLES = 8

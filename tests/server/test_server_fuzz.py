@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from server_harness import Client, Server, until
-from tute.server.limits import Limits
+from tute.server.wire.limits import Limits
 
 REFUSALS = {400, 403, 404, 409, 410, 413, 415, 429}
 

@@ -24,11 +24,11 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
 from server_harness import Client, Server, recv, until
-from tute.server import friends as friends_module
-from tute.server.chat import ChatError, WordFilter, clean
-from tute.server.invites import Invites, server_key
-from tute.server.moderation import Moderation
-from tute.server.sessions import COOKIE
+from tute.server.site.sessions import COOKIE
+from tute.server.social import friends as friends_module
+from tute.server.social.chat import ChatError, WordFilter, clean
+from tute.server.social.invites import Invites, server_key
+from tute.server.social.moderation import Moderation
 
 
 @pytest.fixture

@@ -18,11 +18,11 @@ import pytest
 from tute.core.cards import ALL_CARDS
 from tute.core.game import Game
 from tute.core.variants import parse_variant
-from tute.server.events import Options, Replayed, apply_event
-from tute.server.hub import SPECTATOR, Viewer
-from tute.server.robots import Thinkers
 from tute.server.store import Event, Store
-from tute.server.table import TableRuntime
+from tute.server.tables.log import Options, Replayed, apply_event
+from tute.server.tables.robots import Thinkers
+from tute.server.tables.runtime import TableRuntime
+from tute.server.wire.hub import SPECTATOR, Viewer
 
 CODES = frozenset(c.code for c in ALL_CARDS)
 VARIANTS = ("parejas", "habanero", "tres", "guinote(players=4)", "subastado",

@@ -15,12 +15,12 @@ import msgspec
 import pytest
 
 from tute.core.records import replay as replay_record
-from tute.server.events import replay
-from tute.server.kept import Kept
-from tute.server.robots import Thinkers
 from tute.server.store import Event, Store
-from tute.server.table import TableRuntime
 from tute.server.tables import events as ev
+from tute.server.tables.kept import Kept
+from tute.server.tables.log import replay
+from tute.server.tables.robots import Thinkers
+from tute.server.tables.runtime import TableRuntime
 
 GOLDEN = Path(__file__).parent.parent / "golden" / "store_v1"
 

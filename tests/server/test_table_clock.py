@@ -10,11 +10,11 @@ import asyncio
 from pathlib import Path
 
 from tute.core.variants import parse_variant
-from tute.server.events import Options
-from tute.server.hub import Viewer
-from tute.server.robots import Thinkers
 from tute.server.store import Store
-from tute.server.table import TableRuntime
+from tute.server.tables.log import Options
+from tute.server.tables.robots import Thinkers
+from tute.server.tables.runtime import TableRuntime
+from tute.server.wire.hub import Viewer
 
 HOST = "h" * 64
 

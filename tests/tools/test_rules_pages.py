@@ -13,7 +13,7 @@ import pytest
 
 from tute.core.variants import PRESETS, format_value, parse_variant, preset_variant
 from tute.i18n import LANGS, render
-from tute.server.help import help_page
+from tute.server.site.help import help_page
 from tute.tools.rules_pages import doc_files, page_markdown, rules_page
 from tute.tools.rules_text import rules_summary
 

@@ -29,7 +29,7 @@ Listener = Callable[[Game, int, Action], None]
 def asked(game: Game) -> tuple[tuple[int, bool], ...]:
     """Who the driver asks next, in order: ``(seat, True)`` for each seat with a
     declaration open (it may answer None), then ``(to_act, False)`` for its action.
-    The server's robots ask in the same order (:mod:`tute.server.autoplay`)."""
+    The server's robots ask in the same order (:mod:`tute.server.tables.autoplay`)."""
     if game.is_over:
         return ()
     out = [(seat, True) for seat in game.seats_with_declarations()]

@@ -10,7 +10,7 @@ HTTP (JSON bodies, ``Content-Type: application/json``; docs/server.md has the de
   ``POST /api/tables/{id}/start``              the host starts a match
   ``POST /api/tables/{id}/options`` {options}  the host, before or between matches
 
-A person is a guest's secret in an HttpOnly cookie (:mod:`tute.server.sessions`): the
+A person is a guest's secret in an HttpOnly cookie (:mod:`tute.server.site.sessions`): the
 page never holds a seat's key.  WebSocket ``/lobby/ws``: the tables' listing, sent
 again whenever it changes.  WebSocket ``/ws/{id}?last=N&lang=es``: the server sends
 what the seat missed after event N, then every event with the seat's view; the client
@@ -43,28 +43,36 @@ from tute.bots import BEST, LEVELS
 from tute.core.errors import TuteError
 from tute.core.variants import parse_variant
 from tute.i18n import LANGS, load_catalog
-from tute.server import ledger
-from tute.server.accounts import SESSION_COOKIE, SESSION_DAYS, Account, Accounts
-from tute.server.audience import author_of
-from tute.server.chat import ChatError
-from tute.server.cluster import Cluster
+from tute.server.cluster.bus import Cluster
+from tute.server.cluster.forward import Forward, PeerTrust
+from tute.server.cluster.ownership import Ownership
+from tute.server.cluster.relay import Relay
 from tute.server.db.migrate import check as check_schema
-from tute.server.economy import Purse
-from tute.server.edge import Edge, client_address, lang_of
-from tute.server.forward import Forward, PeerTrust
-from tute.server.friends import Friends, Presence
-from tute.server.help import help_page
-from tute.server.hub import SPECTATOR, Viewer
-from tute.server.invites import Invites, server_key
-from tute.server.kept import Kept, KeptError, parse_game_id, replay_hand
-from tute.server.limits import Limits, Window
-from tute.server.lobby import Lobby, offered_variants
-from tute.server.lobbychat import LobbyChat
-from tute.server.lobbyfeed import LobbyFeed
-from tute.server.metrics import metrics_route
-from tute.server.moderation import Moderation, account_of_author
-from tute.server.ownership import Ownership
-from tute.server.protocol import (
+from tute.server.site import ledger
+from tute.server.site.accounts import SESSION_COOKIE, SESSION_DAYS, Account, Accounts
+from tute.server.site.economy import Purse
+from tute.server.site.help import help_page
+from tute.server.site.ratings import family, suggest
+from tute.server.site.review import DEFAULT_BUDGET_MS, Reviews
+from tute.server.site.sessions import ensure_player, player_of, set_cookie
+from tute.server.social.chat import ChatError
+from tute.server.social.doors import Door, Social, door_of
+from tute.server.social.friends import Friends, Presence
+from tute.server.social.invites import Invites, server_key
+from tute.server.social.lobbychat import LobbyChat
+from tute.server.social.moderation import Moderation, account_of_author
+from tute.server.store import Store, StoreError
+from tute.server.tables.audience import author_of
+from tute.server.tables.kept import Kept, KeptError, parse_game_id, replay_hand
+from tute.server.tables.lobby import Lobby, offered_variants
+from tute.server.tables.robots import Thinkers
+from tute.server.tables.runtime import TableError, TableRuntime
+from tute.server.wire.edge import Edge, client_address, lang_of
+from tute.server.wire.hub import SPECTATOR, Viewer
+from tute.server.wire.limits import Limits, Window
+from tute.server.wire.lobbyfeed import LobbyFeed
+from tute.server.wire.metrics import metrics_route
+from tute.server.wire.protocol import (
     Block,
     BlockBody,
     Chat,
@@ -78,16 +86,8 @@ from tute.server.protocol import (
     decode_body,
     decode_message,
 )
-from tute.server.ratings import family, suggest
-from tute.server.relay import Relay
-from tute.server.review import DEFAULT_BUDGET_MS, Reviews
-from tute.server.robots import Thinkers
-from tute.server.seatsocket import drain, last_seen, serve_seat
-from tute.server.sessions import ensure_player, player_of, set_cookie
-from tute.server.social import Door, Social, door_of
-from tute.server.store import Store, StoreError
-from tute.server.table import TableError, TableRuntime
-from tute.server.wire import encode
+from tute.server.wire.seatsocket import drain, last_seen, serve_seat
+from tute.server.wire.views import encode
 
 log = logging.getLogger("tute.server")
 T = TypeVar("T")
@@ -127,9 +127,9 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
     join until it listens on another address (``tute serve --host 0.0.0.0``).
 
     ``bus`` (``redis://…``): one process of several over the same store
-    (:mod:`tute.server.ownership`); the others reach this one at ``advertise``.
+    (:mod:`tute.server.cluster.ownership`); the others reach this one at ``advertise``.
     ``allowed_hosts``: the names requests may be sent to besides addresses and
-    ``localhost`` (None: any; :func:`~tute.server.edge.host_allowed`)."""
+    ``localhost`` (None: any; :func:`~tute.server.wire.edge.host_allowed`)."""
     limits = limits or Limits()
     store = Store(db_url, migrate_schema=migrate and bus is None)
     if bus is not None:                  # several processes: migrated once per deploy

@@ -20,10 +20,10 @@ from pathlib import Path
 from typing import Any
 
 from tute.core.variants import parse_variant
-from tute.server.events import Options, replay
-from tute.server.robots import Thinkers
 from tute.server.store import Event, NewTable, PutSeat, SeatRow, Store
-from tute.server.table import TableRuntime
+from tute.server.tables.log import Options, replay
+from tute.server.tables.robots import Thinkers
+from tute.server.tables.runtime import TableRuntime
 
 HERE = Path(__file__).parent
 

@@ -17,7 +17,7 @@ from tute.core.actions import parse_action
 from tute.core.errors import OutOfTurnError, TuteError, WrongPhaseError
 from tute.core.match import Match
 from tute.core.variants import Variant
-from tute.server.names import InvalidNameError, name_skeleton, validate_name
+from tute.server.site.names import InvalidNameError, name_skeleton, validate_name
 from tute.server.tables.events import (
     Acted,
     AutomaticSet,

@@ -35,7 +35,7 @@ from tute.server.tables.events import (
     typed,
 )
 from tute.server.tables.options import Options
-from tute.server.wire import result_json
+from tute.server.wire.views import result_json
 
 
 @dataclass(slots=True)

@@ -1,0 +1,201 @@
+"""Competitive matches (seed 001): the bets in escrow, the pot and the XP at the end.
+
+At a competitive match's start every person's bet moves into the match's escrow, all
+together or not at all (one transaction); robots bet nothing.  At its end, in one
+transaction: the bank takes :data:`~tute.server.site.ledger.BANK_SHARE` per cent of the pot
+and the rest is split equally between the winning seats -- a robot's share, and what
+does not divide, goes to the bank ("robots bet nothing and win nothing") -- and every
+person gets the XP of seed 001's "Ranking por pontos": the winners 10 × the number of
+players (in pairs split between the partners: 20 each), plus 10 for each round beyond
+the first; every loser 5.  Each movement and each XP row has a key of its own, so a
+step retried after a crash gives nothing twice; :meth:`Purse.reconcile` settles, at a
+restart, every escrow a finished match left open and returns those of matches that
+will not finish.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+
+from tute.core.match import Match
+from tute.core.variants import Variant
+from tute.server.db.schema import accounts, balances, xp
+from tute.server.db.schema import ledger as movements
+from tute.server.site import ledger
+from tute.server.site.ratings import update_ratings
+from tute.server.store import SeatRow
+
+log = logging.getLogger("tute.server")
+WIN_XP_PER_PLAYER = 10
+LOSS_XP = 5
+ROUND_XP = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Stake:
+    """A person at a competitive match: the seat and the account."""
+
+    seat: int
+    account: int
+
+
+def stakes_of(rows: Iterable[SeatRow]) -> list[Stake]:
+    """The people among a table's seats, with their accounts (robots and guests bet
+    nothing)."""
+    return [Stake(r.seat, r.account) for r in sorted(rows, key=lambda r: r.seat)
+            if r.kind == "human" and r.account is not None]
+
+
+def accounts_at(rows: Iterable[SeatRow], seats: set[int]) -> frozenset[int]:
+    """The accounts of the people at ``seats``."""
+    return frozenset(r.account for r in rows if r.seat in seats and r.account is not None)
+
+
+def winning_seats(match: Match, seats: Sequence[int]) -> set[int]:
+    """The seats that won a finished match (a side's seats; Cabrero's one survivor)."""
+    w = match.winner
+    if w is None:
+        return set()
+    if match.variant.match == "elimination":
+        return {w}
+    return {s for s in seats if match.variant.side_of(s) == w}
+
+
+def rounds_of(v: Variant) -> int:
+    """The rounds a match is played to (seed 001's "Rodadas por partida")."""
+    return v.match_target if v.match in ("first_to", "series", "two_ahead") else 1
+
+
+def xp_awards(v: Variant, winners: set[int], stakes: Sequence[Stake],
+              abandoned: frozenset[int] = frozenset()) -> dict[int, int]:
+    """XP per account: a winning seat's share of 10 × players (split between the winning
+    partners), plus 10 for each round beyond one; 5 for a loser; nothing for a person
+    who abandoned the match (``abandoned``: accounts)."""
+    winning_seats = len(winners) if winners else 1
+    base = WIN_XP_PER_PLAYER * v.players // (winning_seats if v.partnerships else 1)
+    extra = ROUND_XP * (rounds_of(v) - 1)
+    return {s.account: (base + extra if s.seat in winners else LOSS_XP) for s in stakes
+            if s.account not in abandoned}
+
+
+def pot_shares(pot: int, winners: set[int], stakes: Sequence[Stake],
+               abandoned: frozenset[int] = frozenset()) -> tuple[dict[int, int], int]:
+    """(chips per winning account, the bank's chips) of a pot: the bank's share first,
+    the rest equally between the winning seats; robots' shares, those of people who
+    abandoned, and the remainder go to the bank."""
+    cut = pot * ledger.BANK_SHARE // 100
+    rest = pot - cut
+    each = rest // len(winners) if winners else 0
+    paid = {s.account: each for s in stakes
+            if s.seat in winners and each > 0 and s.account not in abandoned}
+    return paid, pot - sum(paid.values())
+
+
+class Purse:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def reserve(self, table_id: str, match: int | str, bet: int, stakes: Sequence[Stake]) -> None:
+        """Every person's bet into the match's escrow, all or none (LedgerError: who
+        lacks chips; nothing moved)."""
+        if bet <= 0:
+            return
+        box = ledger.escrow(table_id, match)
+        try:
+            with self.engine.begin() as c:
+                for s in stakes:
+                    ledger.move(c, f"bet:{table_id}:{match}:{s.account}",
+                                ledger.player(s.account), box, bet,
+                                f"bet, table {table_id} match {match}")
+        except IntegrityError:   # another start took the chips meanwhile (the database's
+            with self.engine.connect() as c:          # check on balances said no)
+                have = min(ledger.balance(c, ledger.player(s.account)) for s in stakes)
+            raise ledger.LedgerError("not_enough_chips", need=bet, have=have) from None
+
+    def settle(self, table_id: str, match: int | str, v: Variant, winners: set[int],
+               stakes: Sequence[Stake], robot_level: str = "heuristic",
+               abandoned: frozenset[int] = frozenset(),
+               unearned: frozenset[int] = frozenset()) -> None:
+        """The pot to the winners and the bank, the XP and the ratings (once).  A match
+        whose escrow never received its bets (the start's reservation lost) pays
+        nothing; the accounts in ``unearned`` (:func:`~tute.server.tables.log.unearned_seats`)
+        get no XP (the game is counted as played, with 0 XP: the ranking leaves them
+        out)."""
+        box = ledger.escrow(table_id, match)
+        now = int(time.time())
+        with self.engine.begin() as c:
+            if stakes and not c.execute(select(movements.c.id).where(
+                    movements.c.dest == box, movements.c.key.like("bet:%"))).first():
+                log.warning("table %s: match %s had no bets in escrow: it pays nothing",
+                            table_id, match)
+                return
+            first = c.execute(select(xp.c.id).where(
+                xp.c.key.like(f"xp:{table_id}:{match}:%"))).first() is None
+            pot = ledger.balance(c, box)
+            paid, bank = pot_shares(pot, winners, stakes, abandoned)
+            for account, chips in paid.items():
+                ledger.move(c, f"win:{table_id}:{match}:{account}", box,
+                            ledger.player(account), chips, f"won, table {table_id}")
+            if bank > 0:
+                ledger.move(c, f"cut:{table_id}:{match}", box, ledger.BANK, bank,
+                            f"the bank's share, table {table_id}")
+            if not first:
+                return                                  # settled before: nothing again
+            awards = xp_awards(v, winners, stakes, abandoned | unearned)
+            for stake in stakes:          # unearned: a row of 0 (a game played, no XP)
+                if stake.account in abandoned:
+                    continue
+                c.execute(xp.insert().values(key=f"xp:{table_id}:{match}:{stake.account}",
+                                             account_id=stake.account, at=now,
+                                             amount=awards.get(stake.account, 0),
+                                             table_id=table_id, preset=v.preset,
+                                             won=int(stake.seat in winners)))
+            if stakes:
+                update_ratings(c, v, [v.side_of(s) for s in range(v.players)], winners,
+                               {s.seat: s.account for s in stakes}, robot_level)
+
+    def refund(self, table_id: str, match: int | str, stakes: Sequence[Stake] | None = None,
+               abandoned: frozenset[int] = frozenset()) -> None:
+        """Every bet in a match's escrow back to who put it in (an annulled match, or one
+        that never started) -- but a person penalised for abandoning it: that bet goes
+        to the bank."""
+        box = ledger.escrow(table_id, match)
+        kept = {ledger.player(a) for a in abandoned}
+        with self.engine.begin() as c:
+            bets = c.execute(select(movements.c.source, movements.c.amount)
+                             .where(movements.c.dest == box,
+                                    movements.c.key.like("bet:%"))).all()
+            for source, amount in bets:
+                if ledger.balance(c, box) < amount:
+                    break
+                if source in kept:
+                    ledger.move(c, f"forfeit:{table_id}:{match}:{source}", box,
+                                ledger.BANK, int(amount), f"abandoned, table {table_id}")
+                else:
+                    ledger.move(c, f"refund:{table_id}:{match}:{source}", box, source,
+                                int(amount), f"returned, table {table_id}")
+
+    def count_abandon(self, account: int) -> None:
+        with self.engine.begin() as c:
+            c.execute(update(accounts).where(accounts.c.id == account)
+                      .values(abandons=accounts.c.abandons + 1))
+
+    def open_escrows(self) -> list[tuple[str, str]]:
+        """(table, match) of every escrow still holding chips (the match as
+        :func:`~tute.server.site.ledger.escrow` names it: its number, and its attempt)."""
+        with self.engine.connect() as c:
+            rows = c.execute(select(balances.c.account)
+                             .where(balances.c.account.like("escrow:%"),
+                                    balances.c.balance > 0)).scalars().all()
+        out = []
+        for account in rows:
+            _, table_id, match = str(account).split(":")
+            out.append((table_id, match))
+        return out

@@ -1,0 +1,291 @@
+"""The review page's analysis of a kept match (``/api/games/{id}/analysis``).
+
+A person asks for one seat's decisions in one hand; the server judges them one by one
+in a worker process of its own (:func:`tute.tools.analyze.decision_at`: from the seat's
+view only, as ``tute analyze`` does), so the robots' pool and the event loop never wait
+on it, and says how far it is (the page's progress bar).  The finished hand is kept in
+``tute_analyses`` -- judged once, then read by everyone, in every language (the
+reasons are kept in the four).
+
+Judging costs a core for seconds, so it is rationed: one hand at a time per person
+(and :data:`PER_ADDRESS` per address: a guest may change cookies), :data:`QUEUE` hands
+at a time on the server (more is "busy, try again shortly").  A hand judged is kept
+with the judgement's :data:`VERSION`: a better judgement judges kept hands again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import insert, select
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from tute.core.errors import TuteError
+from tute.core.records import GameRecord, format_record, parse_record
+from tute.server.db.schema import analyses
+from tute.server.store import StoreError
+from tute.server.tables.kept import Kept, parse_game_id
+from tute.server.tables.workers import worker_pool
+from tute.server.wire.edge import client_address, lang_of
+from tute.server.wire.protocol import AnalysisAsk, decode_body
+from tute.tools.analysis_text import action_words
+from tute.tools.analyze import decision_at, decision_points, move_accuracy
+from tute.tools.reasons import words
+
+log = logging.getLogger("tute.review")
+LANGS = ("es", "pt", "it", "en")
+DEFAULT_BUDGET_MS = 800          # per decision: a hand of a dozen in about ten seconds
+QUEUE = 64                       # hands judged at once, server-wide: each gets its turn
+PER_ADDRESS = 2                  # of them from one address (a guest can change cookies)
+# The worker judges one decision at a time, taking the hands in progress in turn (each
+# hand asks for its next decision only when the last is judged): every hand gets a
+# fair share, so a few addresses (the third attack: four filled a queue of four) slow
+# the others down but cannot shut them out.
+FAILED_SECONDS = 60.0            # a failed hand is said so this long, then forgotten
+VERSION = 1                      # of the judgement: a new one judges kept hands again
+
+
+class ReviewError(TuteError):
+    """An analysis that cannot be had now (busy), or of a seat or hand that is not."""
+
+
+Key = tuple[str, int, int, int]          # table, match number, hand, seat
+
+
+def judge(record_text: str, seat: int, hand: int, index: int, budget_ms: float,
+          seed: int) -> dict[str, Any]:
+    """One decision, judged (in a worker process) and put as the page reads it."""
+    d = decision_at(parse_record(record_text), seat, hand, index, budget_ms, seed)
+    return {
+        "index": index, "trick": d.trick, "played": d.played, "forced": d.forced,
+        "exact": d.exact, "samples": d.samples, "grade": d.grade, "best": d.best,
+        "loss_win": round(d.loss_win, 2), "loss_points": round(d.loss_points, 2),
+        "values": [{"action": v.action, "win": round(v.win, 4), "margin": round(v.margin, 2)}
+                   for v in d.values],
+        "why": {lang: [words(r, lang) for r in d.why] for lang in LANGS},
+        "why_not": {lang: [words(r, lang) for r in d.why_not] for lang in LANGS},
+    }
+
+
+def in_words(decisions: list[dict[str, Any]], lang: str) -> dict[str, Any]:
+    """A judged hand in one language, with its accuracy and points lost."""
+    out = [{**d, "why": d["why"].get(lang, d["why"]["es"]),
+            "why_not": d["why_not"].get(lang, d["why_not"]["es"]),
+            "played_words": action_words(d["played"], lang),
+            "best_words": action_words(d["best"], lang),
+            "values": [{**v, "words": action_words(v["action"], lang)} for v in d["values"]]}
+           for d in decisions]
+    chosen = [d for d in decisions if not d["forced"]]
+    accuracy = (sum(move_accuracy(d["loss_win"]) for d in chosen) / len(chosen)
+                if chosen else 100.0)
+    return {"decisions": out, "accuracy": round(accuracy, 1),
+            "points_lost": round(sum(d["loss_points"] for d in chosen), 1)}
+
+
+@dataclass
+class _Job:
+    total: int
+    requester: str
+    address: str
+    done: int = 0
+    failed_at: float = 0.0               # when it failed (0: it has not)
+    task: asyncio.Task[None] | None = field(default=None, repr=False)
+
+    @property
+    def failed(self) -> bool:
+        return self.failed_at > 0
+
+
+def _warm() -> None:
+    """The analysis worker's first task: the solver's kernel compiled (or loaded)
+    before a judgement's time runs."""
+    from tute.search import dds
+
+    dds.warm()
+
+
+class Reviews:
+    def __init__(self, engine: Engine, kept: Kept, who: Callable[[Any], str | None],
+                 error: Callable[[TuteError, str], JSONResponse],
+                 budget_ms: float = DEFAULT_BUDGET_MS,
+                 may_see: Callable[[Request, str, int], Awaitable[None]] | None = None,
+                 queue: int = QUEUE) -> None:
+        self.engine, self.kept, self.who, self.error = engine, kept, who, error
+        self.may_see = may_see            # raises for who may not see the match
+        self.budget_ms = budget_ms
+        self.queue = queue
+        self.jobs: dict[Key, _Job] = {}
+        self.started = 0                  # hands whose judging began (a figure to watch)
+        self._pool: ProcessPoolExecutor | None = None
+
+    def pool(self) -> ProcessPoolExecutor:
+        if self._pool is None:             # one worker: a review never takes every core
+            self._pool = worker_pool(1)
+            self._pool.submit(_warm)
+        return self._pool
+
+    def close(self) -> None:
+        for job in self.jobs.values():
+            if job.task is not None:
+                job.task.cancel()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+    # ------------------------------------------------------------------ the store
+    def cached(self, key: Key) -> list[dict[str, Any]] | None:
+        table_id, number, hand, seat = key
+        try:
+            with self.engine.connect() as c:
+                text = c.execute(select(analyses.c.data).where(
+                    analyses.c.table_id == table_id, analyses.c.number == number,
+                    analyses.c.hand == hand, analyses.c.seat == seat,
+                    analyses.c.version == VERSION)).scalar()
+        except SQLAlchemyError as e:
+            raise StoreError("analysis_store") from e
+        return None if text is None else list(json.loads(text))
+
+    def keep(self, key: Key, decisions: list[dict[str, Any]]) -> None:
+        table_id, number, hand, seat = key
+        row = {"table_id": table_id, "number": number, "hand": hand, "seat": seat,
+               "version": VERSION, "budget_ms": int(self.budget_ms),
+               "created": int(time.time()),
+               "data": json.dumps(decisions, ensure_ascii=False)}
+        for attempt in (1, 2):              # a store that failed once may not again
+            try:
+                with self.engine.begin() as c:
+                    c.execute(insert(analyses).values(**row))
+                return
+            except IntegrityError:          # another process kept it first: the same
+                return
+            except SQLAlchemyError:
+                if attempt == 2:
+                    raise
+                time.sleep(0.5)
+
+    # ------------------------------------------------------------------ asking
+    def _check(self, record: GameRecord, hand: int, seat: int) -> list[int]:
+        hands = len(record.hands)
+        if not 1 <= hand <= hands:
+            raise ReviewError("no_such_hand", hands=hands)
+        if not 0 <= seat < len(record.names):
+            raise ReviewError("analysis_no_seat")
+        points = decision_points(record, seat, hand)
+        if not points:
+            raise ReviewError("analysis_sat_out")
+        return points
+
+    def running(self, key: Key) -> dict[str, Any] | None:
+        """The state of a hand being judged now (no store read), or None."""
+        job = self.jobs.get(key)
+        if job is None or job.failed:
+            return None
+        return {"status": "running", "done": job.done, "total": job.total}
+
+    def state(self, key: Key, lang: str) -> dict[str, Any]:
+        """How the analysis of ``key`` stands: none, running (how far), failed, done."""
+        now = self.running(key)
+        if now is not None:
+            return now
+        found = self.cached(key)            # kept meanwhile (by another process too)
+        if found is not None:
+            return {"status": "done", **in_words(found, lang)}
+        job = self.jobs.get(key)
+        if job is not None and time.time() - job.failed_at < FAILED_SECONDS:
+            return {"status": "failed",
+                    "error": ReviewError("analysis_failed").localized(lang)}
+        return {"status": "none"}
+
+    def start(self, key: Key, text: str, points: list[int], requester: str, address: str
+              ) -> dict[str, Any]:
+        """Start judging ``key`` (the record's ``text``, the seat's ``points``) unless it
+        is judged now already; on the event loop, so two asks never start it twice."""
+        now = self.running(key)
+        if now is not None:
+            return now
+        for k in [k for k, j in self.jobs.items()
+                  if j.failed and (k == key or time.time() - j.failed_at > FAILED_SECONDS)]:
+            del self.jobs[k]                        # failed ones: tried again, or forgotten
+        busy = [j for j in self.jobs.values() if not j.failed]
+        if any(j.requester == requester for j in busy) or \
+                sum(j.address == address for j in busy) >= PER_ADDRESS:
+            raise ReviewError("analysis_one_at_a_time")
+        if len(busy) >= self.queue:
+            raise ReviewError("analysis_busy")
+        job = _Job(len(points), requester, address)
+        self.jobs[key] = job
+        self.started += 1
+        job.task = asyncio.get_running_loop().create_task(self._run(key, job, text, points))
+        return {"status": "running", "done": 0, "total": job.total}
+
+    async def _run(self, key: Key, job: _Job, text: str, points: list[int]) -> None:
+        loop = asyncio.get_running_loop()
+        out: list[dict[str, Any]] = []
+        pool = self.pool()
+        try:
+            for index in points:
+                out.append(await asyncio.wrap_future(pool.submit(
+                    judge, text, key[3], key[2], index, self.budget_ms, 0)))
+                job.done += 1
+            await loop.run_in_executor(None, self.keep, key, out)
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:
+            log.exception("the analysis of %s failed", key)
+            job.failed_at = time.time()
+            if isinstance(e, BrokenProcessPool) and self._pool is pool:
+                self._pool = None                   # a worker died: a fresh pool next time
+            return
+        if self.jobs.get(key) is job:
+            del self.jobs[key]
+
+    # ------------------------------------------------------------------ HTTP
+    def routes(self) -> list[Route]:
+        return [Route("/api/games/{game_id}/analysis", self.http, methods=["GET", "POST"])]
+
+    async def http(self, request: Request) -> JSONResponse:
+        """GET: how the analysis of ``?hand=&seat=`` stands; POST ``{"hand", "seat"}``:
+        start it (or say how it stands)."""
+        lang = lang_of(request.scope)
+        loop = asyncio.get_running_loop()
+        try:
+            table_id, number = parse_game_id(request.path_params["game_id"])
+            if self.may_see is not None:
+                await self.may_see(request, table_id, number)
+            if request.method == "POST":
+                ask = decode_body(AnalysisAsk, await request.body())
+            else:
+                ask = decode_body(AnalysisAsk, json.dumps({
+                    "hand": _number(request.query_params.get("hand", "")),
+                    "seat": _number(request.query_params.get("seat", ""))}).encode())
+            key = (table_id, number, ask.hand, ask.seat)
+            now = self.running(key)                 # a poll while it runs: nothing read
+            if now is not None:
+                return JSONResponse(now)
+            record = await loop.run_in_executor(None, self.kept.record, table_id, number)
+            points = await loop.run_in_executor(None, self._check, record, ask.hand,
+                                                ask.seat)
+            state = await loop.run_in_executor(None, self.state, key, lang)
+            if request.method == "GET" or state["status"] in ("running", "done"):
+                return JSONResponse(state)
+            address = client_address(request.scope)
+            text = await loop.run_in_executor(None, format_record, record)
+            return JSONResponse(self.start(key, text, points, self.who(request) or address,
+                                           address), status_code=202)
+        except TuteError as e:
+            return self.error(e, lang)
+
+
+def _number(text: str) -> int:
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 7 else -1

@@ -1,0 +1,1 @@
+"""Between people: friends, invitations and private tables, chat, its filter and moderation."""

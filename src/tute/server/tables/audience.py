@@ -1,0 +1,160 @@
+"""Who may see which event of a table, and who is watching it.
+
+A table's events form one numbered sequence, and every viewer gets every number: an
+event a viewer may not see reaches it as a placeholder with the same number
+(``{"seq": n, "kind": "hidden"}``, as lichess does), so a viewer that reconnects with
+the last number it saw misses nothing and is sent nothing it may not see.
+
+:class:`Audience` sends a table's events: to each seat its view after the event (made
+once for all, their shared part once), to spectators the public view.
+
+What a viewer may not see: a chat message of someone it muted or blocked, and -- against
+collusion -- a spectator's message written while a hand was being played, for the
+players (spectators see it).  Cards are never in events: each seat's view (or a
+spectator's public one, :func:`tute.server.wire.views.spectator_json`) goes with them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from tute.core.game import Game
+from tute.core.match import Match
+from tute.server.wire.hub import SPECTATOR, Hub, Viewer
+from tute.server.wire.views import encode, event_json, seat_json, spectator_json, table_json
+
+
+def author_of(player: str | None, account: int | None, table_id: str) -> str:
+    """A person's public id at a table: ``a<account>`` when logged in, else a digest of
+    the guest's secret and the table (it cannot be turned back into the secret)."""
+    if account is not None:
+        return f"a{account}"
+    if player is None:
+        return ""
+    return "g" + hashlib.sha256(f"{table_id}:{player}".encode()).hexdigest()[:12]
+
+
+def placeholder(seq: int) -> dict[str, Any]:
+    """What a viewer gets of an event it may not see: only its number."""
+    return {"seq": seq, "kind": "hidden"}
+
+
+def sees(event: dict[str, Any], seat: int, hidden: set[str]) -> bool:
+    """May a viewer of ``seat`` (:data:`SPECTATOR` for a spectator) that hides the
+    authors ``hidden`` see this public event?"""
+    if event.get("kind") != "chat":
+        return True
+    if event.get("author") in hidden:
+        return False
+    return not (event.get("quiet") and seat != SPECTATOR)
+
+
+def viewer_sees(event: dict[str, Any]) -> Any:
+    """:func:`sees` for one event, as a test of a viewer (the hub's ``sees``)."""
+    def test(v: Viewer) -> bool:
+        return sees(event, v.seat, v.hidden)
+    return test
+
+
+def spectator_names(viewers: list[Viewer]) -> list[str]:
+    """The names of a table's spectators, each once, in order."""
+    return sorted({v.name for v in viewers if v.name}, key=str.casefold)
+
+
+class SentTable(Protocol):
+    """What sending needs of a table (:class:`~tute.server.tables.runtime.TableRuntime`)."""
+
+    hub: Hub
+
+    @property
+    def seq(self) -> int: ...
+    @property
+    def match(self) -> Match | None: ...
+    @property
+    def history(self) -> list[dict[str, Any]]: ...
+
+    def names(self, match: Match | None = None) -> list[str]: ...
+    def game_seat(self, seat: int, match: Match | None = None) -> int | None: ...
+    def summary(self) -> dict[str, Any]: ...
+    def clock_state(self) -> dict[str, Any] | None: ...
+
+
+class Audience:
+    """A table's viewers as the table sends to them."""
+
+    def __init__(self, table: SentTable) -> None:
+        self.table = table
+        self._told: tuple[int, list[str]] = (0, [])
+
+    def views(self, game: Game | None, match: Match | None
+              ) -> Callable[[int], dict[str, Any] | None]:
+        """The view of each seat (a spectator's, or a seat out of the match: the public
+        one) after an event; the part every seat shares is made once."""
+        names = self.table.names(match)
+        shared: list[dict[str, Any]] = []
+
+        def table() -> dict[str, Any]:
+            if not shared:
+                assert game is not None
+                shared.append(table_json(game.view(0).table, names, match))
+            return shared[0]
+
+        def of(seat: int) -> dict[str, Any] | None:
+            if game is None:
+                return None
+            in_hand = None if seat == SPECTATOR else self.table.game_seat(seat, match)
+            if in_hand is None:
+                return spectator_json(game, table())
+            return seat_json(game.view(in_hand), table())
+        return of
+
+    def broadcast(self, p: dict[str, Any], game: Game | None, match: Match | None) -> None:
+        """One public event to every viewer, with its view (chat: none; a viewer that
+        may not see it gets its number only)."""
+        t = self.table
+        chat = p["kind"] == "chat"
+        summary = t.summary() if p["kind"] not in ("action", "chat") else None
+        clock = t.clock_state()
+        views = self.views(game, match)
+        hidden = encode(event_json(placeholder(p["seq"]), None)) if chat else None
+        for seat in t.hub.watched():
+            message = event_json(p, None if chat else views(seat))
+            if summary is not None:
+                message["table"] = summary
+            if clock is not None and not chat:
+                message["clock"] = clock
+            t.hub.send(seat, encode(message), hidden, viewer_sees(p) if chat else None)
+
+    def missed(self, viewer: Viewer, last_seq: int) -> list[dict[str, Any]]:
+        """The events after ``last_seq`` (those the viewer may not see as placeholders),
+        then the viewer's current view."""
+        t = self.table
+        out = [event_json(e if sees(e, viewer.seat, viewer.hidden)
+                          else placeholder(int(e["seq"])), None)
+               for e in t.history if int(e["seq"]) > last_seq]
+        game = t.match.game if t.match is not None else None
+        view = self.views(game, t.match)(viewer.seat)
+        state = event_json({"seq": t.seq, "kind": "state"}, view)
+        state["table"] = t.summary()
+        state["you"] = None if viewer.seat == SPECTATOR else viewer.seat
+        state["author"] = viewer.author             # how the page knows its own lines
+        watching = t.hub.spectators()
+        state["audience"] = {"count": len(watching), "spectators": spectator_names(watching)}
+        clock = t.clock_state()
+        if clock is not None:
+            state["clock"] = clock
+        out.append(state)
+        return out
+
+    def tell_watchers(self) -> None:
+        """Who watches, to the whole table, when it changed."""
+        t = self.table
+        watching = t.hub.spectators()
+        told = (len(watching), spectator_names(watching))
+        if told != self._told:
+            self._told = told
+            text = encode({"type": "audience", "count": told[0], "spectators": told[1]})
+            for seat in t.hub.watched():
+                t.hub.send(seat, text)

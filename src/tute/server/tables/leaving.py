@@ -1,0 +1,90 @@
+"""Leaving a running competitive match: an abandon (seed 001).
+
+A person who leaves ("Salir") or stays away longer than :data:`ABANDON_SECONDS` loses
+the match: the bet stays in the pot, no XP, an abandon on the profile, and the table's
+robot plays the seat to the end.  Leaving any other table is no abandon.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Protocol
+
+from tute.core.errors import TuteError
+from tute.core.match import Match
+from tute.server.site.economy import Purse
+from tute.server.store import SeatRow
+from tute.server.tables.events import Abandoned, TableEvent
+from tute.server.tables.options import Options
+
+log = logging.getLogger("tute.server")
+ABANDON_SECONDS = 180.0       # away this long from a running competitive match: abandoned
+
+
+class LeavingTable(Protocol):
+    """What an abandon needs of its table (:class:`~tute.server.tables.runtime.TableRuntime`)."""
+
+    id: str
+    lock: asyncio.Lock
+    gone_since: dict[int, float]
+    abandon_seconds: float
+    purse: Purse | None
+
+    @property
+    def seats(self) -> dict[int, SeatRow]: ...
+    @property
+    def match(self) -> Match | None: ...
+    @property
+    def options(self) -> Options: ...
+    @property
+    def practice(self) -> bool: ...
+    @property
+    def abandoned(self) -> set[int]: ...
+
+    def seat_of(self, player: str | None) -> int | None: ...
+    async def emit(self, events: Sequence[TableEvent], ops: Sequence[Any] = (),
+                   before_sending: Callable[[], Awaitable[None]] | None = None
+                   ) -> None: ...
+
+
+class Leaving:
+    def __init__(self, table: LeavingTable) -> None:
+        self.table = table
+
+    async def leave(self, player: str | None) -> None:
+        """A person leaves the table: at a running competitive match, an abandon."""
+        t = self.table
+        async with t.lock:
+            seat = t.seat_of(player)
+            if seat is None:
+                raise TuteError("not_seated")
+            await self._abandon(seat)
+
+    async def the_absent(self, now: float | None = None) -> None:
+        """Whoever has been away from a running competitive match longer than the
+        table's ``abandon_seconds`` abandoned it (a shorter disconnection is not one)."""
+        t = self.table
+        moment = time.monotonic() if now is None else now
+        async with t.lock:
+            for seat, since in list(t.gone_since.items()):
+                if moment - since > t.abandon_seconds:
+                    await self._abandon(seat)
+
+    async def _abandon(self, seat: int) -> None:
+        t = self.table
+        m = t.match
+        row = t.seats.get(seat)
+        if not t.options.competitive or t.practice or m is None or m.is_over \
+                or seat in t.abandoned or row is None or row.kind != "human":
+            return
+        await t.emit([Abandoned(seat)])               # the robot plays the seat on
+        if t.purse is not None and row.account is not None:
+            try:
+                await asyncio.get_running_loop().run_in_executor(
+                    None, t.purse.count_abandon, row.account)
+            except Exception:
+                log.exception("table %s: the abandon of seat %d was not counted", t.id,
+                              seat)

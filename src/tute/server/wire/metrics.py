@@ -1,0 +1,130 @@
+"""What an operator watches: ``GET /metrics`` in Prometheus's text format.
+
+Tables by status, sockets, actions (a counter, the rate of the last minute, and the
+median and 99th percentile of the time from an action's arrival at its table to its
+event sent -- checked, stored, applied -- over the last 2,048 actions), refusals, and
+the robots' queue; with several processes, the tables taken over and what was
+forwarded to another process.  Only this machine (a loopback address) may read it: a site behind a
+proxy scrapes it locally.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Iterable, Mapping
+from typing import Protocol
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from tute.server.tables.robots import Thinkers
+from tute.server.wire.edge import loopback
+from tute.server.wire.hub import Hub
+
+
+class Metrics:
+    """The process's counters, fed by every table's :meth:`action`."""
+
+    def __init__(self, window: int = 2048) -> None:
+        self.actions = 0
+        self.refused = 0
+        self.adopted = 0              # tables taken over from a dead process (--bus)
+        self.forwarded = 0            # requests passed to the table's owner process
+        self.forwarding = 0           # sockets passed through to their owner now
+        self._recent: deque[tuple[float, float]] = deque(maxlen=window)  # (when, seconds)
+
+    def action(self, seconds: float, done: bool) -> None:
+        """One action handled by a table in ``seconds``; ``done``: applied (else refused
+        or dropped)."""
+        if done:
+            self.actions += 1
+            self._recent.append((time.monotonic(), seconds))
+        else:
+            self.refused += 1
+
+    def per_second(self, span: float = 60.0) -> float:
+        """Actions applied per second over the last ``span`` seconds."""
+        since = time.monotonic() - span
+        return sum(1 for when, _ in self._recent if when >= since) / span
+
+    def quantile(self, q: float) -> float:
+        """The ``q`` quantile of the recent actions' times, in seconds (0 with none)."""
+        times = sorted(seconds for _, seconds in self._recent)
+        if not times:
+            return 0.0
+        return times[min(len(times) - 1, int(q * len(times)))]
+
+    def text(self, statuses: Iterable[str], sockets: int, robots_waiting: int,
+             robots_busy: int) -> str:
+        """The exposition: one ``# TYPE`` line and its samples per metric."""
+        counts: dict[str, int] = {}
+        for status in statuses:
+            counts[status] = counts.get(status, 0) + 1
+        lines = ["# HELP tute_tables Tables in memory, by status.", "# TYPE tute_tables gauge"]
+        lines += [f'tute_tables{{status="{s}"}} {n}' for s, n in sorted(counts.items())]
+        lines += [
+            "# HELP tute_sockets Open table sockets (players and spectators).",
+            "# TYPE tute_sockets gauge", f"tute_sockets {sockets}",
+            "# HELP tute_actions_total Actions applied since the process started.",
+            "# TYPE tute_actions_total counter", f"tute_actions_total {self.actions}",
+            "# HELP tute_actions_refused_total Actions refused or dropped.",
+            "# TYPE tute_actions_refused_total counter",
+            f"tute_actions_refused_total {self.refused}",
+            "# HELP tute_actions_per_second Actions applied a second, the last minute.",
+            "# TYPE tute_actions_per_second gauge",
+            f"tute_actions_per_second {self.per_second():.3f}",
+            "# HELP tute_action_seconds Arrival to event sent, the last 2048 actions.",
+            "# TYPE tute_action_seconds summary",
+            f'tute_action_seconds{{quantile="0.5"}} {self.quantile(0.5):.6f}',
+            f'tute_action_seconds{{quantile="0.99"}} {self.quantile(0.99):.6f}',
+            "# HELP tute_robots_waiting Robot decisions queued for a worker.",
+            "# TYPE tute_robots_waiting gauge", f"tute_robots_waiting {robots_waiting}",
+            "# HELP tute_robots_busy Robot workers thinking now.",
+            "# TYPE tute_robots_busy gauge", f"tute_robots_busy {robots_busy}",
+            "# HELP tute_tables_adopted_total Tables taken over from a dead process.",
+            "# TYPE tute_tables_adopted_total counter",
+            f"tute_tables_adopted_total {self.adopted}",
+            "# HELP tute_forwarded_total Table requests and sockets passed to their owner process.",
+            "# TYPE tute_forwarded_total counter", f"tute_forwarded_total {self.forwarded}",
+            "# HELP tute_forwarded_sockets Table sockets passed through to their owner.",
+            "# TYPE tute_forwarded_sockets gauge",
+            f"tute_forwarded_sockets {self.forwarding}",
+        ]
+        return "\n".join(lines) + "\n"
+
+
+class _Table(Protocol):
+    @property
+    def status(self) -> str: ...
+
+    @property
+    def hub(self) -> Hub: ...
+
+
+class Watched(Protocol):
+    """What the figures are read from (:class:`~tute.server.tables.lobby.Lobby`)."""
+
+    @property
+    def tables(self) -> Mapping[str, _Table]: ...
+
+    @property
+    def thinkers(self) -> Thinkers: ...
+
+    @property
+    def metrics(self) -> Metrics: ...
+
+
+def metrics_route(lobby: Watched) -> Route:
+    """``GET /metrics`` for ``lobby``'s process, to this machine only (404 elsewhere)."""
+    async def metrics(request: Request) -> Response:
+        if not loopback(request.client.host if request.client else ""):
+            return JSONResponse({"error": "not found"}, status_code=404)
+        tables = list(lobby.tables.values())
+        sockets = sum(len(v) for t in tables for v in t.hub.viewers.values())
+        text = lobby.metrics.text((t.status for t in tables), sockets,
+                                  lobby.thinkers.waiting(), lobby.thinkers.busy())
+        return Response(text, media_type="text/plain; version=0.0.4")
+
+    return Route("/metrics", metrics, methods=["GET"])

@@ -1,0 +1,120 @@
+"""A seat's (or a spectator's) WebSocket at a table, once it is attached: the page's
+messages read one by one -- plays, the host's start, votes, automatic play, chat,
+mutes, blocks, reports, hints -- each a typed refusal in words when it cannot be done,
+and a flood closed; and the table's texts sent to the page in order (:func:`drain`)."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from tute.core.errors import TuteError
+from tute.server.tables.runtime import TableRuntime
+from tute.server.wire.hub import Viewer
+from tute.server.wire.limits import Window
+from tute.server.wire.protocol import (
+    Act,
+    Annul,
+    Automatic,
+    Block,
+    Chat,
+    Editing,
+    Hint,
+    Leave,
+    Mute,
+    Ping,
+    ProtocolError,
+    Report,
+    StartMatch,
+    decode_message,
+)
+from tute.server.wire.views import encode
+
+log = logging.getLogger("tute.server")
+HINT_SECONDS = 4.0               # one hint at a time, now and then
+MAX_LAST = 10**9
+
+
+def last_seen(text: str) -> int:
+    """The ``last=N`` of a socket's address: the last event the page saw."""
+    if not (text.isascii() and text.isdigit()) or len(text) > 10 or int(text) > MAX_LAST:
+        raise ProtocolError("bad_last")
+    return int(text)
+
+
+async def drain(viewer: Viewer, ws: WebSocket) -> None:
+    """Send the viewer's queue in order; close the socket once it is dropped."""
+    try:
+        while (text := await viewer.next()) is not None:
+            await ws.send_text(text)
+    except Exception:                     # the socket went away
+        return
+    if ws.client_state == WebSocketState.CONNECTED:
+        with contextlib.suppress(Exception):
+            await ws.close(code=1008)
+
+
+async def serve_seat(ws: WebSocket, table: TableRuntime, player: str | None, viewer: Viewer,
+                 window: Window, lang: str,
+                 block: Callable[[str, bool], Awaitable[None]]) -> None:
+    hints = Window(1, HINT_SECONDS)                 # one hint at a time, now and then
+    def refuse(e: TuteError) -> None:
+        viewer.push(encode({"type": "error", "message": e.localized(lang), "key": e.key}))
+
+    try:
+        while True:
+            frame = await ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                return
+            raw = frame.get("text")
+            if raw is None:
+                raw = frame.get("bytes") or b""
+            if not window.allow():                      # a flood: told, then closed
+                viewer.drop()
+                e = TuteError("too_many_messages")
+                with contextlib.suppress(Exception):
+                    await ws.send_text(encode({"type": "error", "key": e.key,
+                                               "message": e.localized(lang)}))
+                    await ws.close(code=1008)
+                return
+            try:
+                message = decode_message(raw)
+                if isinstance(message, Ping):
+                    viewer.push('{"type":"pong"}')
+                elif isinstance(message, StartMatch):
+                    await table.start(player or "")
+                elif isinstance(message, Act):
+                    await table.act(table.seat_of(player), message.action)
+                elif isinstance(message, Annul):
+                    await table.vote_annul(player, message.agree)
+                elif isinstance(message, Automatic):
+                    await table.automatic_play(player, message.on)
+                elif isinstance(message, Leave):
+                    await table.abandon(player)
+                elif isinstance(message, Editing):
+                    await table.edit_options(player, message.on)
+                elif isinstance(message, Chat):
+                    await table.chat.say(viewer, message.text, lang)
+                elif isinstance(message, Mute):
+                    table.chat.mute(viewer, message.author, message.on)
+                elif isinstance(message, Block):
+                    await block(message.author, message.on)
+                elif isinstance(message, Report):
+                    await table.chat.report(viewer, message.seq)
+                elif isinstance(message, Hint):
+                    view = table.hint_view(player)
+                    if not hints.allow():
+                        raise TuteError("hint_wait", seconds=int(HINT_SECONDS))
+                    action, why = await table.thinkers.advise(view, lang)
+                    viewer.push(encode({"type": "hint", "action": action, "reason": why,
+                                        "seq": table.seq}))
+            except TuteError as e:
+                refuse(e)
+            except Exception:                    # a fault of ours: said, logged, kept on
+                log.exception("table %s: a message could not be handled", table.id)
+                refuse(TuteError("server_fault"))
+    except WebSocketDisconnect:
+        return
