@@ -1,0 +1,109 @@
+"""What every route shares: the site's services, who is asking, and the one answer to
+a refusal (a :class:`~tute.core.errors.TuteError` raised anywhere in a route becomes
+``{"error": <in the page's language>, "key"}`` with its HTTP status)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from tute.core.errors import TuteError
+from tute.server.site.accounts import SESSION_COOKIE, Account, Accounts
+from tute.server.site.sessions import ensure_player, player_of, set_cookie
+from tute.server.social.friends import Presence
+from tute.server.social.lobbychat import LobbyChat
+from tute.server.social.moderation import Moderation
+from tute.server.store import Store, StoreError
+from tute.server.tables.kept import Kept
+from tute.server.tables.lobby import Lobby
+from tute.server.wire.edge import lang_of
+from tute.server.wire.limits import Limits
+from tute.server.wire.lobbyfeed import LobbyFeed
+
+T = TypeVar("T")
+STATIC = Path(__file__).parent.parent / "static"
+
+STATUS = {"no_such_table": 404, "table_broken": 410, "only_host": 403,
+          "only_host_starts": 403, "too_many_tables": 429, "too_many_open_tables": 429,
+          "bad_login": 401, "not_logged_in": 401, "too_many_logins": 429,
+          "name_taken": 409, "no_such_game": 404, "no_such_hand": 404,
+          "private_table": 403, "no_such_person": 404, "analysis_busy": 503,
+          "analysis_one_at_a_time": 429, "analysis_no_seat": 404, "analysis_sat_out": 404,
+          "tables_unavailable": 503, "table_moved": 503}
+
+
+def error(e: TuteError, lang: str) -> JSONResponse:
+    """A refusal as the page reads it, with its HTTP status."""
+    status = 503 if isinstance(e, StoreError) else STATUS.get(e.key, 400)
+    return JSONResponse({"error": e.localized(lang), "key": e.key}, status_code=status)
+
+
+async def refused(request: Request, exc: Exception) -> Response:
+    """The one exception handler of the site's routes."""
+    assert isinstance(exc, TuteError)
+    return error(exc, lang_of(request.scope))
+
+
+async def run(fn: Callable[[], T]) -> T:
+    """Database and password work off the event loop (argon2 takes ~50 ms)."""
+    return await asyncio.get_running_loop().run_in_executor(None, fn)
+
+
+def answer(request: Request, data: dict[str, Any], secret: str | None) -> JSONResponse:
+    """``data``, and the guest's new cookie when one was made."""
+    response = JSONResponse(data)
+    if secret is not None:
+        set_cookie(response, secret, request)
+    return response
+
+
+def locked(row: dict[str, Any]) -> dict[str, Any]:
+    """A table of the lobby as a stranger sees it: a private table without its id (no
+    way in, nor to watch), marked locked; any other as it is."""
+    if not row.get("private"):
+        return row
+    return {**row, "id": "", "may_sit": False, "spectators_allowed": False}
+
+
+@dataclass(slots=True)
+class Site:
+    """The services the routes work with (made once by :func:`~tute.server.app.create_app`)."""
+
+    store: Store
+    lobby: Lobby
+    people: Accounts
+    presence: Presence
+    talk: LobbyChat
+    kept: Kept
+    moderation: Moderation
+    limits: Limits
+    feed: LobbyFeed
+    listing: Callable[[], list[dict[str, Any]]]
+    local_only: bool
+
+    def account(self, conn: Any) -> Account | None:
+        """The account logged in on a request or socket (None: a guest)."""
+        return self.people.account_of(conn.cookies.get(SESSION_COOKIE))
+
+    def who(self, conn: Any) -> str | None:
+        """The player key of a request: its account's when logged in, else the guest's."""
+        logged = self.account(conn)
+        return logged.player if logged is not None else player_of(conn)
+
+    def ensure(self, conn: Any) -> tuple[str, str | None]:
+        """The player key, made for a new guest (with the cookie's secret to set)."""
+        logged = self.account(conn)
+        return (logged.player, None) if logged is not None else ensure_player(conn)
+
+    def me(self, request: Request) -> Account:
+        """The logged-in account, or a refusal."""
+        person = self.account(request)
+        if person is None:
+            raise TuteError("not_logged_in")
+        return person

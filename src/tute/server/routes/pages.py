@@ -1,0 +1,65 @@
+"""The pages and what they read before anything else: the client, its translations,
+the rules' help pages, what the site offers, a kept match's replay page, the metrics."""
+
+from __future__ import annotations
+
+from html import escape
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from tute.bots import BEST, LEVELS
+from tute.core.errors import TuteError
+from tute.core.variants import parse_variant
+from tute.i18n import LANGS, load_catalog
+from tute.server.routes.common import STATIC, Site
+from tute.server.site.help import help_page
+from tute.server.tables.lobby import offered_variants
+from tute.server.wire.edge import lang_of
+from tute.server.wire.metrics import metrics_route
+
+
+def routes(site: Site) -> list[BaseRoute]:
+    async def index(request: Request) -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    async def catalog(request: Request) -> JSONResponse:
+        lang = request.path_params["lang"]
+        if lang not in LANGS:
+            return JSONResponse({"error": "no such language: es, pt, it, en",
+                                 "key": "no_such_language"}, status_code=404)
+        return JSONResponse(load_catalog(lang),
+                            headers={"cache-control": "public, max-age=300"})
+
+    async def rules(request: Request) -> HTMLResponse:
+        """The help page of a variant (its text as the lobby offers it)."""
+        lang = lang_of(request.scope)
+        try:
+            variant = parse_variant(request.path_params["variant"])
+        except TuteError as e:                    # a page, not JSON: said in the page
+            return HTMLResponse(f"<!doctype html><p>{escape(e.localized(lang))}</p>",
+                                status_code=404)
+        return HTMLResponse(help_page(variant, lang))
+
+    async def meta(request: Request) -> JSONResponse:
+        """What the page offers, from the engine (no rule table in the page): the games,
+        the robot levels (the strongest first chosen), and whether only this machine can
+        reach the server."""
+        return JSONResponse({
+            "variants": [{"text": str(v), "preset": v.preset, "players": v.players,
+                          "match": v.match, "target": v.match_target}
+                         for v in offered_variants()],
+            "levels": list(LEVELS), "best": BEST, "local_only": site.local_only})
+
+    async def replay_page(request: Request) -> FileResponse:
+        return FileResponse(STATIC / "replay.html")
+
+    return [Route("/", index),
+            Route("/i18n/{lang}.json", catalog, methods=["GET"]),
+            Route("/api/meta", meta, methods=["GET"]),
+            metrics_route(site.lobby),
+            Route("/help/{variant:path}", rules, methods=["GET"]),
+            Route("/games/{game_id}", replay_page, methods=["GET"]),
+            Mount("/static", StaticFiles(directory=STATIC), name="static")]
