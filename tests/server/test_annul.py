@@ -109,3 +109,26 @@ def test_alone_at_a_competitive_match_an_annulment_is_an_abandon(tmp_path: Path)
         assert kinds[-2:] == ["abandon", "annulled"]
     finally:
         s.stop()
+
+
+def test_who_left_has_no_say_and_is_not_counted_twice(tmp_path: Path) -> None:
+    """A review of the fix above: a person who left the match (an abandon) could still
+    vote, annul it alone and be counted as abandoning twice."""
+    s = Server(f"sqlite:///{tmp_path / 'left.db'}")
+    try:
+        ana = s.account("Ana")
+        table = ana.new_table("habanero", competitive=True, bet=100, move_seconds=60)
+        with ana.ws(table) as ws:
+            until(ws, _kind("state"))
+            assert ana.post(f"/api/tables/{table}/start").status_code == 200
+            until(ws, _kind("start"))
+            ws.send(json.dumps({"type": "leave"}))
+            until(ws, _kind("abandon"))
+            ws.send(json.dumps({"type": "annul"}))
+            refused = until(ws, lambda m: m.get("type") == "error")
+            assert refused["key"] == "not_seated"
+        assert ana.get("/api/me").json()["abandons"] == 1
+        running = s.table(table).match
+        assert running is not None and not running.annulled
+    finally:
+        s.stop()

@@ -411,3 +411,15 @@ def test_socket_upgrades_count_toward_the_request_rate(tmp_path: Path) -> None:
         assert s.client("127.0.0.6").lobby_ws() is not None   # another address: fine
     finally:
         s.stop()
+
+
+def test_a_trusted_proxy_may_be_a_network() -> None:
+    from tute.server.wire.edge import PeerMark
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        return None
+    mark = PeerMark(app, "10.0.0.0/8, 192.0.2.7")
+    assert mark.trusted("10.1.2.3") and mark.trusted("192.0.2.7")
+    assert not mark.trusted("11.0.0.1") and not mark.trusted("192.0.2.8")
+    assert not mark.trusted("not an address")
+    assert PeerMark(app, "*").trusted("203.0.113.9")

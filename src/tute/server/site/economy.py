@@ -122,16 +122,17 @@ class Purse:
     def settle(self, table_id: str, match: int | str, v: Variant, winners: set[int],
                stakes: Sequence[Stake], robot_level: str = "heuristic",
                abandoned: frozenset[int] = frozenset(),
-               unearned: frozenset[int] = frozenset()) -> None:
+               unearned: frozenset[int] = frozenset(), bets: bool = True) -> None:
         """The pot to the winners and the bank, the XP and the ratings (once).  A match
         whose escrow never received its bets (the start's reservation lost) pays
         nothing; the accounts in ``unearned`` (:func:`~tute.server.tables.log.unearned_seats`)
         get no XP (the game is counted as played, with 0 XP: the ranking leaves them
-        out)."""
+        out).  ``bets``: the table had a bet (competitive tables stored before a bet
+        was required may have none, and pay as they did)."""
         box = ledger.escrow(table_id, match)
         now = int(time.time())
         with self.engine.begin() as c:
-            if stakes and not c.execute(select(movements.c.id).where(
+            if bets and stakes and not c.execute(select(movements.c.id).where(
                     movements.c.dest == box, movements.c.key.like("bet:%"))).first():
                 log.warning("table %s: match %s had no bets in escrow: it pays nothing",
                             table_id, match)

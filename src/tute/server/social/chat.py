@@ -107,7 +107,7 @@ class WordFilter:
         for i, tok in enumerate(tokens):
             if self.bad(tok):
                 out[i] = _stars(tok)
-        # a word split into short pieces: "p u t a", "pu ta", "mier da"
+        # a word split into pieces of a letter or two: "p u t a", "pu ta"
         short = [0 < len(skeleton(t)) <= _PIECE for t in tokens]
         for i in range(len(tokens)):
             for j in range(i + 2, min(len(tokens), i + _LONGEST // 2) + 1):
@@ -121,7 +121,8 @@ class WordFilter:
 
 
 _LONGEST = 24       # no listed word, nor two written together, is longer
-_PIECE = 4          # a piece of a split word: at most this many letters ("mier da")
+_PIECE = 2          # a piece of a split word: at most this many letters ("pu ta"; not
+                    # more: "con o sin" must stay as it is)
 
 
 def _joined(skel: str, words: frozenset[str]) -> bool:

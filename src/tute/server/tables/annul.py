@@ -9,6 +9,7 @@ opponents left may still annul what is left of it."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ from tute.server.tables.events import (
     TableEvent,
 )
 
+log = logging.getLogger("tute.server")
 ANNUL_SECONDS = 60.0
 
 
@@ -109,8 +111,8 @@ class Annulment:
         t = self.table
         async with t.lock:
             seat = t.seat_of(player)
-            if seat is None or t.seats[seat].kind != "human":
-                raise AnnulError("not_seated")
+            if seat is None or t.seats[seat].kind != "human" or seat in t.abandoned:
+                raise AnnulError("not_seated")          # who left has no say
             m = t.match
             if m is None or m.is_over:
                 raise AnnulError("no_match_running")
@@ -141,13 +143,18 @@ class Annulment:
             left = t.abandoned | {seat} if lone else set(t.abandoned)
             kept = t.kept_op(after, "annulled", t.seq + len(events), left)
 
-            async def refund() -> None:                  # the bets back before it is told
-                await t.run_purse("refund", t.escrow, not t.practice)
-            await t.emit(events, [Status("over"), kept], refund)
             row = t.seats[seat]
-            if lone and t.purse is not None and row.account is not None:
-                await asyncio.get_running_loop().run_in_executor(
-                    None, t.purse.count_abandon, row.account)
+
+            async def refund() -> None:        # the bets back (and the abandon counted)
+                await t.run_purse("refund", t.escrow, not t.practice)    # before it is told
+                if lone and t.purse is not None and row.account is not None:
+                    try:                              # annulled already: said, not undone
+                        await asyncio.get_running_loop().run_in_executor(
+                            None, t.purse.count_abandon, row.account)
+                    except Exception:
+                        log.exception("the abandon of account %d was not counted",
+                                      row.account)
+            await t.emit(events, [Status("over"), kept], refund)
 
     async def _expired(self, vote: Vote) -> None:
         await asyncio.sleep(max(0.0, vote.until - time.monotonic()) + 0.05)

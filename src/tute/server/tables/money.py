@@ -53,7 +53,8 @@ class TableMoney(TableView):
                                        unearned_seats(played, self.seats))
                 await loop.run_in_executor(None, purse.settle, self.id, escrow,
                                            match.variant, winning_seats(match, list(self.seats)),
-                                           stakes, self.robot_level, left, unearned)
+                                           stakes, self.robot_level, left, unearned,
+                                           self.options.bet > 0)
             elif step == "refund":
                 await loop.run_in_executor(None, purse.refund, self.id, escrow, stakes,
                                            left)

@@ -130,19 +130,37 @@ FORWARDED = "tute.forwarded"             # one another process of the site passe
 
 
 class PeerMark:
-    """Marks the requests whose peer is one of the trusted reverse proxies, before
+    """Marks the requests whose peer is one of the trusted reverse proxies (addresses
+    or networks, ``10.0.0.0/8``; ``*`` trusts every peer, and so every name), before
     uvicorn's proxy headers middleware replaces the peer with the forwarded client."""
 
     def __init__(self, app: ASGIApp, trusted: str) -> None:
         from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-        self.trusted = {t.strip() for t in trusted.split(",") if t.strip()}
+        given = [t.strip() for t in trusted.split(",") if t.strip()]
+        self.anyone = "*" in given
+        self.networks = []
+        self.names = set()
+        for entry in given:
+            try:
+                self.networks.append(ipaddress.ip_network(entry, strict=False))
+            except ValueError:
+                self.names.add(entry)            # a socket path or a name: as given
         self.app = ProxyHeadersMiddleware(app, trusted_hosts=trusted)  # type: ignore[arg-type]
+
+    def trusted(self, peer: str) -> bool:
+        if self.anyone or peer in self.names:
+            return True
+        try:
+            address = ipaddress.ip_address(peer)
+        except ValueError:
+            return False
+        return any(address in network for network in self.networks)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] in ("http", "websocket"):
             peer = scope.get("client")
-            if peer and (str(peer[0]) in self.trusted or "*" in self.trusted):
+            if peer and self.trusted(str(peer[0])):
                 scope = {**scope, PROXIED: True}
         await self.app(scope, receive, send)  # type: ignore[arg-type]
 
