@@ -128,9 +128,10 @@ class Lobby:
                     running.match is not None and not running.match.is_over:
                 continue                               # it plays on
             number = int(escrow.split(".")[0]) if escrow.split(".")[0].isdigit() else 0
-            record = self.store.load(table_id)
-            finished = None if record is None else _finished_match(record, number, escrow)
-            try:
+            try:                                       # one table's fault stops no other
+                record = self.store.load(table_id)
+                finished = None if record is None else \
+                    _finished_match(record, number, escrow)
                 if record is not None and finished is not None:
                     stakes = stakes_of(record.seats)
                     played = [{**e.data, "kind": e.kind}
