@@ -95,12 +95,10 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
         viewer = Viewer(seat, author, logged.name if logged and seat == SPECTATOR else "",
                         set(table.muted.get(author, ())), client_address(ws.scope))
         await hide_blocked(logged, viewer)
-        if not table.attach(viewer):
+        if not await table.join(viewer, last):
             await ws.send_text(_refusal(TuteError("too_many_sockets"), lang))
             await ws.close(code=4429)
             return
-        for message in table.missed(viewer, last):
-            viewer.push(encode(message))
         if logged is not None:
             presence.came(logged.id, viewer)
         writer = asyncio.get_running_loop().create_task(drain(viewer, ws))

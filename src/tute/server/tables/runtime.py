@@ -355,6 +355,17 @@ class TableRuntime(TableMoney):
     def attach(self, viewer: Viewer) -> bool:
         return self.hub.attach(viewer)
 
+    async def join(self, viewer: Viewer, last_seq: int) -> bool:
+        """A viewer comes (False: no room), and is sent what it missed after
+        ``last_seq`` -- under the table's lock, so never between an event's apply and
+        its sending (it would get that event twice)."""
+        async with self.lock:
+            if not self.attach(viewer):
+                return False
+            for message in self.missed(viewer, last_seq):
+                viewer.push(encode(message))
+            return True
+
     def detach(self, viewer: Viewer) -> None:
         self.hub.detach(viewer)
 
