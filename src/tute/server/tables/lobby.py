@@ -27,7 +27,7 @@ from tute.server.tables.options import Options
 from tute.server.tables.places import placer
 from tute.server.tables.robots import QUICK, Thinkers
 from tute.server.tables.runtime import TableError, TableRuntime, new_table_id
-from tute.server.tables.state import TableState, apply
+from tute.server.tables.state import TableState, apply, escrow_number
 from tute.server.wire.limits import Limits, RateLimit
 from tute.server.wire.metrics import Metrics
 from tute.server.wire.protocol import CreateTable
@@ -127,7 +127,7 @@ class Lobby:
             if running is not None and running.escrow == escrow and \
                     running.match is not None and not running.match.is_over:
                 continue                               # it plays on
-            number = int(escrow.split(".")[0]) if escrow.split(".")[0].isdigit() else 0
+            number = escrow_number(escrow)
             try:                                       # one table's fault stops no other
                 record = self.store.load(table_id)
                 finished = None if record is None else \

@@ -36,7 +36,6 @@ from tute.server.store import (
     NewTable,
     Op,
     PutSeat,
-    SeatRow,
     Status,
     Store,
     StoreError,
@@ -54,7 +53,14 @@ from tute.server.tables.money import TableMoney
 from tute.server.tables.options import Options
 from tute.server.tables.places import Place, process_placer
 from tute.server.tables.robots import Thinkers
-from tute.server.tables.state import TableState, apply, options_event, replay
+from tute.server.tables.state import (
+    TableState,
+    apply,
+    escrow_name,
+    options_event,
+    replay,
+    seat_row,
+)
 from tute.server.wire.hub import Hub, Viewer
 from tute.server.wire.metrics import Metrics
 from tute.server.wire.views import encode
@@ -111,7 +117,6 @@ class TableRuntime(TableMoney):
         """A new table, its options and (unless robots only) its host seated, in one
         transaction."""
         t = cls(table_id or new_table_id(), options, store, thinkers, host, robot_delay)
-        t.state = TableState(Options(options.variant, options.robot_level, 0.0))
         if place is not None:
             t.place = place
         if options.competitive and (host is None or account is None):
@@ -121,8 +126,9 @@ class TableRuntime(TableMoney):
         if host is not None:
             decide.free_seat(t.state, seat)
             where = t.place(address) if address is not None else None
-            events.append(Seated(seat, validate_name(name), False, host, account, where))
-            ops.append(PutSeat(SeatRow(seat, validate_name(name), "human", host, account)))
+            e = Seated(seat, validate_name(name), False, host, account, where)
+            events.append(e)
+            ops.append(PutSeat(seat_row(e)))
         await t.emit(events, ops)
         t.thinkers.warm(options.robot_level)
         return t
@@ -217,8 +223,7 @@ class TableRuntime(TableMoney):
             decide.check_open(self.state, self.broken)
             where = self.place(address) if address is not None else None
             e = decide.sit(self.state, player, seat, name, account, where)
-            await self.emit([e], [PutSeat(SeatRow(e.seat, e.name, "human", player,
-                                                  account))])
+            await self.emit([e], [PutSeat(seat_row(e))])
 
     async def invite(self, player: str | None, account: int, name: str) -> None:
         """The host invites an account (a friend) to sit at this table, private or not;
@@ -234,8 +239,7 @@ class TableRuntime(TableMoney):
             if player is not None or self.host is not None:
                 decide.check_host(self.state, self.host, player)
             seated = decide.robots(self.state)
-            await self.emit(seated, [PutSeat(SeatRow(e.seat, e.name, "robot", None))
-                                     for e in seated])
+            await self.emit(seated, [PutSeat(seat_row(e)) for e in seated])
             if seated:
                 self.thinkers.warm(self.robot_level)
 
@@ -265,7 +269,7 @@ class TableRuntime(TableMoney):
             attempt = secrets.token_hex(4)             # its own escrow (the third attack)
             events = decide.start(self.state, self.broken, secrets.randbits(63), attempt,
                                   why)
-            escrow = f"{self.matches_started() + 1}.{attempt}"
+            escrow = escrow_name(self.matches_started() + 1, attempt)
             counts = why is None
             await self.run_purse("reserve", escrow, counts)   # the bets first: all or none
             try:

@@ -59,6 +59,24 @@ class TableState:
     history: list[dict[str, Any]] = field(default_factory=list)   # public, for pages
 
 
+def seat_row(e: Seated) -> SeatRow:
+    """The store's row of the seat a ``seat`` event takes."""
+    return SeatRow(e.seat, e.name, "robot" if e.robot else "human", e.player, e.account)
+
+
+def escrow_name(number: int, attempt: str | None) -> str:
+    """The escrow of a table's ``number``-th match (:func:`~tute.server.site.ledger.escrow`'s
+    match): the number and the start's attempt, or the number alone for a start stored
+    before attempts were."""
+    return f"{number}.{attempt}" if attempt else str(number)
+
+
+def escrow_number(escrow: str) -> int:
+    """The match number an escrow name (:func:`escrow_name`) belongs to (0: none)."""
+    head = escrow.split(".")[0]
+    return int(head) if head.isdigit() else 0
+
+
 def options_of(e: OptionsSet) -> Options:
     return Options(parse_variant(e.variant), e.robot_level, e.move_seconds, e.competitive,
                    e.bet, e.spectators, e.chat_in_hand, e.private)
@@ -97,9 +115,7 @@ def apply(state: TableState, seq: int, event: TableEvent) -> None:
         state.options = options_of(event)
         state.editing = False
     elif isinstance(event, Seated):
-        state.seats[event.seat] = SeatRow(event.seat, event.name,
-                                          "robot" if event.robot else "human",
-                                          event.player, event.account)
+        state.seats[event.seat] = seat_row(event)
         state.places.pop(event.seat, None)
         if event.where is not None:
             state.places[event.seat] = event.where
@@ -109,8 +125,7 @@ def apply(state: TableState, seq: int, event: TableEvent) -> None:
         state.match = Match(state.options.variant, seed=event.seed)
         state.practice = event.practice
         state.abandoned = set()
-        state.escrow = f"{state.matches}.{event.escrow}" if event.escrow \
-            else str(state.matches)
+        state.escrow = escrow_name(state.matches, event.escrow)
     elif isinstance(event, Acted):
         if m is None:
             raise ValueError(f"event {seq}: an action before the match started")
