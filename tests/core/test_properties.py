@@ -293,6 +293,38 @@ def test_random_games_keep_every_invariant(variant: Variant, seed: int, dealer: 
         assert again.view(seat) == g.view(seat)
 
 
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variant=variants(), seed=st.integers(0, 2**32), play_seed=st.integers(0, 2**32))
+def test_check_and_may_end_agree_with_apply(variant: Variant, seed: int, play_seed: int
+                                            ) -> None:
+    """``check`` refuses exactly what ``apply`` refuses, with the same error, changing
+    nothing; ``may_end`` is False only for moves after which the hand goes on (the
+    server tries on a copy only the moves that may end it)."""
+    rng = random.Random(play_seed)
+    g = Game.new(variant, seed=seed)
+    every: list[Action] = [*PLAYS, *TWENTIES, FORTY, SWAP, TUTE, *MANILLAS, PASS,
+                           Bid(60), Bid(95), *NAME_TRUMPS]
+    while not g.is_over:
+        for seat in range(g.players):
+            for action in rng.sample(every, 6) + list(g.legal_actions(seat)):
+                before = (g.state_fields(), g.locations(), g.history)
+                tried = g.copy()
+                try:
+                    tried.apply(seat, action)
+                except TuteError as refused:
+                    with pytest.raises(type(refused)) as caught:
+                        g.check(seat, action)
+                    assert str(caught.value) == str(refused)
+                else:
+                    g.check(seat, action)
+                    if not g.may_end(seat, action):
+                        assert not tried.is_over, (seat, action)
+                assert (g.state_fields(), g.locations(), g.history) == before
+        to_act = g.to_act
+        assert to_act is not None
+        g.apply(to_act, rng.choice(g.legal_actions(to_act)))
+
+
 @settings(max_examples=400, deadline=None)
 @given(option_sets())
 def test_option_combinations_play_or_are_refused(case: tuple[str, dict[str, Any]]) -> None:

@@ -369,6 +369,36 @@ class Game(DeclarationRules):
         self.actions.append((seat, action))
         self.version += 1
 
+    def check(self, seat: int, action: Action) -> None:
+        """Raise the TuteError :meth:`apply` would raise for ``action``; change nothing.
+        (The same test as :meth:`apply`'s, which keeps its own copy inline: solvers call
+        it millions of times.)"""
+        seat = self._seat(seat)
+        if type(action) is Play:
+            if not (self._legal_mask(seat) >> self.bit_of[action.card.index]) & 1:
+                raise _explain.explain(self, seat, action)
+        elif action not in self.legal_actions(seat):
+            raise _explain.explain(self, seat, action)
+
+    def may_end(self, seat: int, action: Action) -> bool:
+        """Whether doing ``action`` (legal) could end the hand; False only where it
+        certainly does not.  A hand ends in three ways alone: a trick after which its
+        winner holds no card, an auction where everyone passed, a tute declared.  A play
+        can end it only when it completes a trick and some hand is then empty (draws
+        from the stock only add cards)."""
+        if type(action) is not Play or self.auction is not None:
+            return True
+        if len(self.trick_bits) + 1 < self.nplay:
+            return False
+        bit = 1 << self.bit_of[action.card.index]
+        hands = self.hands
+        return any((hands[s] & ~bit if s == seat else hands[s]) == 0 for s in self.playing)
+
+    def _legal_mask(self, seat: int) -> int:
+        if self._cache_ver[seat] != self.version:
+            self.legal_actions(seat)
+        return self._cache_mask[seat]
+
     def _seat(self, seat: object) -> int:
         if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < self.n:
             return seat
@@ -529,11 +559,16 @@ class Game(DeclarationRules):
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may know now -- and nothing else."""
         seat = self._seat(seat)
+        return _snapshot.view(self, seat, self.legal_actions(seat), self.table_view())
+
+    def table_view(self) -> TableView:
+        """What every seat sees alike now (no card of any hand): the ``table`` of every
+        seat's :meth:`view`, made once per state."""
         table = self._public
-        if table is None or self._public_ver != self.version:   # alike for every seat
+        if table is None or self._public_ver != self.version:
             table = self._public = _snapshot.table_view(self)
             self._public_ver = self.version
-        return _snapshot.view(self, seat, self.legal_actions(seat), table)
+        return table
 
     def _side_won(self, side: int) -> int:
         return _snapshot.side_won(self, side)

@@ -20,10 +20,21 @@ import hashlib
 from collections.abc import Callable
 from typing import Any, Protocol
 
+import orjson
+
 from tute.core.game import Game
 from tute.core.match import Match
 from tute.server.wire.hub import SPECTATOR, Hub, Viewer
-from tute.server.wire.views import encode, event_json, seat_json, spectator_json, table_json
+from tute.server.wire.views import (
+    encode,
+    event_json,
+    joined,
+    seat_json,
+    seat_part,
+    spectator_json,
+    spectator_part,
+    table_json,
+)
 
 
 def author_of(player: str | None, account: int | None, table_id: str) -> str:
@@ -98,7 +109,7 @@ class Audience:
         def table() -> dict[str, Any]:
             if not shared:
                 assert game is not None
-                shared.append(table_json(game.view(0).table, names, match))
+                shared.append(table_json(game.table_view(), names, match))
             return shared[0]
 
         def of(seat: int) -> dict[str, Any] | None:
@@ -110,6 +121,23 @@ class Audience:
             return seat_json(game.view(in_hand), table())
         return of
 
+    def parts(self, game: Game | None, match: Match | None
+              ) -> Callable[[int], orjson.Fragment | None]:
+        """:meth:`views` encoded, the part every seat shares encoded once."""
+        names = self.table.names(match)
+        shared: list[bytes] = []
+
+        def of(seat: int) -> orjson.Fragment | None:
+            if game is None:
+                return None
+            if not shared:
+                shared.append(orjson.dumps(table_json(game.table_view(), names, match)))
+            in_hand = None if seat == SPECTATOR else self.table.game_seat(seat, match)
+            if in_hand is None:
+                return joined(shared[0], spectator_part(game))
+            return joined(shared[0], seat_part(game.view(in_hand)))
+        return of
+
     def broadcast(self, p: dict[str, Any], game: Game | None, match: Match | None) -> None:
         """One public event to every viewer, with its view (chat: none; a viewer that
         may not see it gets its number only)."""
@@ -117,7 +145,7 @@ class Audience:
         chat = p["kind"] == "chat"
         summary = t.summary() if p["kind"] not in ("action", "chat") else None
         clock = t.clock_state()
-        views = self.views(game, match)
+        views = self.parts(game, match)
         hidden = encode(event_json(placeholder(p["seq"]), None)) if chat else None
         for seat in t.hub.watched():
             message = event_json(p, None if chat else views(seat))

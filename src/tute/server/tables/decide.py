@@ -3,8 +3,10 @@ command and returns the events it makes -- or raises a typed refusal (a
 :class:`~tute.core.errors.TuteError` a player can read) -- and changes nothing.  The
 table stores the events and applies them (:mod:`tute.server.tables.state`).
 
-The core's rules are the one authority on actions: an action is tried on a copy of the
-game, so a refusal says exactly why in the player's words.
+The core's rules are the one authority on actions: an action is checked by the game
+itself (:meth:`~tute.core.game.Game.check`, the test its ``apply`` makes), so a refusal
+says exactly why in the player's words; only a move that may end the hand is tried on a
+copy of the game, to count the hand.
 """
 
 from __future__ import annotations
@@ -157,9 +159,13 @@ def act(state: TableState, broken: str | None, seat: int | None, text: object,
     action = parse_action(text)
     if seat not in match.seat_map:
         raise OutOfTurnError("out_of_match")
-    game = match.game.copy()
-    game.apply(match.seat_map.index(seat), action)    # the one authority; raises
+    at = match.seat_map.index(seat)
+    match.game.check(at, action)                      # the one authority; raises
     events: list[TableEvent] = [Acted(seat, str(action), auto)]
+    if not match.game.may_end(at, action):            # most moves: nothing to copy
+        return Played(events, match)
+    game = match.game.copy()
+    game.apply(at, action)
     if not game.is_over:
         return Played(events, match)
     ended = match.copy()

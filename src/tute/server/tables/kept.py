@@ -197,7 +197,7 @@ def replay_hand(record: GameRecord, hand: int) -> dict[str, Any]:
 
 
 def _position(g: Game, names: list[str], move: tuple[int, str] | None) -> dict[str, Any]:
-    out = table_json(g.view(0).table, names)
+    out = table_json(g.table_view(), names)
     out.update({"seat": None, "hand": [], "legal": [], "legal_cards": [],
                 "known_cards": [[] for _ in range(g.players)],
                 "faces": [sorted(c.code for c in g.hand(s)) for s in range(g.players)],

@@ -27,14 +27,17 @@ def view_json(v: PlayerView, names: list[str], match: Match | None = None
 def seat_json(v: PlayerView, table: dict[str, Any]) -> dict[str, Any]:
     """A seat's view as JSON, given :func:`table_json` of ``v.table`` (made once per
     event for every seat)."""
-    out = dict(table)
-    out.update({
+    return {**table, **seat_part(v)}
+
+
+def seat_part(v: PlayerView) -> dict[str, Any]:
+    """What only this seat sees: its hand, what others showed it, what it may do."""
+    return {
         "seat": v.seat, "hand": [c.code for c in v.hand],
         "known_cards": [sorted(c.code for c in k) for k in v.known_cards],
         "legal": [str(a) for a in v.legal],
         "legal_cards": [a.card.code for a in v.legal if isinstance(a, Play)],
-    })
-    return out
+    }
 
 
 def spectator_json(game: Game, table: dict[str, Any]) -> dict[str, Any]:
@@ -42,18 +45,33 @@ def spectator_json(game: Game, table: dict[str, Any]) -> dict[str, Any]:
     public table, the cards every seat has shown to all -- no hand, no stock -- and,
     once the hand is over, every hand as it was dealt and the cards drawn (a hand is
     public once played)."""
+    return {**table, **spectator_part(game)}
+
+
+def spectator_part(game: Game) -> dict[str, Any]:
+    """:func:`spectator_json` without the table."""
     n = game.players
-    out = dict(table)
-    out.update({
+    out: dict[str, Any] = {
         "seat": None, "hand": [], "legal": [], "legal_cards": [], "spectator": True,
         # what seat s showed to all, as any other seat sees it
         "known_cards": [sorted(c.code for c in game.view((s + 1) % n).known_cards[s])
                         for s in range(n)],
-    })
+    }
     if game.is_over:
         out["dealt"] = [[c.code for c in h] for h in game.deal.hands]
         out["drawn"] = [[s, c.code] for s, c in game.draws]
     return out
+
+
+def joined(table: bytes, part: dict[str, Any]) -> orjson.Fragment:
+    """A view's JSON from the table's, encoded once for every seat (``table``:
+    ``orjson.dumps`` of :func:`table_json`), and the seat's own part: the same object
+    as ``{**table, **part}`` -- their keys never meet -- without encoding the shared
+    part again for each seat."""
+    own = orjson.dumps(part)
+    if len(own) <= 2 or len(table) <= 2:                   # one of them is {}
+        return orjson.Fragment(table if len(own) <= 2 else own)
+    return orjson.Fragment(table[:-1] + b"," + own[1:])
 
 
 def table_json(t: TableView, names: list[str], match: Match | None = None
@@ -97,7 +115,8 @@ def result_json(r: HandResult) -> dict[str, Any]:
     return result_to_json(r)
 
 
-def event_json(public: dict[str, Any], view: dict[str, Any] | None) -> dict[str, Any]:
+def event_json(public: dict[str, Any], view: dict[str, Any] | orjson.Fragment | None
+               ) -> dict[str, Any]:
     message: dict[str, Any] = {"type": "event", "event": public}
     if view is not None:
         message["view"] = view
@@ -105,5 +124,6 @@ def event_json(public: dict[str, Any], view: dict[str, Any] | None) -> dict[str,
 
 
 def encode(message: dict[str, Any]) -> str:
-    """A message's JSON text (orjson: the server writes one per seat per event)."""
+    """A message's JSON text (orjson: the server writes one per seat per event; a
+    view already encoded goes in as an ``orjson.Fragment``, :func:`joined`)."""
     return orjson.dumps(message).decode()
