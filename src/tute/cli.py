@@ -57,6 +57,21 @@ def _cmd_bench(args: argparse.Namespace) -> int:
             print("tute: --processes needs --db postgresql+psycopg://… and --bus redis://…",
                   file=sys.stderr)
             return 2
+        if args.human:
+            from tute.server.wire.loadhuman import run as human_run
+            fig = human_run(args.load, args.seconds, processes=args.processes, db=args.db,
+                            bus=args.bus)
+            print(json.dumps(fig) if args.json else
+                  f"{fig['tables_set_up']} of {fig['tables']} tables, "
+                  f"{fig['seats_connected']} seats connected, {fig['processes']} "
+                  f"process(es), people acting 1-4 s after their turn: "
+                  f"{fig['actions_per_second']} actions/s; arrival to events sent p50 "
+                  f"{fig['server_p50_ms']} ms, p99 {fig['server_p99_ms']} ms, p99.9 "
+                  f"{fig['server_p999_ms']} ms; round trip p50 {fig['round_trip_p50_ms']} "
+                  f"ms, p99 {fig['round_trip_p99_ms']} ms; {fig['cpu_ms_per_action']} ms "
+                  f"CPU an action; {fig['kib_per_table']} KiB a table "
+                  f"({fig['server_rss_mb']} MiB in all); {fig['errors']} errors")
+            return 0
         fig = load_run(args.load, args.seconds, processes=args.processes, db=args.db,
                        bus=args.bus)
         cost = fig.get("per_action") or {}
@@ -493,6 +508,10 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--hands", type=int, default=3, help="hands per variant (--analysis)")
     b.add_argument("--load", type=int, metavar="TABLES",
                    help="the server under TABLES simultaneous parejas tables (--seconds long)")
+    b.add_argument("--human", action="store_true",
+                   help="with --load: people's pace -- every seat its own guest from its "
+                        "own loopback address, acting 1-4 s after its turn, the server's "
+                        "limits on (try --load 2500 --seconds 60)")
     b.add_argument("--processes", type=int, default=1,
                    help="with --load: this many server processes (needs --db and --bus)")
     b.add_argument("--db", help="with --load: the servers' database (default a fresh SQLite)")

@@ -203,6 +203,22 @@ def test_load_benchmark_smoke() -> None:
     assert fig["actions"] > 0 and fig["errors"] == 0 and fig["p99_ms"] is not None
 
 
+def test_human_paced_load_benchmark_smoke() -> None:
+    """The human-paced mode: every seat its own guest from its own loopback address,
+    with the server's limits on; actions at people's pace, the server's own histogram
+    read, memory per table measured, nothing refused."""
+    from tute.server.wire.loadhuman import address, run
+    assert len({address(i) for i in range(10_000)}) == 10_000
+    assert address(0) == "127.1.0.1" and address(9_999).startswith("127.1.")
+    fig = run(3, 6.0, ramp=1.0, settle=3.0)
+    assert fig["tables_set_up"] == 3 and fig["seats_connected"] == 12, fig
+    assert fig["actions"] > 0 and fig["errors"] == 0, fig
+    # three tables, a move every 1-4 s each: not robot-paced
+    assert fig["actions_per_second"] < 3 * 1.2, fig
+    assert fig["server_p50_ms"] is not None and fig["server_p99_ms"] is not None
+    assert fig["round_trip_p50_ms"] is not None and fig["kib_per_table"] is not None
+
+
 def test_the_clock_is_sent_with_the_events(server: Server) -> None:
     s = server
     ana = s.client()

@@ -28,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import httpx
@@ -232,6 +233,18 @@ class Costs:
             client.close()
         return out
 
+    def rss_mb(self) -> float | None:
+        """The servers' resident memory now, in MiB (None where it cannot be read)."""
+        total = 0
+        try:
+            for pid in self.pids:
+                with open(f"/proc/{pid}/status", encoding="ascii") as f:
+                    total += next(int(line.split()[1]) for line in f
+                                  if line.startswith("VmRSS:"))
+        except (OSError, ValueError, IndexError, StopIteration):
+            return None
+        return total / 1024
+
     def _cpu(self) -> float | None:
         total = 0.0
         try:
@@ -244,45 +257,66 @@ class Costs:
         return total * 1000
 
 
-def run(tables: int, seconds: float, interval: float = 0.2, processes: int = 1,
-        db: str | None = None, bus: str | None = None) -> dict[str, Any]:
-    """The load run: one server process on a fresh SQLite store, or ``processes`` over
-    ``db`` (PostgreSQL) and ``bus`` (Redis)."""
-    folder = tempfile.mkdtemp(prefix="tute-load-")
-    url = db or f"sqlite:///{os.path.join(folder, 'load.db')}"
-    if bus is not None:                       # migrated once, as a deploy does
-        subprocess.run([sys.executable, "-m", "tute.cli", "admin", "migrate", "--db", url],
-                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    ports = [_free_port() for _ in range(processes)]
-    # no pipes: output nobody reads could fill one and stall the server
-    servers = [subprocess.Popen(
-        [sys.executable, "-m", "tute.cli", "serve", "--port", str(port), "--db", url,
-         "--robot-delay", "0", "--tables-per-minute", "0", "--requests-per-minute", "0",
-         "--open-tables", str(tables + 1), *(["--bus", bus] if bus else [])],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for port in ports]
-    made: list[str] = []
-    try:
-        for port in ports:
+class Servers:
+    """``tute serve`` processes for a load run: one on a fresh SQLite store, or
+    ``processes`` over ``db`` (PostgreSQL) and ``bus`` (Redis), with ``args`` added to
+    their command; the tables the run made (``made``) are closed at the end."""
+
+    def __init__(self, processes: int = 1, db: str | None = None, bus: str | None = None,
+                 args: Sequence[str] = ()) -> None:
+        self.folder = tempfile.mkdtemp(prefix="tute-load-")
+        self.db, self.bus = db, bus
+        self.url = db or f"sqlite:///{os.path.join(self.folder, 'load.db')}"
+        self.ports = [_free_port() for _ in range(processes)]
+        self.args = list(args)
+        self.procs: list[subprocess.Popen[bytes]] = []
+        self.made: list[str] = []
+
+    def __enter__(self) -> Servers:
+        if self.bus is not None:                  # migrated once, as a deploy does
+            subprocess.run([sys.executable, "-m", "tute.cli", "admin", "migrate", "--db",
+                            self.url], check=True, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+        # no pipes: output nobody reads could fill one and stall the server
+        self.procs = [subprocess.Popen(
+            [sys.executable, "-m", "tute.cli", "serve", "--port", str(port), "--db",
+             self.url, *self.args, *(["--bus", self.bus] if self.bus else [])],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for port in self.ports]
+        for port in self.ports:
             for _ in range(400):
                 try:
                     httpx.get(f"http://127.0.0.1:{port}/api/tables", timeout=1)
                     break
                 except httpx.HTTPError:
                     time.sleep(0.05)
-        costs = Costs([p.pid for p in servers], db, bus)
-        return uvloop.run(_run(tables, seconds, interval, ports, made, costs))
-    finally:
-        for server in servers:
+        return self
+
+    def costs(self) -> Costs:
+        return Costs([p.pid for p in self.procs], self.db, self.bus)
+
+    def __exit__(self, *exc: object) -> None:
+        for server in self.procs:
             server.terminate()
-        for server in servers:
+        for server in self.procs:
             try:
                 server.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 server.kill()
                 server.wait(timeout=5)
-        if db is not None and made:           # the bench's tables leave the site's list
-            _close(db, made)
-        shutil.rmtree(folder, ignore_errors=True)
+        if self.db is not None and self.made:      # the bench's tables leave the site's list
+            _close(self.db, self.made)
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def run(tables: int, seconds: float, interval: float = 0.2, processes: int = 1,
+        db: str | None = None, bus: str | None = None) -> dict[str, Any]:
+    """The load run: one server process on a fresh SQLite store, or ``processes`` over
+    ``db`` (PostgreSQL) and ``bus`` (Redis)."""
+    with Servers(processes, db, bus, ["--robot-delay", "0", "--tables-per-minute", "0",
+                                      "--requests-per-minute", "0",
+                                      "--open-tables", str(tables + 1)]) as servers:
+        return uvloop.run(_run(tables, seconds, interval, servers.ports, servers.made,
+                               servers.costs()))
 
 
 def _close(db: str, tables: list[str]) -> None:

@@ -2,7 +2,9 @@
 
 Tables by status, sockets, actions (a counter, the rate of the last minute, and the
 median and 99th percentile of the time from an action's arrival at its table to its
-event sent -- checked, stored, applied -- over the last 2,048 actions), refusals, and
+event sent -- checked, stored, applied -- over the last 2,048 actions; the same times
+since the start as a histogram, from which any window's quantiles can be read, as
+Prometheus's ``histogram_quantile`` and ``tute bench --load`` do), refusals, and
 the robots' queue; with several processes, the tables taken over and what was
 forwarded to another process.  Only this machine (a loopback address) may read it: a site behind a
 proxy scrapes it locally.
@@ -11,6 +13,7 @@ proxy scrapes it locally.
 from __future__ import annotations
 
 import time
+from bisect import bisect_left
 from collections import deque
 from collections.abc import Iterable, Mapping
 from typing import Protocol
@@ -23,6 +26,9 @@ from tute.server.tables.robots import Thinkers
 from tute.server.wire.edge import loopback
 from tute.server.wire.hub import Hub
 
+# the histogram's upper bounds, seconds (an action over the last is counted in +Inf)
+BUCKETS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
+
 
 class Metrics:
     """The process's counters, fed by every table's :meth:`action`."""
@@ -34,6 +40,8 @@ class Metrics:
         self.forwarded = 0            # requests passed to the table's owner process
         self.forwarding = 0           # sockets passed through to their owner now
         self._recent: deque[tuple[float, float]] = deque(maxlen=window)  # (when, seconds)
+        self.buckets = [0] * (len(BUCKETS) + 1)     # actions by BUCKETS' bound; +Inf last
+        self.seconds_total = 0.0
 
     def action(self, seconds: float, done: bool) -> None:
         """One action handled by a table in ``seconds``; ``done``: applied (else refused
@@ -41,6 +49,8 @@ class Metrics:
         if done:
             self.actions += 1
             self._recent.append((time.monotonic(), seconds))
+            self.buckets[bisect_left(BUCKETS, seconds)] += 1
+            self.seconds_total += seconds
         else:
             self.refused += 1
 
@@ -79,6 +89,9 @@ class Metrics:
             "# TYPE tute_action_seconds summary",
             f'tute_action_seconds{{quantile="0.5"}} {self.quantile(0.5):.6f}',
             f'tute_action_seconds{{quantile="0.99"}} {self.quantile(0.99):.6f}',
+            "# HELP tute_action_duration_seconds Arrival to event sent, every action.",
+            "# TYPE tute_action_duration_seconds histogram",
+            *self._histogram(),
             "# HELP tute_robots_waiting Robot decisions queued for a worker.",
             "# TYPE tute_robots_waiting gauge", f"tute_robots_waiting {robots_waiting}",
             "# HELP tute_robots_busy Robot workers thinking now.",
@@ -93,6 +106,34 @@ class Metrics:
             f"tute_forwarded_sockets {self.forwarding}",
         ]
         return "\n".join(lines) + "\n"
+
+    def _histogram(self) -> list[str]:
+        out, seen = [], 0
+        for bound, n in zip((*BUCKETS, None), self.buckets, strict=True):
+            seen += n
+            le = "+Inf" if bound is None else repr(bound)
+            out.append(f'tute_action_duration_seconds_bucket{{le="{le}"}} {seen}')
+        return [*out, f"tute_action_duration_seconds_sum {self.seconds_total:.6f}",
+                f"tute_action_duration_seconds_count {seen}"]
+
+
+def histogram_quantile(q: float, buckets: list[tuple[float, float]]) -> float | None:
+    """The ``q`` quantile of a histogram given as (upper bound, cumulative count) pairs
+    in order (the last bound ``inf``), interpolated linearly inside its bucket as
+    Prometheus's ``histogram_quantile`` does; None for an empty histogram.  A quantile
+    in the last, unbounded bucket is reported as the last finite bound."""
+    if not buckets or buckets[-1][1] <= 0:
+        return None
+    rank = q * buckets[-1][1]
+    below, lower = 0.0, 0.0
+    for bound, count in buckets:
+        if count >= rank:
+            if bound == float("inf"):
+                return lower
+            inside = count - below
+            return lower + (bound - lower) * ((rank - below) / inside if inside else 0.0)
+        below, lower = count, bound
+    return lower
 
 
 class _Table(Protocol):
