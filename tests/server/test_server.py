@@ -207,7 +207,8 @@ def test_human_paced_load_benchmark_smoke() -> None:
     """The human-paced mode: every seat its own guest from its own loopback address,
     with the server's limits on; actions at people's pace, the server's own histogram
     read, memory per table measured, nothing refused."""
-    from tute.server.wire.loadhuman import address, run
+    from tute.server.wire.loadhuman import _dechunk, address, run
+    assert _dechunk(b"4\r\nWiki\r\n5;x=1\r\npedia\r\n0\r\n\r\n") == b"Wikipedia"
     assert len({address(i) for i in range(10_000)}) == 10_000
     assert address(0) == "127.1.0.1" and address(9_999).startswith("127.1.")
     fig = run(3, 6.0, ramp=1.0, settle=3.0)

@@ -3,13 +3,22 @@
 Sending never waits on a socket: each viewer has its own queue of outgoing texts, which
 its connection's writer drains.  A viewer that stops reading (its queue full) is
 dropped: a slow or hostile client cannot hold a table's events for everyone else.
+
+A text pushed while nothing waits for that socket is written at once, within the push
+(the socket's send runs up to its first wait: a socket that can take it takes it
+without waiting), not one turn of the event loop later behind every other ready task:
+under load that turn was most of an action's latency (docs/measurements.md).  If the
+socket must wait, a task finishes that send and the texts after it queue behind it.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+Send = Callable[[str], Coroutine[Any, Any, None]]
 
 QUEUE_LIMIT = 512          # texts waiting for one viewer before it is dropped
 SOCKETS_PER_SEAT = 4       # a seat open in this many tabs at most
@@ -36,10 +45,16 @@ class Viewer:
         self.hidden: set[str] = hidden if hidden is not None else set()
         self._queue: deque[str] = deque()
         self._ready = asyncio.Event()
+        self._send: Send | None = None       # the socket's, while its writer runs
+        self._busy = False                   # a send waits on the socket
+        self._finishing: asyncio.Task[None] | None = None
         self.dropped = False
 
     def push(self, text: str) -> None:
         if self.dropped:
+            return
+        if self._send is not None and not self._busy and not self._queue:
+            self._send_now(self._send, text)
             return
         if len(self._queue) >= QUEUE_LIMIT:
             self.drop()
@@ -54,7 +69,8 @@ class Viewer:
         self._ready.set()
 
     async def next(self) -> str | None:
-        """The next text to send, or None once dropped."""
+        """The next text queued, or None once dropped (a reader of the queue itself,
+        for a viewer whose texts are not written to a socket: tools and tests)."""
         while not self._queue:
             if self.dropped:
                 return None
@@ -63,6 +79,65 @@ class Viewer:
         if self.dropped:
             return None
         return self._queue.popleft()
+
+    async def write(self, send: Send) -> None:
+        """The connection's writer: ``send`` every text, in order, until dropped (what
+        queued before it started first); raises what ``send`` raised."""
+        self._send = send
+        try:
+            while not self.dropped:
+                if self._queue and not self._busy:
+                    self._busy = True
+                    try:
+                        await send(self._queue.popleft())
+                    finally:
+                        self._busy = False
+                    continue
+                self._ready.clear()
+                await self._ready.wait()
+        finally:
+            self._send = None
+            if self._finishing is not None:
+                self._finishing.cancel()
+
+    def _send_now(self, send: Send, text: str) -> None:
+        coro = send(text)
+        try:
+            waited = coro.send(None)
+        except StopIteration:
+            return                                   # written
+        except Exception:                            # the socket is gone
+            self.drop()
+            return
+        self._busy = True
+        self._finishing = asyncio.ensure_future(_finish(coro, waited))
+        self._finishing.add_done_callback(self._finished)
+
+    def _finished(self, task: asyncio.Task[None]) -> None:
+        self._busy = False
+        self._finishing = None
+        if task.cancelled() or task.exception() is not None:
+            self.drop()
+        else:
+            self._ready.set()                        # the writer goes on with the queue
+
+
+async def _finish(coro: Coroutine[Any, Any, None], waited: Any) -> None:
+    """Drive ``coro``, started elsewhere and now waiting on ``waited`` (the future it
+    yielded), to its end as a task would."""
+    try:
+        while True:
+            if isinstance(waited, asyncio.Future):
+                waited._asyncio_future_blocking = False
+                await asyncio.wait({waited})         # its outcome is the coroutine's
+            else:                                    # a bare yield: one turn
+                await asyncio.sleep(0)
+            waited = coro.send(None)
+    except StopIteration:
+        return
+    except asyncio.CancelledError:
+        coro.close()
+        raise
 
 
 class Hub:

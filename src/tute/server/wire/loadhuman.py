@@ -105,12 +105,27 @@ async def post(port: int, path: str, person: Person, body: dict[str, Any]
     finally:
         writer.close()
     status_line, _, rest = answer.partition(b"\r\n")
-    _, _, payload = rest.partition(b"\r\n\r\n")
+    head_bytes, _, payload = rest.partition(b"\r\n\r\n")
+    if b"transfer-encoding: chunked" in head_bytes.lower():   # a forwarded answer
+        payload = _dechunk(payload)
     if b" 200 " not in status_line + b" ":
         raise RuntimeError(f"{path}: {status_line.decode(errors='replace')} "
                            f"{payload[:200].decode(errors='replace')}")
     out: dict[str, Any] = orjson.loads(payload)
     return out
+
+
+def _dechunk(body: bytes) -> bytes:
+    """A body sent in chunks (HTTP/1.1), joined."""
+    out: list[bytes] = []
+    at = 0
+    while True:
+        end = body.index(b"\r\n", at)
+        size = int(body[at:end].split(b";")[0], 16)
+        if size == 0:
+            return b"".join(out)
+        out.append(body[end + 2:end + 2 + size])
+        at = end + 2 + size + 2
 
 
 async def set_up(ports: Sequence[int], k: int) -> tuple[str, list[Person]]:

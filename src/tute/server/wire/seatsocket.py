@@ -48,8 +48,7 @@ def last_seen(text: str) -> int:
 async def drain(viewer: Viewer, ws: WebSocket) -> None:
     """Send the viewer's queue in order; close the socket once it is dropped."""
     try:
-        while (text := await viewer.next()) is not None:
-            await ws.send_text(text)
+        await viewer.write(ws.send_text)
     except Exception:                     # the socket went away
         return
     if ws.client_state == WebSocketState.CONNECTED:
