@@ -263,6 +263,17 @@ def _dd_loss(args: argparse.Namespace, bots: list[str]) -> int:
     return 0
 
 
+def _port(text: str) -> int:
+    """A TCP port for argparse: 1 to 65535, else its usage error in words."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a port number") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port: use 1 to 65535")
+    return port
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
@@ -564,7 +575,7 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--host", default="127.0.0.1",
                     help="address to listen on (default 127.0.0.1: this computer only; "
                          "0.0.0.0: friends on your network too)")
-    sv.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    sv.add_argument("--port", type=_port, default=8000, help="port (default 8000)")
     sv.add_argument("--db", help="database URL (default: SQLite, tute.db in tute's data "
                                  "folder ~/.local/share/tute; postgresql+psycopg://... too)")
     sv.add_argument("--robot-delay", type=float, default=0.6,

@@ -15,8 +15,9 @@ from tute import (
     parse_action,
     parse_card,
 )
-from tute.core.actions import NameTrump, Pass
+from tute.core.actions import DeclareTute, NameTrump, Pass
 from tute.core.cards import Suit
+from tute.core.variants import Variant
 
 
 def test_view_holds_own_hand_counts_and_table_only() -> None:
@@ -129,3 +130,21 @@ def test_copy_is_independent() -> None:
     g.apply(seat, g.legal_actions(seat)[0])
     assert h.history == () and h.locations() != g.locations()
     assert legal(h, seat) == {str(a) for a in Game.new("habanero", seed=4).legal_actions(seat)}
+
+
+@pytest.mark.parametrize(("tute_set", "lang", "text"), [
+    ("kings_or_knights", "es", "no tienes tute: hacen falta los cuatro reyes o los cuatro caballos"),
+    ("kings", "es", "no tienes tute: hacen falta los cuatro reyes"),
+    ("kings_and_knights", "en", "you do not hold a tute: it takes the four kings and the four knights"),
+    ("kings_or_knights", "pt", "não tem tute: são precisos os quatro reis ou os quatro cavalos"),
+    ("kings_or_knights", "it", "non hai il tute: servono i quattro re o i quattro cavalli"),
+])
+def test_a_missing_tute_is_said_in_cards_not_option_names(tute_set: str, lang: str,
+                                                           text: str) -> None:
+    g = Game.new(Variant.parse(f"habanero(tute_set={tute_set},tute_timing=anytime)"), seed=3)
+    seat = g.to_act
+    assert seat is not None
+    with pytest.raises(IllegalActionError) as refused:
+        g.apply(seat, DeclareTute())
+    assert refused.value.key == "no_tute"
+    assert refused.value.localized(lang) == text

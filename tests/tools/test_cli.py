@@ -78,3 +78,10 @@ def test_solver_benchmark_of_three_players_counts_what_the_limit_stops() -> None
     assert stopped == {"variant": "cabrero(players=3)", "cards_each": 8, "positions": 0,
                        "median_ms": None, "p90_ms": None, "max_ms": None,
                        "median_nodes": None, "over_node_limit": 1}
+
+
+@pytest.mark.parametrize("port", ["99999", "0", "-5", "ocho"])
+def test_serve_refuses_a_port_that_is_not_one_in_words(port: str) -> None:
+    r = _cli("serve", "--port", port)
+    assert r.returncode == 2, r.stderr
+    assert "--port" in r.stderr and "Traceback" not in r.stderr

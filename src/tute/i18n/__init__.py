@@ -106,6 +106,8 @@ def render(key: str, params: Mapping[str, object], lang: str = "en") -> str:
             words[name] = card_name(value, lang)
         elif name == "suit":
             words[name] = suit_name(value, lang)
+        elif name == "which" and f"tute_set_{value}" in MESSAGES:    # a tute's cards
+            words[name] = render(f"tute_set_{value}", {}, lang)
         else:
             words[name] = value
     try:
