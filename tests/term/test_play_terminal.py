@@ -180,3 +180,37 @@ def test_the_player_is_told_the_card_drawn_and_who_is_winning_the_trick(tmp_path
     text = _play_a_hand("habanero", 0, tmp_path)
     assert re.search(r"robas (el|la) ", text)
     assert re.search(r"\(la llevas? (tú )?(\w+ )?con ", text)
+
+
+def test_40_when_no_cante_is_allowed_is_explained_by_the_rules_not_as_a_card() -> None:
+    from helpers import deal
+    from tute.core.actions import SingForty, SingTwenty
+
+    # habanero, trumps oros: seat 0 holds the 40 (Ro Co) and two twenties, but its side
+    # has won no trick yet: nothing may be sung
+    g = deal("habanero", {0: "Ro Co Rc Cc Re Ce Ab 2b", 1: "2c 4c 5c 6c 4e 5e 6e 7e"},
+             turn_up="3o")
+    view = g.view(0)
+    assert not any(isinstance(a, (SingTwenty, SingForty)) for a in view.legal)
+    player, _ = _player([])
+    hand = list(view.hand)
+    assert isinstance(player._parse("40", view, hand), SingForty)     # type: ignore[attr-defined]
+    out = player.out                                                  # type: ignore[attr-defined]
+    assert "no hay carta" not in out.getvalue()
+    assert player._parse("20", view, hand) is None                    # type: ignore[attr-defined]
+    assert "no hay carta" not in out.getvalue() and "20c" in out.getvalue()
+
+
+def test_20_with_two_twenties_asks_which() -> None:
+    from helpers import deal, run
+    from tute.core.actions import SingTwenty
+
+    g = deal("habanero", {0: "Rc Cc Re Ce 7o Ae Ab 2b", 1: "2c 4c 5c 6c 4e 5e 6e 7e"},
+             turn_up="3o")
+    run(g, "1:4e 0:Ae")
+    view = g.view(0)
+    assert sum(isinstance(a, SingTwenty) for a in view.legal) == 2
+    player, _ = _player([])
+    assert player._parse("20", view, list(view.hand)) is None        # type: ignore[attr-defined]
+    shown = player.out.getvalue()                                     # type: ignore[attr-defined]
+    assert "¿Qué veinte?" in shown and "20c" in shown and "20e" in shown

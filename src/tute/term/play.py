@@ -137,14 +137,19 @@ class TerminalPlayer:
     def _parse(self, text: str, view: PlayerView, hand: list[Card]) -> Action | None:
         t = self.style.t
         low = text.lower()
-        # "40" and "20" are the cantes when one is offered, not card numbers 40 and 20
+        # "40" and "20" are cantes, never card numbers (no hand holds twenty cards): a
+        # "40" not allowed now is explained by the rules, not as "no card 40"
         sings = [a for a in view.legal if isinstance(a, (SingTwenty, SingForty))]
-        if low == "40" and any(isinstance(a, SingForty) for a in sings):
-            return next(a for a in sings if isinstance(a, SingForty))
+        if low == "40" and view.phase != "auction":
+            return SingForty()
         twenties = [a for a in sings if isinstance(a, SingTwenty)]
         if low == "20" and len(twenties) == 1:
             return twenties[0]
-        if low.isdigit() and view.phase != "auction":
+        if low == "20" and twenties:
+            self.out.write(t("play_which_twenty",
+                             options=", ".join(str(a) for a in twenties)) + "\n")
+            return None
+        if low.isdigit() and low != "20" and view.phase != "auction":
             n = int(low)
             if 1 <= n <= len(hand):
                 return Play(hand[n - 1])
