@@ -108,7 +108,8 @@ def test_play_without_a_terminal_and_leaving(tmp_path: Path) -> None:
     assert list(tmp_path.glob("*.tute"))
 
 
-def _player(answers: list[str]) -> tuple[object, list[str]]:
+def _player(answers: list[str], names: tuple[str, ...] = ("Tú", "Ada")
+            ) -> tuple[object, list[str]]:
     import io
 
     from tute.term.play import TerminalPlayer
@@ -119,7 +120,7 @@ def _player(answers: list[str]) -> tuple[object, list[str]]:
     def read(prompt: str) -> str:
         asked.append(prompt)
         return answers.pop(0)
-    return TerminalPlayer(0, ("Tú", "Ada"), Style(False, "es"), io.StringIO(), read), asked
+    return TerminalPlayer(0, names, Style(False, "es"), io.StringIO(), read), asked
 
 
 def test_40_and_20_are_cantes_when_offered_and_cambiar_is_the_swap() -> None:
@@ -214,3 +215,22 @@ def test_20_with_two_twenties_asks_which() -> None:
     assert player._parse("20", view, list(view.hand)) is None        # type: ignore[attr-defined]
     shown = player.out.getvalue()                                     # type: ignore[attr-defined]
     assert "¿Qué veinte?" in shown and "20c" in shown and "20e" in shown
+
+
+@pytest.mark.parametrize(("variant", "auction"), [("habanero", False), ("subastado", True)])
+def test_the_rules_list_the_auction_commands_only_where_there_is_an_auction(
+        variant: str, auction: bool) -> None:
+    from tute.core.game import Game
+    from tute.core.variants import Variant
+
+    g = Game.new(Variant.parse(variant), seed=5)
+    seat = g.to_act
+    assert seat is not None
+    view = g.view(seat)
+    player, _ = _player(["?", str(view.legal[-1])], ("Tú", "Ada", "Bea", "Cai")[:g.players])
+    player.seat = seat                                                # type: ignore[attr-defined]
+    assert player.choose(view) == view.legal[-1]                      # type: ignore[attr-defined]
+    shown = player.out.getvalue()                                     # type: ignore[attr-defined]
+    assert ("subasta" in shown) is auction and ("paso" in shown) is auction
+    assert "bid 70" not in shown and "swap" not in shown
+    assert "0+2" not in shown

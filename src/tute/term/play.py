@@ -105,7 +105,9 @@ class TerminalPlayer:
                 more = t("rules_more", preset=view.variant.preset,
                          variant=f'"{variant}"' if "(" in variant else variant)
                 for line in [*rules_summary(view.variant, self.style.lang),
-                             t("rules_commands"), more]:
+                             t("rules_commands_auction"
+                               if view.variant.scoring == "contract" else "rules_commands"),
+                             more]:
                     self.out.write(self.style.wrap(line, "  ") + "\n")
                 continue
             if not text:
