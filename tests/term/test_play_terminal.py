@@ -234,3 +234,30 @@ def test_the_rules_list_the_auction_commands_only_where_there_is_an_auction(
     assert ("subasta" in shown) is auction and ("paso" in shown) is auction
     assert "bid 70" not in shown and "swap" not in shown
     assert "0+2" not in shown
+
+
+def test_a_replay_of_tute_play_tells_your_moves_in_the_second_person() -> None:
+    """A record of ``tute play`` names the player "Tú": its replay says "cambias",
+    "cantas", "ganas la mano" -- never "Tú cambia", "Tú canta", "gana la mano Tú"."""
+    import io
+
+    from helpers import deal, run
+    from tute.core.records import record_of_games
+    from tute.term.replay import print_replay
+    from tute.term.style import Style
+
+    g = deal("habanero", {0: "Ro Co Rc Cc 7o Ae Ab 2b", 1: "2c 4c 5c 6c 4e 5e 6e 7e"},
+             turn_up="3o")
+    run(g, "1:4e 0:Ae 0:40 0:swap")
+    rng = __import__("random").Random(1)
+    while not g.is_over:
+        seat = g.to_act
+        assert seat is not None
+        g.apply(seat, rng.choice([a for a in g.legal_actions(seat)
+                                  if type(a).__name__ == "Play"] or list(g.legal_actions(seat))))
+    out = io.StringIO()
+    print_replay(record_of_games([g], ("Tú", "Ada")), out, Style(False, "es"))
+    text = out.getvalue()
+    assert "cantas las cuarenta" in text and "cambias" in text, text
+    for wrong in ("Tú canta", "Tú cambia", "gana la mano Tú", "Tú gana"):
+        assert wrong not in text, wrong

@@ -21,6 +21,14 @@ from tute.core.variants import Variant
 from tute.i18n import MESSAGES
 from tute.term.style import Style
 
+YOU = {"es": "Tú", "pt": "Você", "it": "Tu", "en": "You"}   # the player's name in tute play
+
+
+def reader_seat(names: tuple[str, ...]) -> int | None:
+    """The seat named "Tú" (or "You", …) in a record of ``tute play``: its moves are told
+    in the second person ("cambias", not "Tú cambia")."""
+    return next((s for s, n in enumerate(names) if n in YOU.values()), None)
+
 
 def said(style: Style, key: str, seat: int | None, you: int | None, **params: object
          ) -> str:

@@ -39,6 +39,7 @@ from tute.core.records import format_record, record_of_games
 from tute.core.variants import Variant
 from tute.core.views import PlayerView
 from tute.term.narrate import (
+    YOU,
     count_lines,
     describe,
     said,
@@ -50,7 +51,6 @@ from tute.term.style import Style, sort_hand
 from tute.tools.rules_text import rules_summary
 
 BOT_NAMES = ("Ada", "Bruno", "Carmen", "Diego", "Elena", "Fermín")
-YOU = {"es": "Tú", "pt": "Você", "it": "Tu", "en": "You"}
 
 
 class Quit(Exception):

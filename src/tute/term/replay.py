@@ -13,7 +13,7 @@ from tute.core.actions import Play
 from tute.core.cards import Card
 from tute.core.game import Game
 from tute.core.records import GameRecord, Replay, match_text, replay
-from tute.term.narrate import count_lines, describe, trump_line
+from tute.term.narrate import count_lines, describe, reader_seat, trump_line
 from tute.term.style import Style, sort_hand
 
 
@@ -24,6 +24,7 @@ def print_replay(record: GameRecord, out: TextIO, style: Style, seat: int | None
     for h, (hand, game) in enumerate(zip(record.hands, rep.games, strict=True)):
         seat_map = rep.seat_maps[h]
         names = tuple(record.names[m] for m in seat_map)
+        you = reader_seat(names)
         g = hand.new_game(game.variant)
         out.write("\n" + style.bold(t("term_hand_header", n=h + 1, variant=str(record.variant),
                                       dealer=names[g.dealer])) + "\n")
@@ -38,7 +39,7 @@ def print_replay(record: GameRecord, out: TextIO, style: Style, seat: int | None
             tricks = sum(g.tricks_won)
             g.apply(who, action)
             note = hand.note(i)                  # an annotation: tute analyze --annotate
-            events.append(describe(style, g, names, who, action, up)
+            events.append(describe(style, g, names, who, action, up, you)
                           + (f" {{{note}}}" if note else ""))
             if isinstance(action, Play) and sum(g.tricks_won) > tricks:
                 winner = g.trick_winners[-1]
@@ -59,7 +60,7 @@ def print_replay(record: GameRecord, out: TextIO, style: Style, seat: int | None
         if r is None:
             out.write(t("term_unfinished") + "\n")
         else:
-            for line in count_lines(style, g, names, r):
+            for line in count_lines(style, g, names, r, you):
                 out.write(style.bold(line) + "\n")
     out.write("\n" + t("term_match_score", score=match_text(rep.match)) + "\n")
     return rep
