@@ -25,6 +25,14 @@ class Socket:
         self.got.append(text)
 
 
+async def _writing(sock: Socket, seat: int = 0) -> tuple[Viewer, asyncio.Task[None]]:
+    """A viewer whose writer runs on ``sock``, started."""
+    v = Viewer(seat)
+    writer = asyncio.ensure_future(v.write(sock.send))
+    await asyncio.sleep(0)
+    return v, writer
+
+
 def test_a_text_is_written_within_the_push_when_the_socket_takes_it() -> None:
     async def main() -> None:
         sock, v = Socket(), Viewer(0)
@@ -42,9 +50,8 @@ def test_a_text_is_written_within_the_push_when_the_socket_takes_it() -> None:
 
 def test_texts_queue_in_order_behind_a_send_that_waits() -> None:
     async def main() -> None:
-        sock, v = Socket(), Viewer(0)
-        writer = asyncio.ensure_future(v.write(sock.send))
-        await asyncio.sleep(0)
+        sock = Socket()
+        v, writer = await _writing(sock)
         sock.room.clear()                       # the socket's buffer is full
         for i in range(5):
             v.push(str(i))
@@ -62,19 +69,17 @@ def test_texts_queue_in_order_behind_a_send_that_waits() -> None:
 
 def test_a_viewer_that_stops_reading_or_whose_socket_fails_is_dropped() -> None:
     async def main() -> None:
-        sock, v = Socket(), Viewer(0)
-        writer = asyncio.ensure_future(v.write(sock.send))
-        await asyncio.sleep(0)
+        sock = Socket()
+        v, writer = await _writing(sock)
         sock.room.clear()
         for i in range(QUEUE_LIMIT + 2):
             v.push(str(i))
         assert v.dropped
         sock.room.set()
         await asyncio.wait_for(writer, 5)
-        other, w = Socket(), Viewer(1)
+        other = Socket()
         other.fail = True
-        writing = asyncio.ensure_future(w.write(other.send))
-        await asyncio.sleep(0)
+        w, writing = await _writing(other, 1)
         w.push("x")                             # raises within the push: dropped
         assert w.dropped and other.got == []
         await asyncio.wait_for(writing, 5)
@@ -83,9 +88,8 @@ def test_a_viewer_that_stops_reading_or_whose_socket_fails_is_dropped() -> None:
 
 def test_a_send_that_waited_then_failed_drops_the_viewer() -> None:
     async def main() -> None:
-        sock, v = Socket(), Viewer(0)
-        writer = asyncio.ensure_future(v.write(sock.send))
-        await asyncio.sleep(0)
+        sock = Socket()
+        v, writer = await _writing(sock)
         sock.room.clear()
         v.push("a")
         sock.fail = True

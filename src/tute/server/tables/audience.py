@@ -11,7 +11,7 @@ once for all, their shared part once), to spectators the public view.
 What a viewer may not see: a chat message of someone it muted or blocked, and -- against
 collusion -- a spectator's message written while a hand was being played, for the
 players (spectators see it).  Cards are never in events: each seat's view (or a
-spectator's public one, :func:`tute.server.wire.views.spectator_json`) goes with them.
+spectator's public one, :func:`tute.server.wire.views.spectator_part`) goes with them.
 """
 
 from __future__ import annotations
@@ -29,9 +29,7 @@ from tute.server.wire.views import (
     encode,
     event_json,
     joined,
-    seat_json,
     seat_part,
-    spectator_json,
     spectator_part,
     table_json,
 )
@@ -106,19 +104,12 @@ class Audience:
         names = self.table.names(match)
         shared: list[dict[str, Any]] = []
 
-        def table() -> dict[str, Any]:
-            if not shared:
-                assert game is not None
-                shared.append(table_json(game.table_view(), names, match))
-            return shared[0]
-
         def of(seat: int) -> dict[str, Any] | None:
             if game is None:
                 return None
-            in_hand = None if seat == SPECTATOR else self.table.game_seat(seat, match)
-            if in_hand is None:
-                return spectator_json(game, table())
-            return seat_json(game.view(in_hand), table())
+            if not shared:
+                shared.append(table_json(game.table_view(), names, match))
+            return {**shared[0], **self._own(game, match, seat)}
         return of
 
     def parts(self, game: Game | None, match: Match | None
@@ -132,11 +123,16 @@ class Audience:
                 return None
             if not shared:
                 shared.append(orjson.dumps(table_json(game.table_view(), names, match)))
-            in_hand = None if seat == SPECTATOR else self.table.game_seat(seat, match)
-            if in_hand is None:
-                return joined(shared[0], spectator_part(game))
-            return joined(shared[0], seat_part(game.view(in_hand)))
+            return joined(shared[0], self._own(game, match, seat))
         return of
+
+    def _own(self, game: Game, match: Match | None, seat: int) -> dict[str, Any]:
+        """What only ``seat`` sees (a spectator, or a seat out of the match: what
+        everyone was shown)."""
+        in_hand = None if seat == SPECTATOR else self.table.game_seat(seat, match)
+        if in_hand is None:
+            return spectator_part(game)
+        return seat_part(game.view(in_hand))
 
     def broadcast(self, p: dict[str, Any], game: Game | None, match: Match | None) -> None:
         """One public event to every viewer, with its view (chat: none; a viewer that

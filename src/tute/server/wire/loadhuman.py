@@ -36,7 +36,7 @@ import orjson
 import uvloop
 from websockets.asyncio.client import ClientConnection, connect
 
-from tute.server.wire.loadtest import Costs, Servers
+from tute.server.wire.loadtest import Costs, Servers, _cookie
 from tute.server.wire.metrics import histogram_quantile
 
 PACE = (1.0, 4.0)            # seconds a person takes to act once its turn comes
@@ -53,7 +53,7 @@ def address(i: int) -> str:
 class Person:
     """One seat's person: its address, cookie, socket, last view, pending move."""
 
-    __slots__ = ("address", "ask", "due", "seat", "secret", "sent", "sent_at", "view", "ws")
+    __slots__ = ("address", "due", "seat", "secret", "sent", "sent_at", "view", "ws")
 
     def __init__(self, seat: int, addr: str) -> None:
         self.seat, self.address = seat, addr
@@ -61,14 +61,11 @@ class Person:
         self.ws: ClientConnection | None = None
         self.view: dict[str, Any] | None = None
         self.due: asyncio.TimerHandle | None = None   # its move, thought about
-        self.ask: int = -1                             # the event number it answers
         self.sent: str | None = None
         self.sent_at: float | None = None
 
     def headers(self) -> dict[str, str]:
-        csrf = self.secret[:32]
-        return {"cookie": f"tute_player={self.secret}; tute_csrf={csrf}",
-                "x-csrf-token": csrf}
+        return _cookie(self.secret)
 
 
 class Figures:
@@ -157,7 +154,6 @@ def _think(p: Person, figures: Figures) -> None:
         return
     loop = asyncio.get_running_loop()
     if v["to_act"] == p.seat and v["legal"]:
-        p.ask = int(v.get("seq", -1))
         p.due = loop.call_later(random.uniform(*PACE), _act, p, figures)
     elif p.seat == 0 and v.get("match", {}).get("over") and not figures.ending:
         p.due = loop.call_later(random.uniform(*PACE), _start, p, figures)
@@ -205,7 +201,6 @@ async def read(p: Person, figures: Figures) -> None:
                 p.sent_at = None
             if "view" in m:
                 p.view = m["view"]
-                p.view["seq"] = ev.get("seq", -1)
             _think(p, figures)
     except Exception:
         pass

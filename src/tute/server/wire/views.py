@@ -40,16 +40,10 @@ def seat_part(v: PlayerView) -> dict[str, Any]:
     }
 
 
-def spectator_json(game: Game, table: dict[str, Any]) -> dict[str, Any]:
-    """A spectator's view as JSON, given :func:`table_json` of the game's table: the
-    public table, the cards every seat has shown to all -- no hand, no stock -- and,
-    once the hand is over, every hand as it was dealt and the cards drawn (a hand is
-    public once played)."""
-    return {**table, **spectator_part(game)}
-
-
 def spectator_part(game: Game) -> dict[str, Any]:
-    """:func:`spectator_json` without the table."""
+    """What a spectator sees beside the public table (:func:`table_json`): the cards
+    every seat has shown to all -- no hand, no stock -- and, once the hand is over,
+    every hand as it was dealt and the cards drawn (a hand is public once played)."""
     n = game.players
     out: dict[str, Any] = {
         "seat": None, "hand": [], "legal": [], "legal_cards": [], "spectator": True,
