@@ -311,3 +311,49 @@ def test_the_host_changes_the_options_and_the_others_see_it(server: Server) -> N
     assert table.options.private and not table.options.spectators and \
         table.options.chat_in_hand
     assert str(table.variant) == "habanero" and not table.editing
+
+
+# every card of the hand inside the screen, and each one's own corner (44 px square)
+# under the finger -- not covered by the next card, the other row or anything else
+_HAND_SEEN = """() => {
+  const vw = innerWidth, vh = innerHeight, out = [], small = [];
+  for (const e of document.querySelectorAll('#hand .card')) {
+    const r = e.getBoundingClientRect();
+    if (r.left < -0.5 || r.top < -0.5 || r.right > vw + 0.5 || r.bottom > vh + 0.5) out.push(e.dataset.card);
+    const mine = [[1, 1], [43, 1], [1, 43], [43, 43]].every(([dx, dy]) => {
+      const hit = document.elementFromPoint(r.left + dx, r.top + dy);
+      return hit && hit.closest('button.card') === e;
+    });
+    if (!mine) small.push(e.dataset.card);
+  }
+  return {n: document.querySelectorAll('#hand .card').length, out, small};
+}"""
+
+
+@pytest.mark.parametrize(("size", "variant"), [
+    ((360, 640), "tres"), ((360, 740), "parejas"), ((390, 844), "subastado(players=4)"),
+    ((412, 915), "cabrero(players=3)"), ((740, 360), "parejas"), ((1280, 800), "habanero")])
+def test_the_whole_hand_is_on_the_screen_and_under_the_finger(
+        server: Server, size: tuple[int, int], variant: str) -> None:
+    """Issue 29's first finding: on a phone the hand ran off the bottom of the screen.
+    Now, on each size (landscape included), through the first tricks, every card lies
+    inside the screen without scrolling and leaves a 44 px square of its own to tap."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = chromium(p)
+        page = _open(browser, server, {"width": size[0], "height": size[1]})
+        start_against_robots(page, variant, "heuristic", ready="#hand .card")
+        seen = 0
+        for _ in range(40):
+            page.evaluate("scrollTo(0, 0)")
+            hand = page.evaluate(_HAND_SEEN)
+            assert hand["out"] == [] and hand["small"] == [], (size, variant, hand)
+            seen += hand["n"] > 0
+            if page.inner_text("#count").strip():
+                break
+            _play_weakest(page)
+            page.wait_for_timeout(150)
+        shot(page, f"hand-{size[0]}x{size[1]}-{variant}")
+        browser.close()
+    assert seen >= 10

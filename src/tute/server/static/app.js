@@ -1,7 +1,6 @@
 // The page: the lobby, a seat's socket, and the table drawn from each view the server
 // sends.  Messages are shown in order; a closed trick and a hand's count stay on the
 // cloth a moment (or until a click) before the next ones are drawn.
-import { cardSVG } from "/static/cards.js";
 import { cardWords, getLang, LANGS, loadText, setLang, suitName, t, translate } from "/static/i18n.js";
 import { ChatBox } from "/static/chat.js";
 import { makeLink, showFriends, showInvites, showNotice, wireFriends } from "/static/friends.js";
@@ -11,6 +10,7 @@ import {
 import { current as currentAccount, refreshMe, showRankings, wireAccount } from "/static/account.js";
 import { pause, save, settings, SPEEDS } from "/static/settings.js";
 import { play } from "/static/sound.js";
+import { actionLabel, drawHand as layHand } from "/static/hand.js";
 import {
   cardView, renderCount, shortName, renderScore, renderSeats, renderStock, renderTrick, showClock, sweepTrick,
 } from "/static/table.js";
@@ -33,6 +33,9 @@ const lobbyChat = new ChatBox($("lobby-chat"), (m) => { if (!lobbySend(m)) say(t
   () => ({ author: currentAccount() ? currentAccount().author : "", loggedIn: Boolean(currentAccount()) }));
 let chatSeen = 0;     // the last chat event shown (a reconnection sends them again)
 let started = false;  // the page has loaded its words and choices
+// the header's height, for the board that fills the screen under it (style.css)
+new ResizeObserver(([e]) => document.documentElement.style.setProperty(
+  "--head", `${Math.ceil(e.target.getBoundingClientRect().height)}px`)).observe(document.querySelector("header"));
 
 function openLobby() {
   lobbyChat.clear();
@@ -140,6 +143,7 @@ function enter(tableId, seat, watch = false) {
 
 // ---------------------------------------------------------------- the socket
 function connect() {
+  document.body.classList.add("at-table");
   $("lobby").hidden = true;
   $("table").hidden = false;
   const proto = location.protocol === "https:" ? "wss" : "ws";
@@ -350,59 +354,8 @@ function drawAfter(v) {
   $("wait-again").hidden = watching || !(over && tableInfo && tableInfo.host !== v.seat);
 }
 
-// ---------------------------------------------------------------- your hand
-// by suit, then the strongest first -- in the variant's own order, sent by the server
-function sortHand(cards, order) {
-  const suitOrder = "oceb";
-  return [...cards].sort((a, b) => suitOrder.indexOf(a.slice(-1)) - suitOrder.indexOf(b.slice(-1)) ||
-    order.indexOf(b.slice(0, -1)) - order.indexOf(a.slice(0, -1)));
-}
-
-function drawHand(v, waiting = false) {
-  const legal = new Set(waiting || offline ? [] : v.legal_cards);
-  const hand = $("hand");
-  hand.replaceChildren();
-  hand.style.setProperty("--n", String(Math.max(2, v.hand.length)));   // how much they overlap
-  for (const code of sortHand(v.hand, v.rank_order)) {
-    const b = document.createElement("button");
-    b.type = "button";
-    const ok = legal.has(code);
-    b.className = `card ${ok ? "legal" : "dim"}`;
-    b.innerHTML = cardSVG(code);                 // from a checked card code only
-    b.dataset.card = code;
-    if (ok) b.dataset.legal = "1";
-    b.setAttribute("aria-label", ok ? t("card_playable", { card: cardWords(code) }) : cardWords(code));
-    b.setAttribute("aria-disabled", ok ? "false" : "true");
-    b.onclick = () => { if (b.dataset.legal) act(code); };
-    hand.append(b);
-  }
-  const declare = $("declare");
-  declare.replaceChildren();
-  if (waiting || offline) return;
-  const bids = v.legal.filter((a) => a.startsWith("bid "));
-  for (const a of v.legal) {
-    if (legal.has(a)) continue;
-    if (a.startsWith("bid ") && bids.indexOf(a) > 3) continue;     // the four lowest bids
-    const b = document.createElement("button");
-    b.type = "button";
-    b.textContent = actionLabel(a);
-    b.dataset.action = a;
-    b.onclick = () => act(a);
-    declare.append(b);
-  }
-}
-
-function actionLabel(a) {
-  if (a === "swap") return t("swap");
-  if (a === "pass") return t("pass");
-  if (a === "40") return t("sing_forty");
-  if (a === "tute") return t("sing_tute");
-  if (/^20[oceb]$/.test(a)) return t("sing_twenty", { suit: suitName(a[2]) });
-  if (a.startsWith("trump ")) return t("name_trump", { suit: suitName(a.slice(6)) });
-  if (a.startsWith("manilla ")) return t("manilla", { suit: suitName(a.slice(8)) });
-  if (a.startsWith("bid ")) return t("bid_n", { n: a.slice(4) });
-  return a;
-}
+function drawHand(v, waiting = false) { layHand(v, waiting || offline, act); }
+addEventListener("resize", () => { if (current && !holding) drawHand(current); });   // rows anew
 
 function act(action) {
   say("");
@@ -487,6 +440,7 @@ function backToTables() {
   if (socket) { socket.onclose = null; socket.close(); }
   showClock(null);
   $("table").hidden = true;
+  document.body.classList.remove("at-table");
   $("invite-box").hidden = true;
   refreshMe();
   showRankings();

@@ -1,0 +1,78 @@
+// Your hand and the buttons of what you may declare.  On a narrow screen a card you can
+// tap keeps at least TARGET px of its face uncovered: where one row would overlap the
+// cards more than that, the hand is laid out in two rows (the top row shows the cards'
+// upper half, the corner index included).
+import { cardSVG } from "/static/cards.js";
+import { cardWords, suitName, t } from "/static/i18n.js";
+
+const $ = (id) => document.getElementById(id);
+export const TARGET = 44;          // the smallest tap target, in CSS pixels
+
+// by suit, then the strongest first -- in the variant's own order, sent by the server
+function sortHand(cards, order) {
+  const suitOrder = "oceb";
+  return [...cards].sort((a, b) => suitOrder.indexOf(a.slice(-1)) - suitOrder.indexOf(b.slice(-1)) ||
+    order.indexOf(b.slice(0, -1)) - order.indexOf(a.slice(0, -1)));
+}
+
+// how many rows the hand needs at this width: two where one row leaves less than TARGET
+function rowsFor(hand, n) {
+  const card = parseFloat(getComputedStyle(hand).getPropertyValue("--hw")) *
+    parseFloat(getComputedStyle(document.documentElement).fontSize);
+  const width = hand.clientWidth;
+  if (n < 2 || !width || !card) return 1;
+  return (width - card) / (n - 1) >= TARGET ? 1 : 2;
+}
+
+export function actionLabel(a) {
+  if (a === "swap") return t("swap");
+  if (a === "pass") return t("pass");
+  if (a === "40") return t("sing_forty");
+  if (a === "tute") return t("sing_tute");
+  if (/^20[oceb]$/.test(a)) return t("sing_twenty", { suit: suitName(a[2]) });
+  if (a.startsWith("trump ")) return t("name_trump", { suit: suitName(a.slice(6)) });
+  if (a.startsWith("manilla ")) return t("manilla", { suit: suitName(a.slice(8)) });
+  if (a.startsWith("bid ")) return t("bid_n", { n: a.slice(4) });
+  return a;
+}
+
+// v: the seat's view; quiet: nothing may be played now (a trick closing, offline)
+export function drawHand(v, quiet, act) {
+  const legal = new Set(quiet ? [] : v.legal_cards);
+  const hand = $("hand");
+  const cards = sortHand(v.hand, v.rank_order);
+  const rows = rowsFor(hand, cards.length);
+  const perRow = Math.ceil(cards.length / rows);
+  hand.replaceChildren();
+  hand.dataset.rows = String(rows);
+  hand.style.setProperty("--n", String(Math.max(2, perRow)));   // how much they overlap
+  let row = null;
+  cards.forEach((code, i) => {
+    if (i % perRow === 0) { row = document.createElement("div"); row.className = "row"; hand.append(row); }
+    const b = document.createElement("button");
+    b.type = "button";
+    const ok = legal.has(code);
+    b.className = `card ${ok ? "legal" : "dim"}`;
+    b.innerHTML = cardSVG(code);                 // from a checked card code only
+    b.dataset.card = code;
+    if (ok) b.dataset.legal = "1";
+    b.setAttribute("aria-label", ok ? t("card_playable", { card: cardWords(code) }) : cardWords(code));
+    b.setAttribute("aria-disabled", ok ? "false" : "true");
+    b.onclick = () => { if (b.dataset.legal) act(code); };
+    row.append(b);
+  });
+  const declare = $("declare");
+  declare.replaceChildren();
+  if (quiet) return;
+  const bids = v.legal.filter((a) => a.startsWith("bid "));
+  for (const a of v.legal) {
+    if (legal.has(a)) continue;
+    if (a.startsWith("bid ") && bids.indexOf(a) > 3) continue;     // the four lowest bids
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = actionLabel(a);
+    b.dataset.action = a;
+    b.onclick = () => act(a);
+    declare.append(b);
+  }
+}
