@@ -7,6 +7,7 @@ woken, and the table stood still.  These viewers suspend on every text."""
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 from tute.core.variants import parse_variant
@@ -47,7 +48,19 @@ def test_clock_moves_for_a_silent_player_through_slow_sends(tmp_path: Path) -> N
             if table.match.hand_number > 1 or table.match.is_over:
                 break
             await asyncio.sleep(0.01)
+        # the slow reader gets the whole first hand: wait until it has read the hand's
+        # last event (CI once cancelled it with texts still queued: 40 read, more sent);
+        # only the first hand's texts are counted below
+        last = next((e["seq"] for e in table.history if e["kind"] in ("next_hand", "match_over")), 0)
+
+        def read_seq(text: str) -> int:
+            return int(json.loads(text).get("event", {}).get("seq", 0))
+        for _ in range(500):
+            if any(read_seq(t) >= last for t in received):
+                break
+            await asyncio.sleep(0.01)
         drain.cancel()
+        received[:] = [t for t in received if read_seq(t) <= last]
         first_hand = []
         for event in table.history:
             if event["kind"] in ("next_hand", "match_over"):
