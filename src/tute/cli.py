@@ -671,13 +671,19 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if getattr(args, "db", "") is None:       # serve and admin: the data folder's SQLite
+def with_data_folder(args: argparse.Namespace) -> None:
+    """Serve and admin without ``--db``: the data folder's SQLite.  Never the benchmark,
+    whose servers get a fresh database of their own (it must not fill a player's)."""
+    if getattr(args, "db", "") is None and args.func is not _cmd_bench:
         from tute.tools.datadirs import default_db_url
 
         args.db = default_db_url()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    with_data_folder(args)
     try:
         return int(args.func(args))
     except TuteError as e:

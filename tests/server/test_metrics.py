@@ -35,8 +35,8 @@ def test_metrics_while_robots_play_and_only_for_this_machine(tmp_path: Path) -> 
         r = httpx.get(f"{base}/metrics", timeout=5)
         assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
         for line in r.text.splitlines():      # the exposition format, line by line
-            assert re.fullmatch(r"# (HELP|TYPE) tute_\w+ .+|tute_\w+(\{\w+=\"([\w.]+|\+Inf)\"\})? "
-                                r"[0-9.]+", line), line
+            assert re.fullmatch(r"# (HELP|TYPE) tute_\w+ .+|tute_\w+(\{\w+=\"([\w.]+|\+Inf)\""
+                                r"(,\w+=\"([\w.]+|\+Inf)\")*\})? [0-9.]+", line), line
         now = _figures(r.text)
         assert now["tute_actions_total"] >= 20          # a robot plays every ~10 ms
         assert now['tute_tables{status="playing"}'] == 1
@@ -48,6 +48,15 @@ def test_metrics_while_robots_play_and_only_for_this_machine(tmp_path: Path) -> 
         assert counts == sorted(counts) and counts[-1] == now["tute_action_duration_seconds_count"]
         assert now['tute_action_duration_seconds_bucket{le="+Inf"}'] >= now["tute_actions_total"]
         assert 0 < now["tute_action_duration_seconds_sum"] < 5 * counts[-1]
+        # the loop's lag sampled every 50 ms, each generation's pauses a histogram
+        assert now["tute_loop_lag_seconds_count"] >= 20
+        assert now['tute_loop_lag_seconds_bucket{le="+Inf"}'] == now["tute_loop_lag_seconds_count"]
+        for generation in "012":
+            pauses = [v for k, v in now.items()
+                      if k.startswith(f'tute_gc_pause_seconds_bucket{{generation="{generation}"')]
+            assert len(pauses) == 14 and pauses == sorted(pauses)
+            assert pauses[-1] == now[f'tute_gc_pause_seconds_count{{generation="{generation}"}}']
+        assert sum(now[f'tute_gc_pause_seconds_count{{generation="{g}"}}'] for g in "012") > 0
         later = _figures(httpx.get(f"{base}/metrics", timeout=5).text)
         assert later["tute_actions_total"] >= now["tute_actions_total"]
         outside = httpx.get(f"{base}/metrics", timeout=5,

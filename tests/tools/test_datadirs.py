@@ -36,6 +36,19 @@ def test_arena_and_admin_write_into_the_data_folder(tmp_path: Path) -> None:
     assert list(work.iterdir()) == [], "a command wrote into the folder it ran in"
 
 
+def test_the_load_benchmark_never_uses_the_players_database() -> None:
+    """``tute bench --load`` without ``--db`` gets a fresh SQLite of its own (its help
+    says so): runs of 10,000 seats once filled the data folder's database."""
+    from tute.cli import build_parser, with_data_folder
+
+    for argv, fresh in ((["bench", "--load", "10"], True),
+                        (["bench", "--load", "10", "--human"], True),
+                        (["serve"], False), (["admin", "migrate"], False)):
+        args = build_parser().parse_args(argv)
+        with_data_folder(args)
+        assert (args.db is None) is fresh, argv
+
+
 def _serve_lines(host: str, work: Path, data: Path) -> tuple[list[str], bool]:
     proc, base = serve(["--host", host], cwd=work, env=_env(data), output=True)
     try:

@@ -22,7 +22,6 @@ and changes nothing.
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -51,6 +50,7 @@ from tute.server.store import Store
 from tute.server.tables.kept import Kept
 from tute.server.tables.lobby import Lobby
 from tute.server.tables.robots import Thinkers
+from tute.server.wire.collector import Collector
 from tute.server.wire.edge import Edge
 from tute.server.wire.limits import Limits
 from tute.server.wire.lobbyfeed import LobbyFeed
@@ -106,6 +106,8 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
         await run(lambda: people.may_see(site, social, request, table_id, number))
     reviews = Reviews(store.engine, site.kept, site.who, error, analysis_ms, may_see)
 
+    collector = Collector()
+
     async def sweeper() -> None:
         while True:
             await asyncio.sleep(SWEEP_SECONDS)
@@ -125,17 +127,18 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
         _app.state.loop = asyncio.get_running_loop()     # tools and tests reach it
         task = asyncio.get_running_loop().create_task(sweeper())
         feeding = asyncio.get_running_loop().create_task(feed.run())
-        # what is alive at the start (the code, numba, restored tables) stays: out of
-        # the collector's way; full collections walk every connection's objects, so
-        # they run a tenth as often (docs/server.md: the pauses they caused)
-        gc.collect()
-        gc.freeze()
-        gc.set_threshold(700, 10, 100)
+        # what lives is frozen out of the collector's walk, at the start and as it
+        # goes (tute.server.wire.collector: the pauses full collections caused)
+        lobby.metrics.collector = collector
+        collector.start()
+        collecting = asyncio.get_running_loop().create_task(collector.run())
         try:
             yield
         finally:
             task.cancel()
             feeding.cancel()
+            collecting.cancel()
+            collector.stop()
             feed.close()
             if relay is not None:
                 await relay.stop()

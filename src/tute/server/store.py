@@ -3,9 +3,15 @@
 SQLite (WAL) is the embedded default; any SQLAlchemy URL works (``postgresql+psycopg://``).
 The schema comes from Alembic migrations (:mod:`tute.server.db`).
 
-Writes never run on the event loop: one writer thread owns a driver connection and
-commits what has arrived (group commit: the writes of every table that arrive while it
-commits go together in its next transaction).  A table's write is a list of operations
+With PostgreSQL a writer thread commits what has arrived (group commit: the writes of
+every table that arrive while it commits go together in its next transaction; a commit
+is a network round trip).  With SQLite the event loop commits each write at once -- a
+WAL append without fsync takes a fraction of a millisecond, while handing writes to a
+thread cost a GIL exchange per row and two turns of the loop, and a p99 of 150-400 ms
+at 10,000 seats (docs/measurements.md) -- and the writer thread, on a connection of its
+own, runs the WAL's checkpoints (the disk's fsyncs) off the loop.  A database locked
+by another process sends the write to the thread, which waits for it as before, and
+the writes after it queue behind it (they stay in order).  A table's write is a list of operations
 that commit together or not at all; when a shared transaction fails, each table's write
 is tried alone, so one table's failure is not another's.  A write that fails raises
 :class:`StoreError` and nothing of it is kept -- unless the failure came after the
@@ -19,7 +25,8 @@ import asyncio
 import contextlib
 import json
 import logging
-import time
+import sqlite3
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -31,70 +38,31 @@ from sqlalchemy.pool import PoolProxiedConnection
 
 from tute.core.errors import TuteError
 from tute.server.db import migrate
+from tute.server.db.ops import (
+    Event,
+    KeepMatch,
+    NewTable,
+    Op,
+    PutSeat,
+    SeatRow,
+    Status,
+    probe,
+    statements_for,
+)
+from tute.server.db.ops import statements as statements_of
 from tute.server.db.schema import ACTIVE, events, seats, tables
+
+__all__ = ["Event", "KeepMatch", "NewTable", "Op", "PutSeat", "SeatRow", "Status", "Store",
+           "StoreError", "TableRecord"]
 
 log = logging.getLogger("tute.server")
 
-_MARKS = {"qmark": "?", "format": "%s", "pyformat": "%s"}   # the drivers' placeholders
 T = TypeVar("T")
+CHECKPOINT_SECONDS = 1.0      # SQLite: how often the WAL is copied into the database
 
 
 class StoreError(TuteError):
     """The store could not save a change: nothing of it was kept, nothing changed."""
-
-
-@dataclass(frozen=True, slots=True)
-class SeatRow:
-    seat: int
-    name: str
-    kind: str                       # human | robot
-    player: str | None              # the person's key (a hash of the cookie); robots none
-    account: int | None = None      # the person's account when logged in (chips, XP)
-
-
-@dataclass(frozen=True, slots=True)
-class NewTable:
-    id: str
-    variant: str
-    robot_level: str
-    host: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class PutSeat:
-    row: SeatRow
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    seq: int
-    kind: str
-    data: dict[str, Any]
-
-
-@dataclass(frozen=True, slots=True)
-class Status:
-    status: str
-    note: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class KeepMatch:
-    """A finished match kept for history and replay: its events stay in the table's
-    log (``first_seq`` .. ``last_seq``); ``people``: (seat, account, outcome)."""
-
-    number: int
-    first_seq: int
-    last_seq: int
-    variant: str
-    robot_level: str
-    status: str                                  # over | annulled
-    names: tuple[str, ...]
-    result: dict[str, Any]
-    people: tuple[tuple[int, int, str], ...] = ()
-
-
-Op = NewTable | PutSeat | Event | Status | KeepMatch
 
 
 @dataclass(slots=True)
@@ -134,37 +102,16 @@ class Store:
                 cur.close()
         if migrate_schema:
             migrate.upgrade(self.engine)
-        mark = _MARKS.get(self.engine.dialect.paramstyle)
-        if mark is None:
-            raise ValueError(f"unsupported database driver: {self.engine.dialect.driver}")
-        m = mark
-        self._sql = {
-            "table": ("INSERT INTO tute_tables (id, variant, robot_level, status, created, "
-                      f"host) VALUES ({m}, {m}, {m}, {m}, {m}, {m})"),
-            "seat_del": f"DELETE FROM tute_seats WHERE table_id = {m} AND seat = {m}",
-            "seat": ("INSERT INTO tute_seats (table_id, seat, name, kind, player, account) "
-                     f"VALUES ({m}, {m}, {m}, {m}, {m}, {m})"),
-            "event": ("INSERT INTO tute_events (table_id, seq, kind, data) "
-                      f"VALUES ({m}, {m}, {m}, {m})"),
-            "status": f"UPDATE tute_tables SET status = {m}, note = {m} WHERE id = {m}",
-            # a match kept again (its table rebuilt from fewer events) replaces itself
-            "match": ("INSERT INTO tute_matches (table_id, number, first_seq, last_seq, "
-                      "finished, variant, robot_level, status, names, result) VALUES "
-                      f"({m}, {m}, {m}, {m}, {m}, {m}, {m}, {m}, {m}, {m}) "
-                      "ON CONFLICT (table_id, number) DO UPDATE SET "
-                      "first_seq = excluded.first_seq, last_seq = excluded.last_seq, "
-                      "finished = excluded.finished, status = excluded.status, "
-                      "names = excluded.names, result = excluded.result"),
-            "match_person": ("INSERT INTO tute_match_people (table_id, number, seat, "
-                             f"account_id, outcome) VALUES ({m}, {m}, {m}, {m}, {m}) "
-                             "ON CONFLICT (table_id, number, seat) DO UPDATE SET "
-                             "account_id = excluded.account_id, "
-                             "outcome = excluded.outcome"),
-            "has_event": f"SELECT 1 FROM tute_events WHERE table_id = {m} AND seq = {m}",
-            "has_table": f"SELECT 1 FROM tute_tables WHERE id = {m}",
-        }
+        self._sql = statements_for(self.engine.dialect.paramstyle, self.engine.dialect.driver)
         self._pending: list[_Write] = []
         self._flusher: asyncio.Task[None] | None = None
+        self.inline = url.startswith("sqlite")    # the loop commits (see the docstring)
+        self._busy_ms = int(busy_timeout * 1000)
+        self._waits = True                          # the writer connection's busy timeout on
+        self._lock = threading.Lock()               # the writer connection: one user
+        self._checkpoints: asyncio.Task[None] | None = None
+        self._written = False
+        self._checkpoint_raw: PoolProxiedConnection | None = None   # the writer thread's
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="tute-store")
         self._readers = ThreadPoolExecutor(2, thread_name_prefix="tute-read")
         self._raw: PoolProxiedConnection | None = None
@@ -175,6 +122,15 @@ class Store:
         """Commit ``ops`` of one table together; returns once committed, or raises
         :class:`StoreError` with nothing of them kept."""
         loop = asyncio.get_running_loop()
+        if self.inline:
+            if self._checkpoints is None:
+                self._checkpoints = loop.create_task(self._checkpoint_loop())
+            if not self._pending:          # nothing queued before it: commit it now
+                try:
+                    if self._commit_now([(table_id, ops)]):
+                        return
+                except Exception as e:
+                    raise self._refusal(table_id, e) from e
         done: asyncio.Future[None] = loop.create_future()
         self._pending.append(_Write(table_id, ops, done))
         if self._flusher is None or self._flusher.done():
@@ -200,9 +156,10 @@ class Store:
         loop = asyncio.get_running_loop()
         while self._pending:
             batch, self._pending = self._pending, []
+            writes = [(w.table_id, w.ops) for w in batch]
             try:
-                await loop.run_in_executor(self._writer, self._commit,
-                                           [(w.table_id, w.ops) for w in batch])
+                if not self.inline or not self._commit_now(writes):
+                    await loop.run_in_executor(self._writer, self._commit, writes)
                 outcomes: list[BaseException | None] = [None] * len(batch)
             except Exception as e:
                 if len(batch) == 1:
@@ -216,6 +173,47 @@ class Store:
                     w.done.set_result(None)
                 else:
                     w.done.set_exception(self._refusal(w.table_id, outcome))
+
+    def _commit_now(self, writes: list[tuple[str, Sequence[Op]]]) -> bool:
+        """SQLite: commit on the loop without waiting for a lock (False: the database is
+        locked by another process -- the writer thread waits for it instead)."""
+        try:
+            self._commit(writes, wait=False)
+        except sqlite3.OperationalError as e:
+            if "locked" in str(e) or "busy" in str(e):
+                return False
+            raise
+        self._written = True
+        return True
+
+    async def _checkpoint_loop(self) -> None:
+        """SQLite: the WAL copied into the database every second something was written,
+        by the writer thread (its fsyncs never stop the loop)."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(CHECKPOINT_SECONDS)
+            if not self._written:
+                continue
+            self._written = False
+            try:
+                await loop.run_in_executor(self._writer, self._checkpoint)
+            except Exception:
+                log.warning("the WAL checkpoint failed; it is tried again", exc_info=True)
+
+    def _checkpoint(self) -> None:
+        raw = self._checkpoint_raw
+        if raw is None:
+            raw = self._checkpoint_raw = self.engine.raw_connection()
+        try:
+            cur = raw.cursor()
+            cur.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            cur.fetchall()
+            cur.close()
+        except Exception:
+            self._checkpoint_raw = None
+            with contextlib.suppress(Exception):
+                raw.invalidate()
+            raise
 
     def _each(self, batch: list[_Write]) -> list[BaseException | None]:
         out: list[BaseException | None] = []
@@ -234,14 +232,18 @@ class Store:
         error.__cause__ = cause
         return error
 
-    def _commit(self, writes: Sequence[tuple[str, Sequence[Op]]]) -> None:
-        """Run the writes' statements in one transaction and commit (writer thread: it
-        owns the driver connection; plain DB-API, half of SQLAlchemy's cost per commit,
-        docs/server.md)."""
+    def _commit(self, writes: Sequence[tuple[str, Sequence[Op]]], wait: bool = True) -> None:
+        """Run the writes' statements in one transaction and commit (plain DB-API, half
+        of SQLAlchemy's cost per commit, docs/server.md); ``wait``: for a lock another
+        process holds (SQLite), up to the store's busy timeout."""
+        with self._lock:
+            self._commit_locked(writes, wait)
+
+    def _commit_locked(self, writes: Sequence[tuple[str, Sequence[Op]]], wait: bool) -> None:
         statements: list[tuple[str, list[tuple[object, ...]]]] = []
         for table_id, ops in writes:
             for op in ops:
-                for key, params in _statements(table_id, op):
+                for key, params in statements_of(table_id, op):
                     if statements and statements[-1][0] == key:
                         statements[-1][1].append(params)
                     else:
@@ -252,6 +254,9 @@ class Store:
             if self.fault is not None:
                 self.fault()
             cur = raw.cursor()
+            if self.inline and wait != self._waits:
+                cur.execute(f"PRAGMA busy_timeout = {self._busy_ms if wait else 0}")
+                self._waits = wait
             for key, rows in statements:
                 cur.executemany(self._sql[key], rows)
             cur.close()
@@ -269,10 +274,10 @@ class Store:
             raw = self._connection()
             cur = raw.cursor()
             for table_id, ops in writes:
-                probe = _probe(table_id, ops)
-                if probe is None:
+                found = probe(table_id, ops)
+                if found is None:
                     return False
-                cur.execute(self._sql[probe[0]], probe[1])
+                cur.execute(self._sql[found[0]], found[1])
                 if cur.fetchone() is None:
                     return False
             cur.close()
@@ -283,9 +288,14 @@ class Store:
             return False
 
     def _connection(self) -> PoolProxiedConnection:
-        raw = self._raw                    # only the writer thread runs this: it owns it
+        raw = self._raw                    # used under self._lock only
         if raw is None:
             raw = self._raw = self.engine.raw_connection()
+            self._waits = True             # a new connection waits its busy timeout
+            if self.inline:                # its checkpoints: the writer thread's
+                cur = raw.cursor()
+                cur.execute("PRAGMA wal_autocheckpoint = 0")
+                cur.close()
         return raw
 
     def _reset(self, raw: PoolProxiedConnection | None) -> None:
@@ -302,7 +312,8 @@ class Store:
         """Run ``fn(driver_connection)`` on the writer thread (tests and tools: e.g.
         ``PRAGMA query_only`` to make an SQLite store read-only for a while)."""
         def run() -> T:
-            return fn(self._connection().driver_connection)
+            with self._lock:
+                return fn(self._connection().driver_connection)
         return self._writer.submit(run).result()
 
     # ------------------------------------------------------------------ reading
@@ -353,44 +364,18 @@ class Store:
                       .values(status=status, note=note))
 
     def close(self) -> None:
+        if self._checkpoints is not None:
+            self._checkpoints.cancel()
+
         def drop() -> None:
-            if self._raw is not None:
-                with contextlib.suppress(Exception):
-                    self._raw.close()
-                self._raw = None
+            with self._lock:
+                for raw in (self._raw, self._checkpoint_raw):
+                    if raw is not None:
+                        with contextlib.suppress(Exception):
+                            raw.close()
+                self._raw = self._checkpoint_raw = None
         with contextlib.suppress(Exception):
             self._writer.submit(drop).result(timeout=5)
         self._writer.shutdown(wait=False)
         self._readers.shutdown(wait=False)
         self.engine.dispose()
-
-
-def _statements(table_id: str, op: Op) -> list[tuple[str, tuple[object, ...]]]:
-    if isinstance(op, Event):
-        return [("event", (table_id, op.seq, op.kind, json.dumps(op.data)))]
-    if isinstance(op, PutSeat):
-        r = op.row
-        return [("seat_del", (table_id, r.seat)),
-                ("seat", (table_id, r.seat, r.name, r.kind, r.player, r.account))]
-    if isinstance(op, Status):
-        return [("status", (op.status, op.note, table_id))]
-    if isinstance(op, KeepMatch):
-        return [("match", (table_id, op.number, op.first_seq, op.last_seq, int(time.time()),
-                           op.variant, op.robot_level, op.status, json.dumps(op.names),
-                           json.dumps(op.result))),
-                *(("match_person", (table_id, op.number, seat, account, outcome))
-                  for seat, account, outcome in op.people)]
-    return [("table", (op.id, op.variant, op.robot_level, "open", int(time.time()),
-                       op.host))]
-
-
-def _probe(table_id: str, ops: Sequence[Op]) -> tuple[str, tuple[object, ...]] | None:
-    """A query that finds a write's rows once it is committed: its last event, or its
-    new table (writes of other kinds are not probed: they are retried as not saved)."""
-    for op in reversed(ops):
-        if isinstance(op, Event):
-            return "has_event", (table_id, op.seq)
-    for op in ops:
-        if isinstance(op, NewTable):
-            return "has_table", (op.id,)
-    return None

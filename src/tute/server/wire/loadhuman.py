@@ -218,16 +218,55 @@ def _histogram(text: str) -> list[tuple[float, float]]:
     return out
 
 
+def _pauses(text: str) -> dict[str, float]:
+    """The collector's pauses and the loop's lag of one exposition: ``"<generation> <le>"``
+    (``"lag <le>"``) -> the cumulative count, ``"<generation> sum"`` -> seconds."""
+    out: dict[str, float] = {}
+    for line in text.splitlines():
+        value = float(line.rsplit(" ", 1)[-1]) if line[:1] != "#" else 0.0
+        quoted = line.split('"')
+        if line.startswith("tute_gc_pause_seconds_bucket"):
+            out[quoted[1] + " " + quoted[3]] = value
+        elif line.startswith("tute_gc_pause_seconds_sum"):
+            out[quoted[1] + " sum"] = value
+        elif line.startswith("tute_loop_lag_seconds_bucket"):
+            out["lag " + quoted[1]] = value
+        elif line.startswith("tute_loop_lag_seconds_sum"):
+            out["lag sum"] = value
+    return out
+
+
 async def _server_histogram(http: httpx.AsyncClient, ports: Sequence[int]
-                            ) -> list[tuple[float, float]]:
-    """Every process's histogram, added up."""
+                            ) -> tuple[list[tuple[float, float]], dict[str, float]]:
+    """Every process's action histogram and collector pauses, added up."""
     total: list[tuple[float, float]] = []
+    pauses: dict[str, float] = {}
     for port in ports:
         r = await http.get(f"http://127.0.0.1:{port}/metrics")
         one = _histogram(r.text)
         total = one if not total else [(b, c + d) for (b, c), (_, d)
                                        in zip(total, one, strict=True)]
-    return total
+        for key, value in _pauses(r.text).items():
+            pauses[key] = pauses.get(key, 0.0) + value
+    return total, pauses
+
+
+def _pause_figures(before: dict[str, float], after: dict[str, float]) -> dict[str, Any]:
+    """The window's collections by generation: how many, their time, the longest's bound."""
+    out: dict[str, Any] = {}
+    for generation in ("0", "1", "2", "lag"):
+        keys = [k for k in after if k.startswith(f"{generation} ") and k != f"{generation} sum"]
+        bounds = sorted(((float("inf") if k.split()[1] == "+Inf" else float(k.split()[1])),
+                         after[k] - before.get(k, 0.0)) for k in keys)
+        count = bounds[-1][1] if bounds else 0.0
+        longest = next((b for b, c in bounds if c >= count), None) if count else None
+        seconds = after.get(f"{generation} sum", 0.0) - before.get(f"{generation} sum", 0.0)
+        one: dict[str, Any] = {"count": int(count), "ms": round(1000 * seconds, 1),
+                               "longest_under_ms": None if longest is None else _ms(longest)}
+        if generation == "lag":
+            one["p99_ms"] = _ms(histogram_quantile(0.99, bounds))
+        out["loop_lag" if generation == "lag" else f"gc{generation}"] = one
+    return out
 
 
 def _ms(seconds: float | None) -> float | None:
@@ -265,10 +304,12 @@ async def _run(tables: int, seconds: float, ports: Sequence[int], made: list[str
         loop.call_later(random.uniform(0, ramp), _start, people[0], figures)
     async with httpx.AsyncClient(timeout=60) as http:
         await asyncio.sleep(max(0.0, figures.window[0] - time.perf_counter()))
-        before, cost0 = await _server_histogram(http, ports), await asyncio.to_thread(costs.read)
+        (before, paused0), cost0 = await _server_histogram(http, ports), \
+            await asyncio.to_thread(costs.read)
         rss_playing = costs.rss_mb()
         await asyncio.sleep(max(0.0, figures.window[1] - time.perf_counter()))
-        after, cost1 = await _server_histogram(http, ports), await asyncio.to_thread(costs.read)
+        (after, paused1), cost1 = await _server_histogram(http, ports), \
+            await asyncio.to_thread(costs.read)
         connected = sum(1 for people in ready for p in people
                         if p.ws is not None and p.ws.state.name == "OPEN")
     figures.ending = True
@@ -304,6 +345,7 @@ async def _run(tables: int, seconds: float, ports: Sequence[int], made: list[str
         "errors": len(figures.errors) + figures.lost,
         "error_kinds": sorted(set(figures.errors))[:10],
         "sockets_lost": figures.lost,
+        "collector": _pause_figures(paused0, paused1),
     }
 
 

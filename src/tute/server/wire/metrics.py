@@ -23,6 +23,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from tute.server.tables.robots import Thinkers
+from tute.server.wire.collector import Collector
 from tute.server.wire.edge import loopback
 from tute.server.wire.hub import Hub
 
@@ -42,6 +43,7 @@ class Metrics:
         self._recent: deque[tuple[float, float]] = deque(maxlen=window)  # (when, seconds)
         self.buckets = [0] * (len(BUCKETS) + 1)     # actions by BUCKETS' bound; +Inf last
         self.seconds_total = 0.0
+        self.collector: Collector | None = None     # its pauses, where the app set one
 
     def action(self, seconds: float, done: bool) -> None:
         """One action handled by a table in ``seconds``; ``done``: applied (else refused
@@ -105,7 +107,8 @@ class Metrics:
             "# TYPE tute_forwarded_sockets gauge",
             f"tute_forwarded_sockets {self.forwarding}",
         ]
-        return "\n".join(lines) + "\n"
+        pauses = "" if self.collector is None else self.collector.text()
+        return "\n".join(lines) + "\n" + pauses
 
     def _histogram(self) -> list[str]:
         out, seen = [], 0

@@ -1,0 +1,85 @@
+"""How the SQLite store writes (tute.server.store): each write committed by the event
+loop at once, the WAL's checkpoints by the writer thread, and a database locked by
+another process never stopping the loop -- the write waits in the thread, in order."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sqlite3
+import time
+from pathlib import Path
+
+from tute.server.store import CHECKPOINT_SECONDS, Event, NewTable, Store
+
+
+def _store(tmp_path: Path) -> tuple[Store, Path]:
+    path = tmp_path / "w.db"
+    store = Store(f"sqlite:///{path}")
+    store.write_now("t1", [NewTable("t1", "parejas", "expert", None)])
+    return store, path
+
+
+def _seqs(path: Path) -> list[int]:
+    with sqlite3.connect(path) as c:
+        return [r[0] for r in c.execute(
+            "SELECT seq FROM tute_events WHERE table_id = 't1' ORDER BY seq")]
+
+
+def test_a_write_is_committed_before_it_returns_and_the_wal_is_checkpointed(
+        tmp_path: Path) -> None:
+    store, path = _store(tmp_path)
+    assert store.inline
+    assert store.on_writer(lambda c: c.execute("PRAGMA wal_autocheckpoint").fetchone()) \
+        == (0,)                               # the loop's commits never checkpoint
+
+    sizes: list[int] = []
+
+    async def rounds() -> None:
+        seq = 0
+        for _ in range(3):
+            for _ in range(300):
+                seq += 1
+                await store.write("t1", [Event(seq, "chat", {"text": "x" * 200})])
+            sizes.append(os.path.getsize(f"{path}-wal"))
+            await asyncio.sleep(CHECKPOINT_SECONDS + 0.3)
+    try:
+        asyncio.run(rounds())
+        assert _seqs(path) == list(range(1, 901))
+        # without checkpoints each round of 300 commits adds ~2.8 MB to the WAL (8.2 MB
+        # after three); checkpointed between rounds, it is reused from its start
+        assert sizes[0] > 1_000_000
+        assert sizes[-1] <= 1.2 * sizes[0], sizes
+    finally:
+        store.close()
+
+
+def test_a_locked_database_does_not_stop_the_loop_and_keeps_the_order(
+        tmp_path: Path) -> None:
+    store, path = _store(tmp_path)
+    other = sqlite3.connect(path, isolation_level=None)
+    ticks: list[float] = []
+
+    async def scenario() -> None:
+        async def ticker() -> None:
+            while True:
+                ticks.append(time.monotonic())
+                await asyncio.sleep(0.01)
+        tick = asyncio.get_running_loop().create_task(ticker())
+        await asyncio.sleep(0.05)
+        other.execute("BEGIN IMMEDIATE")      # another process holds the write lock
+        began = time.monotonic()
+        writes = [asyncio.get_running_loop().create_task(
+            store.write("t1", [Event(seq, "chat", {"text": str(seq)})])) for seq in (1, 2, 3)]
+        await asyncio.sleep(0.4)
+        assert not any(w.done() for w in writes)       # they wait for the lock...
+        assert sum(1 for t in ticks if t > began) >= 20  # ...and the loop goes on
+        other.execute("COMMIT")
+        await asyncio.wait_for(asyncio.gather(*writes), 5)
+        tick.cancel()
+    try:
+        asyncio.run(scenario())
+        assert _seqs(path) == [1, 2, 3]
+    finally:
+        other.close()
+        store.close()
