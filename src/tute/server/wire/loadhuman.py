@@ -21,7 +21,6 @@ resident memory after the set-up less before it, by table).
 from __future__ import annotations
 
 import asyncio
-import gc
 import ipaddress
 import random
 import resource
@@ -36,6 +35,7 @@ import orjson
 import uvloop
 from websockets.asyncio.client import ClientConnection, connect
 
+from tute.server.wire.collector import Collector
 from tute.server.wire.loadtest import Costs, Servers, _cookie
 from tute.server.wire.metrics import histogram_quantile
 
@@ -293,9 +293,9 @@ async def _run(tables: int, seconds: float, ports: Sequence[int], made: list[str
     ready = [p for p in await asyncio.gather(*(one(k) for k in range(tables)))
              if p is not None]
     setup_seconds = time.perf_counter() - began
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(700, 10, 100)
+    collector = Collector()                  # the harness's own pauses (its young
+    collector.start()                        # collections' bursts) stay out of the
+    collecting = asyncio.ensure_future(collector.run())   # figures: the server's policy
     readers = [asyncio.ensure_future(read(p, figures)) for people in ready for p in people]
     start = time.perf_counter()
     figures.window = (start + ramp + settle, start + ramp + settle + seconds)
@@ -322,6 +322,8 @@ async def _run(tables: int, seconds: float, ports: Sequence[int], made: list[str
                            if p.ws is not None), return_exceptions=True)
     for task in readers:
         task.cancel()
+    collecting.cancel()
+    collector.stop()
     window = [(b, a - c) for (b, a), (_, c) in zip(after, before, strict=True)]
     actions = window[-1][1] if window else 0
     trips = sorted(figures.round_trips)
