@@ -5,6 +5,7 @@ another process never stopping the loop -- the write waits in the thread, in ord
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
 import sqlite3
 import time
@@ -71,15 +72,19 @@ def test_a_locked_database_does_not_stop_the_loop_and_keeps_the_order(
         began = time.monotonic()
         writes = [asyncio.get_running_loop().create_task(
             store.write("t1", [Event(seq, "chat", {"text": str(seq)})])) for seq in (1, 2, 3)]
-        await asyncio.sleep(0.4)
+        await asyncio.sleep(0.2)
+        writes.append(asyncio.get_running_loop().create_task(   # one more, while the
+            store.write("t1", [Event(4, "chat", {"text": "4"})])))  # thread waits
+        await asyncio.sleep(0.2)
         assert not any(w.done() for w in writes)       # they wait for the lock...
-        assert sum(1 for t in ticks if t > began) >= 20  # ...and the loop goes on
+        seen = [t for t in ticks if t > began]           # ...and the loop goes on
+        assert len(seen) >= 20 and max(b - a for a, b in itertools.pairwise(seen)) < 0.15
         other.execute("COMMIT")
         await asyncio.wait_for(asyncio.gather(*writes), 5)
         tick.cancel()
     try:
         asyncio.run(scenario())
-        assert _seqs(path) == [1, 2, 3]
+        assert _seqs(path) == [1, 2, 3, 4]
     finally:
         other.close()
         store.close()

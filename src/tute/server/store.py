@@ -125,7 +125,8 @@ class Store:
         if self.inline:
             if self._checkpoints is None:
                 self._checkpoints = loop.create_task(self._checkpoint_loop())
-            if not self._pending:          # nothing queued before it: commit it now
+            if not self._pending and (self._flusher is None or self._flusher.done()):
+                # nothing queued or in the thread before it: commit it now
                 try:
                     if self._commit_now([(table_id, ops)]):
                         return
