@@ -88,3 +88,32 @@ def test_a_locked_database_does_not_stop_the_loop_and_keeps_the_order(
     finally:
         other.close()
         store.close()
+
+
+def test_a_write_never_waits_on_the_loop_for_the_writer_thread(tmp_path: Path) -> None:
+    """The writer thread holds the connection (a tool's statement, a table adopted): the
+    loop's write goes to the thread's queue instead of waiting for it."""
+    store, path = _store(tmp_path)
+    ticks: list[float] = []
+
+    async def scenario() -> None:
+        async def ticker() -> None:
+            while True:
+                ticks.append(time.monotonic())
+                await asyncio.sleep(0.01)
+        tick = asyncio.get_running_loop().create_task(ticker())
+        await store.write("t1", [Event(1, "chat", {"text": "1"})])
+        holding = asyncio.get_running_loop().create_task(asyncio.to_thread(
+            store.on_writer, lambda conn: time.sleep(0.5)))
+        await asyncio.sleep(0.1)                       # the thread holds it now
+        began = time.monotonic()
+        await store.write("t1", [Event(2, "chat", {"text": "2"})])
+        await holding
+        seen = [t for t in ticks if t > began]        # the loop ticked on meanwhile
+        assert len(seen) >= 20 and max(b - a for a, b in itertools.pairwise(seen)) < 0.15
+        tick.cancel()
+    try:
+        asyncio.run(scenario())
+        assert _seqs(path) == [1, 2]
+    finally:
+        store.close()

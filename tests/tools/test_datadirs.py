@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import httpx
+import pytest
 
 from server_harness import serve, stop
 
@@ -36,11 +37,13 @@ def test_arena_and_admin_write_into_the_data_folder(tmp_path: Path) -> None:
     assert list(work.iterdir()) == [], "a command wrote into the folder it ran in"
 
 
-def test_the_load_benchmark_never_uses_the_players_database() -> None:
+def test_the_load_benchmark_never_uses_the_players_database(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """``tute bench --load`` without ``--db`` gets a fresh SQLite of its own (its help
     says so): runs of 10,000 seats once filled the data folder's database."""
     from tute.cli import build_parser, with_data_folder
 
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))      # serve's default made here
     for argv, fresh in ((["bench", "--load", "10"], True),
                         (["bench", "--load", "10", "--human"], True),
                         (["serve"], False), (["admin", "migrate"], False)):

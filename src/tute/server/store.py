@@ -7,12 +7,14 @@ With PostgreSQL a writer thread commits what has arrived (group commit: the writ
 every table that arrive while it commits go together in its next transaction; a commit
 is a network round trip).  With SQLite the event loop commits each write at once -- a
 WAL append without fsync takes a fraction of a millisecond, while handing writes to a
-thread cost a GIL exchange per row and two turns of the loop, and a p99 of 150-400 ms
-at 10,000 seats (docs/measurements.md) -- and the writer thread, on a connection of its
-own, runs the WAL's checkpoints (the disk's fsyncs) off the loop.  A database locked
+thread cost a GIL exchange per row and two turns of the loop: a table's p99 of 50-86 ms
+at 10,000 seats against 1-2 ms (docs/measurements.md) -- and the writer thread, on a
+connection of its own, runs the WAL's checkpoints (the disk's fsyncs but one: SQLite
+syncs the WAL's header when the next write reuses it, at most once a checkpoint) off the
+loop.  A backlog of more than a few writes goes to the thread too.  A database locked
 by another process sends the write to the thread, which waits for it as before, and
-the writes after it queue behind it (they stay in order).  A table's write is a list of operations
-that commit together or not at all; when a shared transaction fails, each table's write
+the writes after it queue behind it (they stay in order).  A table's write is a list of
+operations that commit together or not at all; when a shared transaction fails, each table's write
 is tried alone, so one table's failure is not another's.  A write that fails raises
 :class:`StoreError` and nothing of it is kept -- unless the failure came after the
 database had committed (a connection lost during COMMIT): that is checked, so a caller
@@ -59,6 +61,7 @@ log = logging.getLogger("tute.server")
 
 T = TypeVar("T")
 CHECKPOINT_SECONDS = 1.0      # SQLite: how often the WAL is copied into the database
+INLINE_MOST = 8               # SQLite: more writes at once go to the writer thread
 
 
 class StoreError(TuteError):
@@ -111,6 +114,7 @@ class Store:
         self._lock = threading.Lock()               # the writer connection: one user
         self._checkpoints: asyncio.Task[None] | None = None
         self._written = False
+        self._closed = False
         self._checkpoint_raw: PoolProxiedConnection | None = None   # the writer thread's
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="tute-store")
         self._readers = ThreadPoolExecutor(2, thread_name_prefix="tute-read")
@@ -122,8 +126,10 @@ class Store:
         """Commit ``ops`` of one table together; returns once committed, or raises
         :class:`StoreError` with nothing of them kept."""
         loop = asyncio.get_running_loop()
+        if self._closed:
+            raise self._refusal(table_id, RuntimeError("the store is closed"))
         if self.inline:
-            if self._checkpoints is None:
+            if self._checkpoints is None or self._checkpoints.done():
                 self._checkpoints = loop.create_task(self._checkpoint_loop())
             if not self._pending and (self._flusher is None or self._flusher.done()):
                 # nothing queued or in the thread before it: commit it now
@@ -176,15 +182,21 @@ class Store:
                     w.done.set_exception(self._refusal(w.table_id, outcome))
 
     def _commit_now(self, writes: list[tuple[str, Sequence[Op]]]) -> bool:
-        """SQLite: commit on the loop without waiting for a lock (False: the database is
-        locked by another process -- the writer thread waits for it instead)."""
+        """SQLite: commit on the loop without waiting for anything (False: the writer
+        thread commits them instead -- the database is locked by another process, the
+        thread holds the connection or has not opened it yet, or a backlog is too big to
+        commit without stopping the loop)."""
+        if self._raw is None or len(writes) > INLINE_MOST \
+                or not self._lock.acquire(blocking=False):
+            return False
         try:
-            self._commit(writes, wait=False)
+            self._commit_locked(writes, wait=False)
         except sqlite3.OperationalError as e:
-            if "locked" in str(e) or "busy" in str(e):
+            if _locked(e):
                 return False
             raise
-        self._written = True
+        finally:
+            self._lock.release()
         return True
 
     async def _checkpoint_loop(self) -> None:
@@ -263,7 +275,12 @@ class Store:
             cur.close()
             committing = True
             raw.commit()
-        except Exception:
+            self._written = True
+        except Exception as e:
+            if not committing and isinstance(e, sqlite3.OperationalError) and _locked(e):
+                with contextlib.suppress(Exception):   # locked: the connection is fine
+                    raw.rollback()
+                raise
             self._reset(raw)
             if committing and self._committed(writes):   # lost after the commit: kept
                 return
@@ -291,12 +308,13 @@ class Store:
     def _connection(self) -> PoolProxiedConnection:
         raw = self._raw                    # used under self._lock only
         if raw is None:
-            raw = self._raw = self.engine.raw_connection()
-            self._waits = True             # a new connection waits its busy timeout
+            raw = self.engine.raw_connection()
             if self.inline:                # its checkpoints: the writer thread's
                 cur = raw.cursor()
                 cur.execute("PRAGMA wal_autocheckpoint = 0")
                 cur.close()
+            self._raw = raw
+            self._waits = True             # a new connection waits its busy timeout
         return raw
 
     def _reset(self, raw: PoolProxiedConnection | None) -> None:
@@ -365,6 +383,7 @@ class Store:
                       .values(status=status, note=note))
 
     def close(self) -> None:
+        self._closed = True
         if self._checkpoints is not None:
             self._checkpoints.cancel()
 
@@ -380,3 +399,8 @@ class Store:
         self._writer.shutdown(wait=False)
         self._readers.shutdown(wait=False)
         self.engine.dispose()
+
+
+def _locked(e: sqlite3.OperationalError) -> bool:
+    """SQLite's "database is locked" / "busy": another connection holds the write lock."""
+    return "locked" in str(e) or "busy" in str(e)

@@ -65,10 +65,12 @@ class Collector:
             self._hooked = True
 
     def stop(self) -> None:
-        """Stop timing (the thresholds and frozen objects stay as they are)."""
+        """Stop timing and unfreeze (what died frozen is collected as ever again; another
+        app of the process, if any, freezes again within a second)."""
         if self._hooked:
             gc.callbacks.remove(self._timed)
             self._hooked = False
+        gc.unfreeze()
 
     async def run(self) -> None:
         """Freeze what lives every ``freeze_every`` seconds; sweep every ``sweep_every``;
