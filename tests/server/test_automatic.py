@@ -20,7 +20,9 @@ def test_two_clock_plays_in_a_row_put_the_seat_in_automatic_play(tmp_path: Path)
     s = Server(f"sqlite:///{tmp_path / 'auto.db'}")
     try:
         c = s.client()
-        r = c.post("/api/tables", {"variant": "habanero", "name": "Ana",
+        # a long match: automatic play can only be switched on while a match runs, and
+        # one hand of random robots and a 0.2 s clock can end before the test switches
+        r = c.post("/api/tables", {"variant": "habanero(match_target=30)", "name": "Ana",
                                    "move_seconds": 0.2, "robot_level": "random"})
         table = r.json()["id"]
         assert c.post(f"/api/tables/{table}/robots").status_code == 200
