@@ -21,6 +21,19 @@ def _store(tmp_path: Path) -> tuple[Store, Path]:
     return store, path
 
 
+async def _ticker(ticks: list[float]) -> None:
+    """The loop's heartbeat: a time every 10 ms while it is free to run."""
+    while True:
+        ticks.append(time.monotonic())
+        await asyncio.sleep(0.01)
+
+
+def _went_on(ticks: list[float], since: float) -> None:
+    """The loop ticked on since ``since``: no gap of 150 ms or more."""
+    seen = [t for t in ticks if t > since]
+    assert len(seen) >= 20 and max(b - a for a, b in itertools.pairwise(seen)) < 0.15
+
+
 def _seqs(path: Path) -> list[int]:
     with sqlite3.connect(path) as c:
         return [r[0] for r in c.execute(
@@ -62,11 +75,7 @@ def test_a_locked_database_does_not_stop_the_loop_and_keeps_the_order(
     ticks: list[float] = []
 
     async def scenario() -> None:
-        async def ticker() -> None:
-            while True:
-                ticks.append(time.monotonic())
-                await asyncio.sleep(0.01)
-        tick = asyncio.get_running_loop().create_task(ticker())
+        tick = asyncio.get_running_loop().create_task(_ticker(ticks))
         await asyncio.sleep(0.05)
         other.execute("BEGIN IMMEDIATE")      # another process holds the write lock
         began = time.monotonic()
@@ -77,8 +86,7 @@ def test_a_locked_database_does_not_stop_the_loop_and_keeps_the_order(
             store.write("t1", [Event(4, "chat", {"text": "4"})])))  # thread waits
         await asyncio.sleep(0.2)
         assert not any(w.done() for w in writes)       # they wait for the lock...
-        seen = [t for t in ticks if t > began]           # ...and the loop goes on
-        assert len(seen) >= 20 and max(b - a for a, b in itertools.pairwise(seen)) < 0.15
+        _went_on(ticks, began)                          # ...and the loop goes on
         other.execute("COMMIT")
         await asyncio.wait_for(asyncio.gather(*writes), 5)
         tick.cancel()
@@ -97,11 +105,7 @@ def test_a_write_never_waits_on_the_loop_for_the_writer_thread(tmp_path: Path) -
     ticks: list[float] = []
 
     async def scenario() -> None:
-        async def ticker() -> None:
-            while True:
-                ticks.append(time.monotonic())
-                await asyncio.sleep(0.01)
-        tick = asyncio.get_running_loop().create_task(ticker())
+        tick = asyncio.get_running_loop().create_task(_ticker(ticks))
         await store.write("t1", [Event(1, "chat", {"text": "1"})])
         holding = asyncio.get_running_loop().create_task(asyncio.to_thread(
             store.on_writer, lambda conn: time.sleep(0.5)))
@@ -109,8 +113,7 @@ def test_a_write_never_waits_on_the_loop_for_the_writer_thread(tmp_path: Path) -
         began = time.monotonic()
         await store.write("t1", [Event(2, "chat", {"text": "2"})])
         await holding
-        seen = [t for t in ticks if t > began]        # the loop ticked on meanwhile
-        assert len(seen) >= 20 and max(b - a for a, b in itertools.pairwise(seen)) < 0.15
+        _went_on(ticks, began)                          # the loop ticked on meanwhile
         tick.cancel()
     try:
         asyncio.run(scenario())
