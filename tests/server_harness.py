@@ -103,6 +103,11 @@ class Server:
     def lobby(self) -> Any:
         return self.app.state.lobby
 
+    def call(self, coroutine: Any) -> Any:
+        """Run a coroutine on the server's event loop (as the server's own tasks do) and
+        return its result."""
+        return asyncio.run_coroutine_threadsafe(coroutine, self.app.state.loop).result(30)
+
     def table(self, table_id: str) -> TableRuntime:
         table: TableRuntime = self.lobby.tables[table_id]
         return table
@@ -260,6 +265,8 @@ class Playing:
         self.c, self.table = c, table
         self.over = threading.Event()
         self.acted = 0
+        self.settled: dict[str, Any] | None = None     # the match's pay-out, as sent
+        self.paid = threading.Event()
         self.error: BaseException | None = None
         self._stop = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
@@ -291,6 +298,9 @@ class Playing:
                     seq, legal = int(m["event"]["seq"]), (m.get("view") or {}).get("legal")
                     if m["event"]["kind"] in ("match_over", "annulled"):
                         self.over.set()
+                    if m["event"]["kind"] == "settled":
+                        self.settled = m
+                        self.paid.set()
                     if legal and seq > done and not self.over.is_set():
                         done = seq
                         w.send(json.dumps({"type": "act", "action": legal[0]}))

@@ -46,8 +46,11 @@ def test_annulment_needs_everyone(db: str) -> None:
             wb.send(json.dumps({"type": "annul", "agree": True}))           # Bea agrees
             done = until(wa, _kind("annulled"))
             assert done["view"]["match"]["annulled"] and done["view"]["match"]["over"]
-            wa.send(json.dumps({"type": "act", "action": done["view"]["legal"][0]}
-                               if done["view"]["legal"] else {"type": "ping"}))
+            for seen in (done, until(wb, _kind("annulled"))):   # on both pages: over
+                assert seen["view"]["to_act"] is None          # (issue 29: "Te toca" and
+                assert seen["view"]["legal"] == [] == seen["view"]["legal_cards"]  # a cante)
+            wa.send(json.dumps({"type": "act", "action": done["view"]["hand"][0]}))
+            assert recv(wa)["type"] == "error"                 # a card after it: refused
         for c in (ana, bea):                      # the bets back, no XP, nothing counted
             me = c.get("/api/me").json()
             assert me["chips"] == ledger.GRANT and me["xp"] == 0, me

@@ -61,6 +61,12 @@ def test_register_play_for_chips_and_see_the_profile(server: Server) -> None:
         page.click("#create")
         page.wait_for_selector("#hand button.card")
         (table_id,) = server.lobby.tables
+        # the money in sight while the match runs: the bet, the pot, the header's balance
+        page.wait_for_selector("#stake:not([hidden])")
+        assert page.inner_text("#stake") == "Apuesta 100 · Bote 100 fichas"
+        wait_until(page, f"document.querySelector('#me-chips').textContent"
+                         f".replace(/\\D/g, '') === '{ledger.GRANT - 100}'")
+        assert page.is_visible("#me-chips")
         for _ in range(900):
             if not page.is_hidden("#after"):
                 break
@@ -71,6 +77,20 @@ def test_register_play_for_chips_and_see_the_profile(server: Server) -> None:
         assert not page.is_hidden("#after")
         t = server.lobby.tables[table_id]
         won = 0 in winning_seats(t.match, list(t.seats))
+        # the count says what the match took and gave: the ledger's figures
+        page.wait_for_selector("#count .gains .balance", state="attached")
+        net = (75 if won else 0) - 100
+        mine = page.inner_text("#count .gains tr.mine").split("\t")
+        assert mine[0].strip() == "Ana (tú)"
+        assert mine[1].strip() == f"\u2212{-net}", mine     # a winner alone with robots
+        assert mine[2].strip() == "+0"                        # loses the bank's share
+        kept = page.evaluate("fetch('/api/games').then((r) => r.json())")["games"]
+        assert kept[0]["chips"] == net and kept[0]["xp"] == 0
+        digits = "".join(ch for ch in page.inner_text("#count .balance") if ch.isdigit())
+        assert int(digits) == ledger.GRANT + net
+        header = "".join(ch for ch in page.inner_text("#me-chips") if ch.isdigit())
+        assert int(header) == ledger.GRANT + net                  # the header follows
+        shot(page, "count-desktop-competitive")
         page.click("#back")
         page.wait_for_selector("#lobby:not([hidden])")
         page.click("#profile-open")

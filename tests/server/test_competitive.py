@@ -115,10 +115,11 @@ def test_two_people_who_play_earn_the_xp_of_seed_001(db: str) -> None:
             assert ana.post(f"/api/tables/{table}/start").status_code == 200
             a.wait()
             b.wait()
+            assert a.paid.wait(10) and b.paid.wait(10), "no settled event"
         assert a.acted > 0 and b.acted > 0
         won = 0 in _winners(s, table)
         time.sleep(0.3)
-        for c, seat in ((ana, 0), (bea, 1)):
+        for c, seat, p in ((ana, 0, a), (bea, 1, b)):
             me = c.get("/api/me").json()
             mine = (seat == 0) == won
             assert me["xp"] == (20 if mine else 5), me
@@ -126,6 +127,14 @@ def test_two_people_who_play_earn_the_xp_of_seed_001(db: str) -> None:
             assert me["games"] == {"habanero": {"played": 1, "won": int(mine)}}
             kept = c.get("/api/games").json()["games"]
             assert [g["xp"] for g in kept] == [me["xp"]]
+            # every page is told what each person took: the ledger's figures
+            assert p.settled is not None, "no settled event"
+            assert p.settled["table"]["pot"] == 200
+            gains = {g["seat"]: g for g in p.settled["table"]["gains"]}
+            assert p.settled["event"]["gains"] == p.settled["table"]["gains"]
+            assert gains[seat] == {"seat": seat, "chips": me["chips"] - ledger.GRANT,
+                                   "xp": me["xp"]}
+            assert gains[seat]["chips"] == kept[0]["chips"] == (50 if mine else -100)
         rows = ana.get("/api/rankings?period=day").json()["rows"]
         assert [r["xp"] for r in rows] == [20, 5]
         assert ledger.check(s.lobby.store.engine) == []
@@ -443,12 +452,6 @@ def test_who_abandons_gets_nothing_and_it_is_counted() -> None:
     assert pot_shares(100, {0, 2}, stakes, frozenset({2})) == ({1: 37}, 63)
 
 
-def _loop_run(s: Server, coroutine: Any) -> Any:
-    import asyncio
-
-    return asyncio.run_coroutine_threadsafe(coroutine, s.app.state.loop).result(timeout=30)
-
-
 def test_leaving_a_running_match_is_an_abandon(db: str) -> None:
     s = Server(db)
     try:
@@ -467,7 +470,7 @@ def test_leaving_a_running_match_is_an_abandon(db: str) -> None:
                 wb.send(json.dumps({"type": "leave"}))              # "Salir"
                 until(wb, lambda m: m.get("event", {}).get("kind") == "abandon")
             s.table(table).options.move_seconds = 0.0             # no clock: Ana plays
-            _loop_run(s, _poke(s.table(table)))
+            s.call(_poke(s.table(table)))
             playing.wait()
         won = 0 in _winners(s, table)
         time.sleep(0.3)
@@ -500,10 +503,10 @@ def test_away_too_long_is_an_abandon_and_an_annulment_keeps_that_bet(db: str) ->
                 until(wb, lambda m: m.get("event", {}).get("kind") == "state")
                 assert ana.post(f"/api/tables/{table}/start").status_code == 200
                 until(wb, lambda m: m.get("event", {}).get("kind") == "start")
-            _loop_run(s, s.lobby.sweep())                      # gone a moment: not yet
+            s.call(s.lobby.sweep())                      # gone a moment: not yet
             assert t.abandoned == set()
             time.sleep(0.8)
-            _loop_run(s, s.lobby.sweep())                      # gone too long: abandoned
+            s.call(s.lobby.sweep())                      # gone too long: abandoned
             until(wa, lambda m: m.get("event", {}).get("kind") == "abandon")
             assert t.abandoned == {1}
             wa.send(json.dumps({"type": "annul"}))             # Ana alone has a say now

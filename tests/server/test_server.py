@@ -262,3 +262,39 @@ def test_host_starts_over_the_socket(server: Server) -> None:
         ws.send(json.dumps({"type": "start"}))
         again = recv(ws, 10)
         assert again["type"] == "error" and runtime.seq == seq
+
+
+def test_leaving_a_friendly_match_hands_the_seat_on_and_a_deserted_table_closes(
+        server: Server) -> None:
+    """Issue 29: an abandoned table of robots stayed 'en juego' in the lobby.  Leaving a
+    match that is not played for chips costs nothing: the robot plays the seat on for
+    whoever stays; once every person has left, the table leaves the lobby (the next
+    sweep) and is closed in the store."""
+    s = server
+    ana, bea = s.client(), s.client()
+    table = ana.new_table("parejas", robots=False, robot_level="random")
+    assert bea.post(f"/api/tables/{table}/seats", {"seat": 2, "name": "Bea"}
+                    ).status_code == 200
+    assert ana.post(f"/api/tables/{table}/robots").status_code == 200
+
+    def sweep() -> None:
+        s.call(s.lobby.sweep())
+
+    with ana.ws(table) as wa, bea.ws(table) as wb:
+        until(wa, lambda m: m.get("event", {}).get("kind") == "state")
+        until(wb, lambda m: m.get("event", {}).get("kind") == "state")
+        assert ana.post(f"/api/tables/{table}/start").status_code == 200
+        until(wb, lambda m: m.get("event", {}).get("kind") == "start")
+        wa.send(json.dumps({"type": "leave"}))
+        told = until(wb, lambda m: m.get("event", {}).get("kind") == "abandon")
+        assert told["event"]["seat"] == 0 and 0 in told["table"]["automatic"]
+        sweep()                                         # Bea still plays: it stays
+        assert any(t["id"] == table for t in bea.get("/api/tables").json()["tables"])
+        wb.send(json.dumps({"type": "leave"}))
+        until(wb, lambda m: m.get("event", {}).get("kind") == "abandon"
+              and m["event"]["seat"] == 2)
+    sweep()
+    assert table not in s.lobby.tables
+    assert all(t["id"] != table for t in ana.get("/api/tables").json()["tables"])
+    record = s.lobby.store.load(table)
+    assert record is not None and record.status == "closed"

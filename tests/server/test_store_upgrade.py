@@ -102,6 +102,7 @@ EVENTS: list[ev.TableEvent] = [
     ev.Started(2**62, True, "9f2c"), ev.Started(5), ev.Practice("same_address"),
     ev.Acted(0, "Ao"), ev.Acted(3, "cante:o", True), ev.HandEnded(2, {"points": [1, 2]}),
     ev.MatchEnded(None, {"points": [0, 0]}), ev.MatchEnded(1, {}), ev.Invited(3, "Zoe"),
+    ev.Settled([ev.SeatGain(0, 50, 20), ev.SeatGain(2, -100, 5)]), ev.Settled([]),
     ev.AutomaticSet(2, True), ev.Editing(False), ev.Abandoned(1), ev.AnnulVoted(0, [0, 2]),
     ev.AnnulRefused(2), ev.AnnulExpired(), ev.Annulled([0, 1]),
     ev.Said("a7", "Ana", 0, "¡hola!"), ev.Said("g1f", "Eva", -1, "ya", True),

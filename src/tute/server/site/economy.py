@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import select, update
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from tute.core.match import Match
@@ -44,6 +44,16 @@ class Stake:
 
     seat: int
     account: int
+
+
+@dataclass(frozen=True, slots=True)
+class Gain:
+    """What a person took from a settled match, as the ledger has it: the chips won
+    less the bet (a loser: minus the bet), and the XP."""
+
+    seat: int
+    chips: int
+    xp: int
 
 
 def stakes_of(rows: Iterable[SeatRow]) -> list[Stake]:
@@ -98,6 +108,23 @@ def pot_shares(pot: int, winners: set[int], stakes: Sequence[Stake],
     return paid, pot - sum(paid.values())
 
 
+def _gains(c: Connection, table_id: str, match: int | str, stakes: Sequence[Stake]
+           ) -> list[Gain]:
+    """Each person's :class:`Gain` from a match, read from its ledger movements (the
+    bet, the winnings) and its XP row."""
+    out = []
+    for s in stakes:
+        me = ledger.player(s.account)
+        keys = [f"{kind}:{table_id}:{match}:{s.account}" for kind in ("bet", "win")]
+        moved = c.execute(select(movements.c.dest, movements.c.amount)
+                          .where(movements.c.key.in_(keys))).all()
+        chips = sum(int(m.amount) if m.dest == me else -int(m.amount) for m in moved)
+        points = c.execute(select(xp.c.amount).where(
+            xp.c.key == f"xp:{table_id}:{match}:{s.account}")).scalar()
+        out.append(Gain(s.seat, chips, int(points or 0)))
+    return out
+
+
 class Purse:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -122,13 +149,15 @@ class Purse:
     def settle(self, table_id: str, match: int | str, v: Variant, winners: set[int],
                stakes: Sequence[Stake], robot_level: str = "heuristic",
                abandoned: frozenset[int] = frozenset(),
-               unearned: frozenset[int] = frozenset(), bets: bool = True) -> None:
+               unearned: frozenset[int] = frozenset(), bets: bool = True) -> list[Gain]:
         """The pot to the winners and the bank, the XP and the ratings (once).  A match
         whose escrow never received its bets (the start's reservation lost) pays
         nothing; the accounts in ``unearned`` (:func:`~tute.server.tables.log.unearned_seats`)
         get no XP (the game is counted as played, with 0 XP: the ranking leaves them
         out).  ``bets``: the table had a bet (competitive tables stored before a bet
-        was required may have none, and pay as they did)."""
+        was required may have none, and pay as they did).  Returns each person's
+        :class:`Gain`, read back from the ledger and the XP rows (the same figures the
+        profile shows), whether this call or an earlier one settled it."""
         box = ledger.escrow(table_id, match)
         now = int(time.time())
         with self.engine.begin() as c:
@@ -136,7 +165,7 @@ class Purse:
                     movements.c.dest == box, movements.c.key.like("bet:%"))).first():
                 log.warning("table %s: match %s had no bets in escrow: it pays nothing",
                             table_id, match)
-                return
+                return []
             first = c.execute(select(xp.c.id).where(
                 xp.c.key.like(f"xp:{table_id}:{match}:%"))).first() is None
             pot = ledger.balance(c, box)
@@ -147,8 +176,8 @@ class Purse:
             if bank > 0:
                 ledger.move(c, f"cut:{table_id}:{match}", box, ledger.BANK, bank,
                             f"the bank's share, table {table_id}")
-            if not first:
-                return                                  # settled before: nothing again
+            if not first:                               # settled before: nothing again
+                return _gains(c, table_id, match, stakes)
             awards = xp_awards(v, winners, stakes, abandoned | unearned)
             for stake in stakes:          # unearned: a row of 0 (a game played, no XP)
                 if stake.account in abandoned:
@@ -161,6 +190,7 @@ class Purse:
             if stakes:
                 update_ratings(c, v, [v.side_of(s) for s in range(v.players)], winners,
                                {s.seat: s.account for s in stakes}, robot_level)
+            return _gains(c, table_id, match, stakes)
 
     def refund(self, table_id: str, match: int | str, stakes: Sequence[Stake] | None = None,
                abandoned: frozenset[int] = frozenset()) -> None:

@@ -11,6 +11,7 @@ import { current as currentAccount, refreshMe, showRankings, wireAccount } from 
 import { pause, save, settings, SPEEDS } from "/static/settings.js";
 import { play } from "/static/sound.js";
 import { actionLabel, drawHand as layHand } from "/static/hand.js";
+import { renderGains, renderStake } from "/static/money.js";
 import {
   cardView, renderCount, shortName, renderScore, renderSeats, renderStock, renderTrick, showClock, sweepTrick,
 } from "/static/table.js";
@@ -139,6 +140,7 @@ function enter(tableId, seat, watch = false) {
   stopWatching();
   say("");
   connect();
+  scrollTo(0, 0);      // the lobby was scrolled to its button: the table starts at the top
 }
 
 // ---------------------------------------------------------------- the socket
@@ -264,10 +266,20 @@ function handle(msg) {
     $("count-ok").hidden = true;
   }
   if ((ev.kind === "next_hand" || ev.kind === "match_over") && ev.result && before) {
-    renderCount(before, ev.result);
+    // the finished hand's figures with the match's tally after it (Cabrero's seats may
+    // change with the next deal: there the new view itself)
+    const after = !msg.view ? before : msg.view.match && msg.view.match.format === "elimination"
+      ? msg.view : { ...before, match: msg.view.match };
+    renderCount(before, ev.result, after);
+    renderScore(after);                          // the tally counts this hand at once
     $("count-box").hidden = false;
     $("count-ok").hidden = ev.kind === "match_over";
   }
+  if (ev.kind === "settled") {     // the pot paid: what each took, then my new balance
+    renderGains(session ? session.seat : null, tableInfo, null);
+    refreshMe().then(() => { if (tableInfo) renderGains(session ? session.seat : null, tableInfo, currentAccount()); });
+  }
+  if (ev.kind === "start") refreshMe();            // the bet left the balance
   if (!msg.view) { if (current) drawAfter(current); return; }
   current = msg.view;
   if (ev.kind === "start") { $("count-box").hidden = true; $("count").replaceChildren(); }
@@ -292,6 +304,7 @@ function handle(msg) {
   }
   if (current.result && current.match && current.match.over && !$("count").childElementCount) {
     renderCount(current, current.result);       // back at a finished table
+    renderGains(session ? session.seat : null, tableInfo, currentAccount());
     $("count-box").hidden = false;
     $("count-ok").hidden = true;
   }
@@ -311,6 +324,7 @@ function draw(v, closedTrick = false) {
   if (closedTrick) renderTrick(v, v.last_trick, v.last_trick_winner, true);
   else renderTrick(v, v.trick, null, false);
   renderScore(v);
+  renderStake(tableInfo);
   drawHand(v, closedTrick);
   drawAfter(v);
 }
@@ -509,10 +523,11 @@ $("new-table").onsubmit = createAndPlay;
 $("variant").onchange = showOptions;
 $("again").onclick = () => { $("count-box").hidden = true; $("count").replaceChildren(); send({ type: "start" }); };
 $("back").onclick = backToTables;
-$("leave").onclick = () => {      // leaving a running competitive match loses it
-  const running = current && current.match && !current.match.over;
-  if (running && tableInfo && tableInfo.competitive) {
-    if (!window.confirm(t("leave_confirm"))) return;
+$("leave").onclick = () => {      // leaving a running match asks first: the robot plays on
+  const running = current && current.match && !current.match.over && !spectator();
+  if (running) {                  // (at a competitive match, the match is lost)
+    const stakes = tableInfo && tableInfo.competitive && tableInfo.pot > 0;
+    if (!window.confirm(t(stakes ? "leave_confirm" : "leave_confirm_friendly"))) return;
     send({ type: "leave" });
   }
   backToTables();

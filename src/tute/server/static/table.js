@@ -237,10 +237,30 @@ function matchFigures(v) {
   return { title, values: m.hands_won };
 }
 
+// the match's end as a headline: who won it, and by how much ("… ganan la partida 2-0")
+export function matchOverText(v) {
+  const m = v.match;
+  if (!m || !m.over || m.winner === null || m.winner === undefined) return null;
+  if (m.format === "elimination") return t("match_won", { name: shortName(v.names[m.winner] || "") });
+  const figures = matchFigures(v);
+  const values = figures ? figures.values : [];
+  const order = [m.winner, ...[...values.keys()].filter((s) => s !== m.winner)];   // the winner's first
+  const score = values.length ? order.map((s) => values[s]).join("-") : "";
+  const mine = !watching(v) && sideOf(v, v.seat) === m.winner;
+  const key = mine ? (v.partnerships ? "match_won_us" : "match_won_you")
+    : (v.partnerships ? "match_won_pair" : "match_won_score");
+  const name = v.partnerships ? `${shortName(v.names[m.winner])} + ${shortName(v.names[m.winner + 2])}`
+    : shortName(v.names[m.winner]);
+  return t(key, { name, score }).replace(/\s+([!.]?)$/, "$1").trim();
+}
+
 // the count at a hand's end, as a table: cards, the 10 de últimas, cantes, total
-export function renderCount(v, r) {
+// (``after``: the table right after the count, whose match has this hand in its tally)
+export function renderCount(v, r, after = v) {
   const box = $("count");
   box.replaceChildren();
+  const headline = matchOverText(after);
+  if (headline) box.append(el("p", "count-note match-over", headline));
   const sides = r.totals.length;
   const shown = [...Array(sides).keys()].filter((s) => !(v.sitting_out === s && !v.partnerships));
   const table = el("table", "count");
@@ -278,9 +298,4 @@ export function renderCount(v, r) {
   if (r.winner !== null && r.winner !== undefined) notes.push(t("won", { name: sideName(v, r.winner) }));
   if (r.games > 1) notes.push(t("count_games", { n: r.games }));
   for (const n of notes) box.append(el("p", "count-note", n));
-  const m = v.match;
-  if (m && m.over && m.winner !== null && m.winner !== undefined) {
-    const who = m.format === "elimination" ? v.names[m.winner] : sideName(v, m.winner);
-    box.append(el("p", "count-note match-over", t("match_won", { name: who })));
-  }
 }

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 from tute.core.errors import TuteError
 from tute.core.match import Match
+from tute.server.site.economy import Gain
 from tute.server.store import KeepMatch, SeatRow, Status
 from tute.server.tables.events import (
     Abandoned,
@@ -81,7 +82,7 @@ class AnnulTable(Protocol):
                    ) -> None: ...
     async def run_purse(self, step: str, escrow: str, counts: bool,
                         match: Match | None = None,
-                        abandoned: frozenset[int] | None = None) -> None: ...
+                        abandoned: frozenset[int] | None = None) -> list[Gain]: ...
 
 
 class AnnulError(TuteError):

@@ -132,7 +132,10 @@ class Audience:
         in_hand = None if seat == SPECTATOR else self.table.game_seat(seat, match)
         if in_hand is None:
             return spectator_part(game)
-        return seat_part(game.view(in_hand))
+        own = seat_part(game.view(in_hand))
+        if match is not None and match.annulled:     # no move is left to make
+            own["legal"], own["legal_cards"] = [], []
+        return own
 
     def broadcast(self, p: dict[str, Any], game: Game | None, match: Match | None) -> None:
         """One public event to every viewer, with its view (chat: none; a viewer that

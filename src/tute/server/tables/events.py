@@ -88,6 +88,21 @@ class MatchEnded(TableEvent, frozen=True, tag="match_over"):
     result: dict[str, Any]
 
 
+class SeatGain(msgspec.Struct, frozen=True):
+    """A person's chips (won less the bet) and XP from a settled match."""
+
+    seat: int
+    chips: int
+    xp: int
+
+
+class Settled(TableEvent, frozen=True, tag="settled"):
+    """A competitive match's pot and XP paid out (after its ``match_over``): what each
+    person took, as the ledger has it."""
+
+    gains: list[SeatGain]
+
+
 class Invited(TableEvent, frozen=True, tag="invite"):
     account: int
     name: str
@@ -132,7 +147,7 @@ class Said(TableEvent, frozen=True, tag="chat"):
 
 
 AnyEvent = (OptionsSet | Seated | Started | Practice | Acted | HandEnded | MatchEnded
-            | Invited | AutomaticSet | Editing | Abandoned | AnnulVoted | AnnulRefused
+            | Settled | Invited | AutomaticSet | Editing | Abandoned | AnnulVoted | AnnulRefused
             | AnnulExpired | Annulled | Said)
 _SECRET = {"start": ("seed", "escrow"), "seat": ("player", "account", "where")}
 

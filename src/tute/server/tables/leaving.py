@@ -1,8 +1,11 @@
-"""Leaving a running competitive match: an abandon (seed 001).
+"""Leaving a running match: an abandon.
 
-A person who leaves ("Salir") or stays away longer than :data:`ABANDON_SECONDS` loses
-the match: the bet stays in the pot, no XP, an abandon on the profile, and the table's
-robot plays the seat to the end.  Leaving any other table is no abandon.
+At a competitive match that counts (seed 001), a person who leaves ("Salir de la mesa")
+or stays away longer than :data:`ABANDON_SECONDS` loses the match: the bet stays in the
+pot, no XP, an abandon on the profile, and the table's robot plays the seat to the end.
+At any other running match, leaving costs nothing: the robot plays the seat on for whoever
+stays, and a table every person left closes (:meth:`~tute.server.tables.lobby.Lobby.sweep`);
+staying away there is no abandon.
 """
 
 from __future__ import annotations
@@ -55,13 +58,13 @@ class Leaving:
         self.table = table
 
     async def leave(self, player: str | None) -> None:
-        """A person leaves the table: at a running competitive match, an abandon."""
+        """A person leaves the table: at a running match, an abandon."""
         t = self.table
         async with t.lock:
             seat = t.seat_of(player)
             if seat is None:
                 raise TuteError("not_seated")
-            await self._abandon(seat)
+            await self._abandon(seat, any_match=True)
 
     async def the_absent(self, now: float | None = None) -> None:
         """Whoever has been away from a running competitive match longer than the
@@ -73,15 +76,17 @@ class Leaving:
                 if moment - since > t.abandon_seconds:
                     await self._abandon(seat)
 
-    async def _abandon(self, seat: int) -> None:
+    async def _abandon(self, seat: int, any_match: bool = False) -> None:
+        """``seat`` abandons the running match -- one that counts, or ``any_match``."""
         t = self.table
         m = t.match
         row = t.seats.get(seat)
-        if not t.options.competitive or t.practice or m is None or m.is_over \
+        counts = t.options.competitive and not t.practice
+        if not (counts or any_match) or m is None or m.is_over \
                 or seat in t.abandoned or row is None or row.kind != "human":
             return
         await t.emit([Abandoned(seat)])               # the robot plays the seat on
-        if t.purse is not None and row.account is not None:
+        if counts and t.purse is not None and row.account is not None:
             try:
                 await asyncio.get_running_loop().run_in_executor(
                     None, t.purse.count_abandon, row.account)

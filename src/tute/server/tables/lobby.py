@@ -222,7 +222,8 @@ class Lobby:
 
     # ------------------------------------------------------------------ leaving
     async def sweep(self, now: float | None = None) -> list[str]:
-        """Let finished and abandoned tables go; the ids that left."""
+        """Let finished and abandoned tables go (one every person left, at once); the
+        ids that left."""
         now = time.monotonic() if now is None else now
         gone = []
         for t in list(self.tables.values()):
@@ -235,7 +236,7 @@ class Lobby:
             watched = bool(t.hub.watched())
             if t.status == "over" and (idle > OVER_KEEP or (not watched and idle > 60)):
                 gone.append(t.id)
-            elif t.status == "open" and not watched and idle > OPEN_KEEP:
+            elif (t.status == "open" and not watched and idle > OPEN_KEEP) or t.deserted():
                 try:
                     await self.store.write(t.id, [Status("closed")])
                 except Exception:

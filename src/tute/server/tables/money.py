@@ -8,7 +8,7 @@ import asyncio
 import logging
 
 from tute.core.match import Match
-from tute.server.site.economy import Purse, accounts_at, winning_seats
+from tute.server.site.economy import Gain, Purse, accounts_at, winning_seats
 from tute.server.store import KeepMatch
 from tute.server.tables.kept import keep_match
 from tute.server.tables.log import unearned_seats
@@ -30,34 +30,38 @@ class TableMoney(TableView):
 
     async def run_purse(self, step: str, escrow: str, counts: bool,
                         match: Match | None = None,
-                        abandoned: frozenset[int] | None = None) -> None:
+                        abandoned: frozenset[int] | None = None) -> list[Gain]:
         """A competitive match's chips and XP (off the event loop), in ``escrow``;
         nothing unless it ``counts`` (not practice).  ``reserve`` raises when someone
         lacks chips; ``settle`` and ``refund`` failing are logged and done again at the
         next restart (:meth:`~tute.server.tables.lobby.Lobby.reconcile`).  ``abandoned``: the
-        accounts whose bets are forfeit (default: who abandoned the running match)."""
+        accounts whose bets are forfeit (default: who abandoned the running match).
+        Returns what each person took from a settled match (nothing for the other
+        steps, or a settlement that failed)."""
         purse = self.purse
         if purse is None or not self.options.competitive or not counts:
-            return
+            return []
         loop = asyncio.get_running_loop()
         stakes = self.stakes()
         left = self.abandoned_accounts() if abandoned is None else abandoned
         if step == "reserve":
             await loop.run_in_executor(None, purse.reserve, self.id, escrow,
                                        self.options.bet, stakes)
-            return
+            return []
         try:
             if step == "settle" and match is not None:
                 played = [e for e in self.history if int(e["seq"]) >= self.state.started_at]
                 unearned = accounts_at(self.seats.values(),
                                        unearned_seats(played, self.seats))
-                await loop.run_in_executor(None, purse.settle, self.id, escrow,
-                                           match.variant, winning_seats(match, list(self.seats)),
-                                           stakes, self.robot_level, left, unearned,
-                                           self.options.bet > 0)
-            elif step == "refund":
+                winners = winning_seats(match, list(self.seats))
+                return await loop.run_in_executor(None, purse.settle, self.id, escrow,
+                                                  match.variant, winners, stakes,
+                                                  self.robot_level, left, unearned,
+                                                  self.options.bet > 0)
+            if step == "refund":
                 await loop.run_in_executor(None, purse.refund, self.id, escrow, stakes,
                                            left)
         except Exception:
             log.exception("table %s: the %s of match %s failed; the next restart does it",
                           self.id, step, escrow)
+        return []

@@ -29,7 +29,7 @@ from typing import Any
 from tute.core.errors import TuteError
 from tute.core.game import Game
 from tute.core.match import Match
-from tute.server.site.economy import Purse
+from tute.server.site.economy import Gain, Purse
 from tute.server.site.names import validate_name
 from tute.server.store import (
     Event,
@@ -47,7 +47,7 @@ from tute.server.tables.audience import Audience
 from tute.server.tables.autoplay import Autoplay
 from tute.server.tables.chat import TableChat
 from tute.server.tables.decide import TableBrokenError, TableError, check_options
-from tute.server.tables.events import MatchEnded, Seated, TableEvent, stored
+from tute.server.tables.events import MatchEnded, Seated, SeatGain, Settled, TableEvent, stored
 from tute.server.tables.leaving import ABANDON_SECONDS, Leaving
 from tute.server.tables.money import TableMoney
 from tute.server.tables.options import Options
@@ -321,10 +321,19 @@ class TableRuntime(TableMoney):
             last = self.seq + len(played.events)
             ops += [Status("over"), self.kept_op(played.after, "over", last, self.abandoned)]
 
+        gains: list[Gain] = []
+
         async def settle() -> None:              # the chips and XP first: then the news
             if over and self.match is not None:
-                await self.run_purse("settle", self.escrow, not self.practice, self.match)
+                gains.extend(await self.run_purse("settle", self.escrow, not self.practice,
+                                                  self.match))
         await self.emit(played.events, ops, settle)
+        if gains:                                # what each person took, for every page
+            try:
+                await self.emit([Settled([SeatGain(g.seat, g.chips, g.xp) for g in gains])])
+            except TuteError:                    # paid all the same: the profile shows it
+                log.warning("table %s: the settlement of match %s was not kept", self.id,
+                            self.escrow)
         return True
 
     async def automatic_play(self, player: str | None, on: bool) -> None:

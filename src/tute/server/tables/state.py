@@ -15,6 +15,7 @@ from typing import Any
 from tute.core.actions import parse_action
 from tute.core.match import Match
 from tute.core.variants import parse_variant
+from tute.server.site.economy import stakes_of
 from tute.server.store import Event, SeatRow
 from tute.server.tables.events import (
     Abandoned,
@@ -28,6 +29,8 @@ from tute.server.tables.events import (
     OptionsSet,
     Said,
     Seated,
+    SeatGain,
+    Settled,
     Started,
     TableEvent,
     public,
@@ -56,6 +59,8 @@ class TableState:
     practice: bool = False            # the running match counts for nothing
     escrow: str = ""                  # the running match's escrow (ledger.escrow's match)
     editing: bool = False             # the host has the options open
+    pot: int = 0                      # the running (or last) match's bets together
+    gains: list[SeatGain] = field(default_factory=list)    # the last match's, once paid
     history: list[dict[str, Any]] = field(default_factory=list)   # public, for pages
 
 
@@ -126,6 +131,9 @@ def apply(state: TableState, seq: int, event: TableEvent) -> None:
         state.practice = event.practice
         state.abandoned = set()
         state.escrow = escrow_name(state.matches, event.escrow)
+        state.gains = []
+        counts = state.options.competitive and not event.practice
+        state.pot = state.options.bet * len(stakes_of(state.seats.values())) if counts else 0
     elif isinstance(event, Acted):
         if m is None:
             raise ValueError(f"event {seq}: an action before the match started")
@@ -140,6 +148,8 @@ def apply(state: TableState, seq: int, event: TableEvent) -> None:
         after = m.copy()
         after.annul()
         state.match = after
+    elif isinstance(event, Settled):
+        state.gains = list(event.gains)
     elif isinstance(event, Invited):
         state.invited.add(event.account)
     elif isinstance(event, AutomaticSet):

@@ -116,6 +116,13 @@ class TableView:
     def has_people(self) -> bool:
         return any(r.kind == "human" for r in self.seats.values())
 
+    def deserted(self) -> bool:
+        """A running match every person left, where nothing is at stake (a match that
+        counts is played to its end by the robots, and settled)."""
+        people = {s for s, r in self.seats.items() if r.kind == "human"}
+        return self.status == "playing" and bool(people) and people <= self.abandoned \
+            and not (self.options.competitive and not self.practice)
+
     def host_seat(self) -> int | None:
         return self.seat_of(self.host) if self.host is not None else None
 
@@ -138,7 +145,9 @@ class TableView:
                 "spectators": len(self.hub.spectators()),
                 "move_seconds": self.move_seconds, "host": self.host_seat(),
                 "annul": self.annulment.open_vote(), "automatic": sorted(self.automatic),
-                "editing": self.editing,
+                "editing": self.editing, "pot": self.state.pot,
+                "gains": [{"seat": g.seat, "chips": g.chips, "xp": g.xp}
+                          for g in self.state.gains],
                 "seats": [{"seat": s, "name": r.name, "robot": r.kind == "robot"}
                           for s, r in sorted(self.seats.items())]}
 
@@ -163,7 +172,10 @@ class TableView:
         return self.match.seat_map[game_seat]
 
     def played_by_robot(self) -> set[int]:
-        """The seats the table's robot plays: robots', and people's in automatic play."""
+        """The seats the table's robot plays: robots', and people's in automatic play
+        (none at a deserted table: nobody is left to play for)."""
+        if self.deserted():
+            return set()
         return self.robots() | {s for s in self.automatic if s in self.seats}
 
     def matches_started(self) -> int:

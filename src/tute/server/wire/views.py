@@ -94,6 +94,8 @@ def table_json(t: TableView, names: list[str], match: Match | None = None
         "result": None if r is None else result_json(r),
     }
     if match is not None:
+        if match.annulled:                   # the hand stopped where it was: nobody's turn
+            out["to_act"] = None
         score = match.score()
         out["match"] = {"hand": match.hand_number, "hands_won": list(score.hands_won),
                         "points": list(score.points), "winner": score.winner,

@@ -1,0 +1,52 @@
+// Chips and XP in sight: the bet and the pot at a competitive table while its match
+// runs, and in the match's count what each person took (the ledger's own figures, sent
+// by the table once paid) with the new balance.  Text as text, never as markup.
+import { t } from "/static/i18n.js";
+import { shortName } from "/static/table.js";
+
+const $ = (id) => document.getElementById(id);
+const el = (tag, cls, text) => {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+};
+export const number = (n) => new Intl.NumberFormat(document.documentElement.lang).format(n);
+const signed = (n) => `${n > 0 ? "+" : n < 0 ? "−" : ""}${number(Math.abs(n))}`;
+
+// "Apuesta 50 · Bote 150": under the score while a competitive match is on
+export function renderStake(info) {
+  const box = $("stake");
+  const on = Boolean(info && info.competitive && info.pot > 0 && info.status !== "open");
+  box.hidden = !on;
+  box.textContent = on ? t("stake_line", { bet: number(info.bet), pot: number(info.pot) }) : "";
+}
+
+// who took what from the match, a row per person, and this page's new balance
+// (``seat``: this page's seat at the table, null when watching)
+export function renderGains(seat, info, me) {
+  const old = $("count").querySelector("[data-gains]");
+  if (old) old.remove();
+  if (!info || !info.gains || !info.gains.length) return;
+  const box = el("div", "gains");
+  box.dataset.gains = "1";
+  const table = el("table", "gains");
+  const head = el("tr");
+  head.append(el("th", "", t("gains_title")), el("th", "", t("gains_chips")), el("th", "", t("gains_xp")));
+  table.append(head);
+  const names = Object.fromEntries((info.seats || []).map((s) => [s.seat, s.name]));
+  for (const g of info.gains) {
+    const row = el("tr", g.chips > 0 ? "plus" : g.chips < 0 ? "minus" : "");
+    row.dataset.seat = String(g.seat);
+    if (g.seat === seat) row.classList.add("mine");
+    const name = shortName(names[g.seat] || "");
+    row.append(el("th", "", g.seat === seat ? t("you_named", { name }) : name),
+      el("td", "chips", signed(g.chips)), el("td", "xp", `+${number(g.xp)}`));
+    table.append(row);
+  }
+  box.append(table);
+  if (me && info.gains.some((g) => g.seat === seat)) {
+    box.append(el("p", "count-note balance", t("gains_balance", { n: number(me.chips) })));
+  }
+  $("count").append(box);
+}
