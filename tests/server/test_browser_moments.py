@@ -32,6 +32,29 @@ def server(tmp_path: Path) -> Iterator[Server]:
     s.stop()
 
 
+# every change of the announcement or the trick: how much of a played card or of the
+# auction's panel the announcement covers (px²), the largest kept in window.__covered
+_WATCH_COVER = """() => {
+  window.__covered = 0; window.__announced = [];
+  const box = document.querySelector('#announce');
+  const area = (a, b) => Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left))
+    * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+  const check = () => {
+    if (box.hidden) return;
+    if (box.dataset.announce) window.__announced.push(box.dataset.announce);
+    const r = box.getBoundingClientRect();
+    const under = [...document.querySelectorAll('#trick .played .card')];
+    const panel = document.querySelector('#auction');
+    if (!panel.hidden) under.push(panel);
+    for (const e of under) window.__covered = Math.max(window.__covered, area(r, e.getBoundingClientRect()));
+  };
+  const watch = new MutationObserver(check);
+  for (const id of ['#announce', '#trick', '#auction']) {
+    watch.observe(document.querySelector(id), {attributes: true, childList: true, subtree: true});
+  }
+}"""
+
+
 def _tally(page: Page) -> list[str]:
     """The score's last column (the match's tally), a cell per side."""
     rows = page.query_selector_all("#score table tr")[1:]
@@ -169,4 +192,122 @@ def test_an_annulment_ends_the_match_on_the_other_page_too(server: Server) -> No
         assert page.query_selector_all("#declare button") == []
         assert "Te toca" not in page.inner_text("#score")
         shot(page, "moment-annulled-other-phone")
+        browser.close()
+
+
+# habanero deals seat 0 (the page's) the four kings or the four knights with this seed
+TUTE_SEED = 2025
+
+
+def test_a_tute_is_shown_with_its_cards_before_the_count(
+        server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ana holds a tute: she declares it; its four cards are on the cloth, in words,
+    while the count waits; then the count says it wins whatever the points, with the
+    card points as taken (not the 'Cartas 0 / Total 0' the issue saw)."""
+    import secrets
+
+    from playwright.sync_api import sync_playwright
+
+    monkeypatch.setattr(secrets, "randbits", lambda _bits: TUTE_SEED)
+    with sync_playwright() as p:
+        browser = chromium(p)
+        page = browser.new_context(viewport=PHONE).new_page()
+        open_lobby(page, server.port)
+        _robots_table(page)
+        (table_id,) = server.lobby.tables
+        page.evaluate(_WATCH_COVER)
+        dealt = page.eval_on_selector_all("#hand button", "es => es.map(e => e.dataset.card)")
+        ranks = [c[:-1] for c in dealt]
+        held = "R" if ranks.count("R") == 4 else "C"
+        assert ranks.count(held) == 4, dealt
+        for _ in range(600):                    # win a trick (the tute is sung after one)
+            if page.query_selector("#declare button[data-action='tute']"):
+                break
+            assert page.is_hidden("#count-box"), "the hand ended before the tute"
+            cards = [c for c in page.query_selector_all("#hand button[data-legal]")
+                     if not str(c.get_attribute("data-card")).startswith(held)]
+            if cards and not page.query_selector("#trick[data-closed]"):
+                click(cards[0])                  # the strongest of its suit, not the tute's
+            page.wait_for_timeout(50)
+        taken = list(server.lobby.tables[table_id].match.game.table_view().points_taken)
+        page.click("#declare button[data-action='tute']")
+        page.wait_for_selector("#announce[data-announce='tute']")
+        shown = page.eval_on_selector_all("#announce [data-card]", "es => es.map(e => e.dataset.card)")
+        assert len(shown) == 4 and len({c[:-1] for c in shown}) == 1, shown   # R or C x4
+        assert "tute" in page.inner_text("#announce"), page.inner_text("#announce")
+        assert page.is_hidden("#count-box")                # the count waits for it
+        assert page.evaluate("window.__covered") == 0           # beside Ana, not on the trick
+        shot(page, "moment-tute-phone")
+        page.wait_for_selector("#count-box:not([hidden])", timeout=10000)
+        count = page.inner_text("#count")
+        assert "sean cuales sean los puntos" in count, count
+        cells = page.eval_on_selector_all(
+            "#count table.count tr", "rs => rs.map(r => [...r.children].map(c => c.innerText))")
+        cards_row = next(r for r in cells if r[0] == "Cartas")
+        assert cards_row[1:] == [str(n) for n in taken], (cards_row, taken)
+        assert all(r[0] != "Total" for r in cells)
+        shot(page, "moment-tute-count-phone")
+        browser.close()
+
+
+def test_a_subastado_auction_in_sight_with_every_bid(server: Server) -> None:
+    """Subastado for four: the panel on the cloth says who bid what and who passed and
+    the bid to beat; every legal bid is offered (the issue saw the four lowest only)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = chromium(p)
+        page = browser.new_context(viewport=PHONE).new_page()
+        open_lobby(page, server.port)
+        page.select_option("#variant", "subastado(players=4)")
+        page.select_option("#robot-level", "random")
+        page.click("#create")
+        page.wait_for_selector("#auction:not([hidden])")
+        page.evaluate(_WATCH_COVER)
+        (table_id,) = server.lobby.tables
+        for _ in range(200):                     # until it is Ana's turn to bid
+            if page.query_selector("#declare button[data-action='pass']"):
+                break
+            if not page.is_hidden("#count-box"):   # everybody passed: a void hand
+                click(page.locator("#count-ok"))
+            page.wait_for_timeout(50)
+        t = server.lobby.tables[table_id]
+        legal = [str(a) for a in t.match.game.legal_actions(0)]
+        bids = [a for a in legal if a.startswith("bid ")]
+        offered = page.eval_on_selector_all(
+            "#declare [data-action^='bid '], #declare .bid-pick option",
+            "es => es.map(e => e.dataset.action || e.value)")
+        assert sorted(offered, key=lambda a: int(a[4:])) == bids and len(bids) > 4, offered
+        panel = page.inner_text("#auction")
+        for row in t.seats.values():
+            assert row.name.replace(" (robot)", "") in panel
+        said = {e["seat"]: e["action"] for e in t.history
+                if e["kind"] == "action" and (e["action"] == "pass"
+                                              or e["action"].startswith("bid "))}
+        items = page.eval_on_selector_all(
+            "#auction li", "es => es.map(e => [e.dataset.seat, e.querySelector('.said').innerText])")
+        for seat, word in items:
+            a = said.get(int(seat))
+            assert word == ("paso" if a == "pass" else a[4:] if a else "…" if seat == "0"
+                            else "—"), (seat, word, a)
+        shot(page, "moment-auction-phone")
+        top = bids[-1]                                   # the highest bid, from the list
+        page.select_option("#declare .bid-pick", top)
+        assert page.inner_text("#declare .bid-go") == f"Pujar {top[4:]}"
+        page.click("#declare .bid-go")
+        mine: list[str] = []
+        for _ in range(100):
+            mine = [e["action"] for e in t.history if e.get("seat") == 0
+                    and e["kind"] == "action"]
+            if mine:
+                break
+            page.wait_for_timeout(50)
+        assert mine[0] == top, mine
+        for _ in range(100):                          # a robot answers: beside its seat
+            if page.evaluate("window.__announced.some((a) => a === 'pass')"):
+                break
+            page.wait_for_timeout(50)
+        assert "pass" in page.evaluate("window.__announced")
+        assert page.evaluate("window.__covered") == 0     # never on the auction's panel
+        shot(page, "moment-auction-answered-phone")
         browser.close()

@@ -1,7 +1,7 @@
 // The page: the lobby, a seat's socket, and the table drawn from each view the server
 // sends.  Messages are shown in order; a closed trick and a hand's count stay on the
 // cloth a moment (or until a click) before the next ones are drawn.
-import { cardWords, getLang, LANGS, loadText, setLang, suitName, t, translate } from "/static/i18n.js";
+import { cardWords, getLang, LANGS, loadText, setLang, t, translate } from "/static/i18n.js";
 import { ChatBox } from "/static/chat.js";
 import { makeLink, showFriends, showInvites, showNotice, wireFriends } from "/static/friends.js";
 import {
@@ -12,8 +12,10 @@ import { pause, save, settings, SPEEDS } from "/static/settings.js";
 import { play } from "/static/sound.js";
 import { actionLabel, drawHand as layHand } from "/static/hand.js";
 import { renderGains, renderStake } from "/static/money.js";
+import { heard, renderAuction } from "/static/auction.js";
+import { announce, placeAnnouncement } from "/static/announce.js";
 import {
-  cardView, renderCount, shortName, renderScore, renderSeats, renderStock, renderTrick, showClock, sweepTrick,
+  renderCount, shortName, renderScore, renderSeats, renderStock, renderTrick, showClock, sweepTrick,
 } from "/static/table.js";
 
 const $ = (id) => document.getElementById(id);
@@ -220,6 +222,7 @@ function handle(msg) {
   }
   const ev = msg.event || {};
   if (ev.seq) lastSeq = Math.max(lastSeq, ev.seq);
+  heard(ev);                                   // the auction's words, as they come
   if (ev.kind === "state") {
     setOffline(false);
     if (session && "you" in msg) session.seat = msg.you;     // null: watching
@@ -264,6 +267,12 @@ function handle(msg) {
     box.append(p);
     $("count-box").hidden = false;
     $("count-ok").hidden = true;
+  }
+  if ((ev.kind === "next_hand" || ev.kind === "match_over") && ev.result && before && msg.view
+      && ev.result.tute !== null && ev.result.tute !== undefined && !msg.shown) {
+    hold(pause(3200), () => {});            // the tute's four cards first, then the count
+    inbox.unshift({ ...msg, shown: true });
+    return;
   }
   if ((ev.kind === "next_hand" || ev.kind === "match_over") && ev.result && before) {
     // the finished hand's figures with the match's tally after it (Cabrero's seats may
@@ -321,12 +330,14 @@ function drawLater() {
 function draw(v, closedTrick = false) {
   renderSeats(v, tableInfo, clock);
   renderStock(v);
+  renderAuction(v);
   if (closedTrick) renderTrick(v, v.last_trick, v.last_trick_winner, true);
   else renderTrick(v, v.trick, null, false);
   renderScore(v);
   renderStake(tableInfo);
   drawHand(v, closedTrick);
   drawAfter(v);
+  placeAnnouncement();                       // beside its seat, as the seats are now
 }
 
 // a proposal to annul the match: who proposed, who agreed, my buttons if I have not
@@ -374,48 +385,6 @@ addEventListener("resize", () => { if (current && !holding) drawHand(current); }
 function act(action) {
   say("");
   send({ type: "act", action });
-}
-
-// ---------------------------------------------------------------- announcements
-// cantes, tute, swaps, bids and trump choices said in words, with the cards shown
-let announceTimer = null;
-function announce(event, v, before) {
-  const a = event.action;
-  const name = shortName(v.names[event.seat] || "");
-  const you = event.seat === v.seat ? "_you" : "";      // "cantas las cuarenta"
-  const spoken = (key, params) => t(key + you, params);
-  let text = null;
-  let cards = [];
-  let cante = false;
-  if (a === "40") { text = spoken("announce_forty", { name }); cante = true; }
-  else if (/^20[oceb]$/.test(a)) { text = spoken("announce_twenty", { name, suit: suitName(a[2]) }); cante = true; }
-  else if (a === "tute") { text = spoken("announce_tute", { name }); cante = true; }
-  else if (a === "swap" && before && before.turn_up && v.turn_up) {
-    text = spoken("announce_swap", { name, mine: cardWords(v.turn_up), card: cardWords(before.turn_up) });
-    cards = [v.turn_up, before.turn_up];
-  } else if (a.startsWith("bid ")) text = spoken("announce_bid", { name, points: a.slice(4) });
-  else if (a === "pass") text = spoken("announce_pass", { name });
-  else if (a.startsWith("trump ")) text = spoken("announce_trump", { name, suit: suitName(a.slice(6)) });
-  else if (a.startsWith("manilla ")) text = spoken("announce_manilla", { name, suit: suitName(a.slice(8)) });
-  if (text === null) return;
-  const shown = v.cantes_shown[v.cantes_shown.length - 1];
-  if ((a === "40" || a.startsWith("20")) && shown) cards = shown.cards;
-  if (a === "tute") cards = v.cantes_shown.filter((c) => c.seat === event.seat).flatMap((c) => c.cards);
-  const box = $("announce");
-  box.replaceChildren();
-  const words = document.createElement("p");
-  words.textContent = text;
-  box.append(words);
-  const row = document.createElement("div");
-  row.className = "shown-cards";
-  for (const code of cards) row.append(cardView(code));
-  if (cards.length) box.append(row);
-  box.dataset.announce = a;
-  box.hidden = false;
-  if (cante) play("cante");
-  clearTimeout(announceTimer);
-  announceTimer = setTimeout(() => { box.hidden = true; box.replaceChildren(); delete box.dataset.announce; },
-    pause(3000));
 }
 
 // ---------------------------------------------------------------- waiting for players

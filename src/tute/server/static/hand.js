@@ -4,6 +4,7 @@
 // upper half, the corner index included).
 import { cardSVG } from "/static/cards.js";
 import { cardWords, suitName, t } from "/static/i18n.js";
+import { bidButtons } from "/static/auction.js";
 
 const $ = (id) => document.getElementById(id);
 export const TARGET = 44;          // the smallest tap target, in CSS pixels
@@ -64,15 +65,17 @@ export function drawHand(v, quiet, act) {
   const declare = $("declare");
   declare.replaceChildren();
   if (quiet) return;
-  const bids = v.legal.filter((a) => a.startsWith("bid "));
-  for (const a of v.legal) {
-    if (legal.has(a)) continue;
-    if (a.startsWith("bid ") && bids.indexOf(a) > 3) continue;     // the four lowest bids
+  const button = (a) => {
     const b = document.createElement("button");
     b.type = "button";
     b.textContent = actionLabel(a);
     b.dataset.action = a;
     b.onclick = () => act(a);
-    declare.append(b);
+    return b;
+  };
+  for (const a of v.legal) {
+    if (!legal.has(a) && !a.startsWith("bid ")) declare.append(button(a));
   }
+  const bids = v.legal.filter((a) => a.startsWith("bid "));   // every one reachable
+  if (bids.length) declare.append(...bidButtons(bids, button, act));
 }

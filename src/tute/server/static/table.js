@@ -270,12 +270,17 @@ export function renderCount(v, r, after = v) {
   for (const s of shown) head.append(el("th", "", sideName(v, s)));
   table.append(head);
   const bonus = v.last_trick_bonus || 0;
+  const tute = r.tute !== null && r.tute !== undefined;
+  // a tute wins the hand whatever the points: the cards taken are shown as they were
+  // taken (the count scores them 0), no total
   const rows = [
-    ["count_cards", (s) => r.card_points[s] - (r.last_trick === s && r.tute === null ? bonus : 0)],
+    ["count_cards", tute ? (s) => v.points_taken[s] || 0
+      : (s) => r.card_points[s] - (r.last_trick === s ? bonus : 0)],
   ];
-  if (bonus && r.tute === null) rows.push(["count_last", (s) => (r.last_trick === s ? bonus : 0)]);
-  rows.push(["count_cantes", (s) => r.cantes[s]], ["count_total", (s) => r.totals[s]],
-    ["count_tricks", (s) => r.tricks_won[s]]);
+  if (bonus && !tute) rows.push(["count_last", (s) => (r.last_trick === s ? bonus : 0)]);
+  rows.push(["count_cantes", (s) => r.cantes[s]]);
+  if (!tute) rows.push(["count_total", (s) => r.totals[s]]);
+  rows.push(["count_tricks", (s) => r.tricks_won[s]]);
   for (const [key, figure] of rows) {
     const tr = el("tr", key === "count_total" ? "total" : "");
     tr.append(el("th", "", t(key)));
@@ -285,11 +290,12 @@ export function renderCount(v, r, after = v) {
   box.append(table);
   const notes = [];
   if (r.void) notes.push(t("count_void"));
-  if (r.tute !== null && r.tute !== undefined) notes.push(t("count_tute", { name: sideName(v, r.tute) }));
+  if (tute) notes.push(t("count_tute", { name: sideName(v, r.tute) }));
   if (r.capote !== null && r.capote !== undefined) notes.push(t("count_capote", { name: sideName(v, r.capote) }));
-  if (r.contract) {
+  if (r.contract && !tute) {           // (a tute decides the contract too: its note says it)
+    const d = r.contract.declarer;        // what the declarer made: cards and cantes
     notes.push(t(r.contract.made ? "count_made" : "count_failed",
-      { name: v.names[r.contract.declarer], bid: r.contract.bid }));
+      { name: shortName(v.names[d]), bid: r.contract.bid, made: r.totals[d] }));
   }
   if (r.porotos) {
     const took = r.porotos.map((p, s) => (p ? v.names[s] : null)).filter(Boolean);

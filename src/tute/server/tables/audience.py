@@ -32,6 +32,7 @@ from tute.server.wire.views import (
     seat_part,
     spectator_part,
     table_json,
+    tute_part,
 )
 
 
@@ -108,7 +109,8 @@ class Audience:
             if game is None:
                 return None
             if not shared:
-                shared.append(table_json(game.table_view(), names, match))
+                shared.append({**table_json(game.table_view(), names, match),
+                               **tute_part(game)})
             return {**shared[0], **self._own(game, match, seat)}
         return of
 
@@ -122,7 +124,8 @@ class Audience:
             if game is None:
                 return None
             if not shared:
-                shared.append(orjson.dumps(table_json(game.table_view(), names, match)))
+                shared.append(orjson.dumps({**table_json(game.table_view(), names, match),
+                                            **tute_part(game)}))
             return joined(shared[0], self._own(game, match, seat))
         return of
 

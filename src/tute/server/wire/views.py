@@ -57,6 +57,23 @@ def spectator_part(game: Game) -> dict[str, Any]:
     return out
 
 
+def tute_part(game: Game) -> dict[str, Any]:
+    """A finished hand won by a tute: the four kings or knights it was declared with
+    (``tute_cards``), which the rules have the declarer show to all; {} otherwise."""
+    r = game.result()
+    if r is None or r.tute is None:
+        return {}
+    for seat in range(game.players):
+        if game.side[seat] != r.tute:
+            continue
+        held = [*game.deal.hands[seat], *(c for s, c in game.draws if s == seat)]
+        for rank in ("R", "C"):
+            four = [c.code for c in held if c.code[:-1] == rank]
+            if len(four) == 4:
+                return {"tute_cards": four}
+    return {}
+
+
 def joined(table: bytes, part: dict[str, Any]) -> orjson.Fragment:
     """A view's JSON from the table's, encoded once for every seat (``table``:
     ``orjson.dumps`` of :func:`table_json`), and the seat's own part: the same object

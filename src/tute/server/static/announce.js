@@ -1,0 +1,106 @@
+// Cantes, tutes, swaps, bids and trump choices said in words, with their cards, in a
+// bubble beside the seat that made them -- placed where it covers least of the trick,
+// the other seats and the stock, inside the cloth -- for a few seconds.
+import { cardWords, suitName, t } from "/static/i18n.js";
+import { pause } from "/static/settings.js";
+import { play } from "/static/sound.js";
+import { cardView, shortName } from "/static/table.js";
+
+const $ = (id) => document.getElementById(id);
+let timer = null;
+let seatShown = null;          // the seat the bubble belongs to, while it is shown
+
+// what an action says, and the cards it shows (null: nothing to announce)
+function words(event, v, before) {
+  const a = event.action;
+  const name = shortName(v.names[event.seat] || "");
+  const you = event.seat === v.seat ? "_you" : "";      // "cantas las cuarenta"
+  const spoken = (key, params) => t(key + you, params);
+  const last = v.cantes_shown[v.cantes_shown.length - 1];
+  if (a === "40") return { text: spoken("announce_forty", { name }), cards: last ? last.cards : [], cante: true };
+  if (/^20[oceb]$/.test(a)) {
+    return { text: spoken("announce_twenty", { name, suit: suitName(a[2]) }), cards: last ? last.cards : [], cante: true };
+  }
+  if (a === "tute") return { text: spoken("announce_tute", { name }), cards: v.tute_cards || [], cante: true };
+  if (a === "swap" && before && before.turn_up && v.turn_up) {
+    return { text: spoken("announce_swap", { name, mine: cardWords(v.turn_up), card: cardWords(before.turn_up) }),
+      cards: [v.turn_up, before.turn_up] };
+  }
+  if (a.startsWith("bid ")) return { text: spoken("announce_bid", { name, points: a.slice(4) }), cards: [] };
+  if (a === "pass") return { text: spoken("announce_pass", { name }), cards: [] };
+  if (a.startsWith("trump ")) return { text: spoken("announce_trump", { name, suit: suitName(a.slice(6)) }), cards: [] };
+  if (a.startsWith("manilla ")) {
+    return { text: spoken("announce_manilla", { name, suit: suitName(a.slice(8)) }), cards: [] };
+  }
+  return null;
+}
+
+export function announce(event, v, before) {
+  const said = words(event, v, before);
+  if (!said) return;
+  const box = $("announce");
+  box.replaceChildren();
+  const p = document.createElement("p");
+  p.textContent = said.text;
+  box.append(p);
+  if (said.cards.length) {
+    const row = document.createElement("div");
+    row.className = "shown-cards";
+    for (const code of said.cards) row.append(cardView(code));
+    box.append(row);
+  }
+  box.dataset.announce = event.action;
+  box.dataset.seat = String(event.seat);
+  seatShown = event.seat;
+  box.hidden = false;
+  placeAnnouncement();
+  if (said.cante) play("cante");
+  clearTimeout(timer);
+  timer = setTimeout(() => {
+    box.hidden = true;
+    box.replaceChildren();
+    delete box.dataset.announce;
+    delete box.dataset.seat;
+    seatShown = null;
+  }, pause(3000));
+}
+
+const area = (a, b) => Math.max(0, Math.min(a.right, b.right) - Math.max(a.left, b.left))
+  * Math.max(0, Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top));
+
+// beside the announcing seat's plate: of the places around it, the one that covers least
+// of the trick and the auction (first of all), the other plates and the stock, and stays
+// on the cloth.
+// Called again after every drawing of the table (the seats are drawn anew).
+export function placeAnnouncement() {
+  const box = $("announce");
+  if (box.hidden || seatShown === null) return;
+  const plate = document.querySelector(`.seat[data-seat="${seatShown}"] .plate`);
+  const cloth = $("cloth").getBoundingClientRect();
+  if (!plate || !cloth.width) return;
+  const p = plate.getBoundingClientRect();
+  const w = box.offsetWidth, h = box.offsetHeight, gap = 6;
+  const middle = [$("trick"), $("auction")].filter((e) => !e.hidden).map((e) => e.getBoundingClientRect());
+  const others = [...document.querySelectorAll(".seat .plate, #stock .pile")]
+    .filter((e) => e !== plate).map((e) => e.getBoundingClientRect());
+  const spots = [
+    [p.right + gap, p.top + p.height / 2 - h / 2],        // right of the plate
+    [p.left - gap - w, p.top + p.height / 2 - h / 2],     // left
+    [p.left + p.width / 2 - w / 2, p.bottom + gap],       // below
+    [p.left + p.width / 2 - w / 2, p.top - gap - h],      // above
+    [p.right + gap, p.bottom - h],                        // right, along its foot
+    [p.left - gap - w, p.bottom - h],                     // left, along its foot
+  ];
+  let best = null;
+  for (const [x0, y0] of spots) {
+    const x = Math.min(Math.max(x0, cloth.left + 4), cloth.right - 4 - w);   // on the cloth
+    const y = Math.min(Math.max(y0, cloth.top + 4), cloth.bottom - 4 - h);
+    const r = { left: x, top: y, right: x + w, bottom: y + h };
+    const cost = middle.reduce((s, m) => s + area(r, m) * 20, 0) + area(r, p) * 5
+      + others.reduce((s, o) => s + area(r, o), 0);
+    if (!best || cost < best.cost) best = { cost, x, y };
+  }
+  const edge = $("cloth");                       // (the cloth's border is outside)
+  box.style.left = `${best.x - cloth.left - edge.clientLeft}px`;
+  box.style.top = `${best.y - cloth.top - edge.clientTop}px`;
+}
