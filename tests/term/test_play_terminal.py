@@ -261,3 +261,50 @@ def test_a_replay_of_tute_play_tells_your_moves_in_the_second_person() -> None:
     assert "cantas las cuarenta" in text and "cambias" in text, text
     for wrong in ("Tú canta", "Tú cambia", "gana la mano Tú", "Tú gana"):
         assert wrong not in text, wrong
+
+
+def test_the_turn_up_is_shown_while_under_the_stock_or_in_a_hand_not_once_played() -> None:
+    """Issue 29: the turn-up stayed on the trump line after it was drawn and played.  It
+    is shown while under the stock, or while the hand that took it still holds it (known
+    to all: parejas' dealer's last card), never once played."""
+    from helpers import deal, run
+
+    def trump_line(g: object, seat: int = 0) -> str:
+        player, _ = _player([], ("Tú", "Ada", "Bruno", "Carmen"))
+        player._show(g.view(seat))                                    # type: ignore[attr-defined]
+        shown = player.out.getvalue()                                 # type: ignore[attr-defined]
+        return str(next(x for x in shown.splitlines() if x.startswith("Triunfo")))
+
+    g = deal("habanero", {0: "Ro Co Rc Cc 7o Ae Ab 2b", 1: "2c 4c 5c 6c 4e 5e 6e 7e"},
+             turn_up="3o")
+    assert "(3o), bajo un monte de" in trump_line(g)
+    run(g, "1:4e 0:Ae 0:swap")                     # the 7o goes under the stock for it
+    assert "(7o), bajo un monte de" in trump_line(g), trump_line(g)
+    p = deal("parejas", {0: "5o", 1: "Ao", 2: "2o", 3: "4o"}, turn_up="5o")
+    assert "(5o), en tu mano" in trump_line(p), trump_line(p)
+    assert "(5o), en la mano de Tú" in trump_line(p, 1), trump_line(p, 1)
+    run(p, "1:Ao 2:2o 3:4o 0:5o")                  # played: the suit is enough
+    assert trump_line(p) == "Triunfo: oros ", trump_line(p)
+
+
+def test_robots_that_search_are_made_ready_before_the_deal_with_a_word(tmp_path: Path
+                                                                       ) -> None:
+    """Issue 29: the first robot move after installing took a minute in silence (numba
+    compiling the solver).  Robots that search warm it before the deal and say so;
+    robots that do not, say nothing."""
+    import io
+
+    from tute.core.variants import parse_variant
+    from tute.search import dds
+    from tute.term.play import run_play
+    from tute.term.style import Style
+
+    for levels, told in ((["expert"], dds.AVAILABLE), (["random"], False)):
+        out = io.StringIO()
+        answers = ["q", "s"]
+        run_play(parse_variant("habanero"), 0, levels, None, 7, Style(False, "es"), out,
+                 lambda _prompt: answers.pop(0), tmp_path)
+        text = out.getvalue()
+        assert ("Los robots se preparan" in text) == told, (levels, text[:300])
+        if told:                                          # before the first deal
+            assert text.index("Los robots se preparan") < text.index("Triunfo")

@@ -29,6 +29,7 @@ LEVELS = ("random", "heuristic", "mc", "pimc", "expert")
 ARENA_ONLY = ("expert-deep", "expert-roll6", "expert-pool10", "expert-3x",
               "expert-more", "expert-readable")
 BEST = "expert"             # the strongest measured (README: expert vs pimc)
+QUICK = frozenset({"random", "heuristic"})   # think without the search: nothing to warm
 
 _MAKERS: dict[str, Callable[[int | None, Budget | None], Bot]] = {
     "random": lambda seed, _budget: RandomBot(seed),

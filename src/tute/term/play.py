@@ -11,11 +11,12 @@ from __future__ import annotations
 import datetime as _dt
 import re
 import secrets
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from tute.bots import BEST, Bot, make_bot
+from tute.bots import BEST, QUICK, Bot, make_bot
 from tute.bots.knowledge import trick_winner
 from tute.core.actions import (
     Action,
@@ -192,10 +193,16 @@ class TerminalPlayer:
                            if not (view.sitting_out == s and not view.variant.partnerships))
         out.write(score + "\n")
         if view.trump is not None:
-            up = view.turn_up
-            where = ""
+            up = view.turn_up                   # shown while under the stock, or while
+            where = ""                          # its holder has it still, known to all
+            holder = view.turn_up_holder
             if up is not None and view.turn_up_in_stock:
                 where = t("play_stock", count=view.stock_left)
+            elif up is not None and holder is not None and up in (
+                    view.hand if holder == view.seat else view.known_cards[holder]):
+                where = said(st, "play_turn_up_held", holder, view.seat, who=names[holder])
+            else:
+                up = None                       # drawn and played: the suit is enough
             up_text = ("(" + st.card(up) + ")"
                        if up is not None and view.variant.trump != "declarer" else "")
             out.write(t("play_trump", suit=st.suit_name(view.trump), card=up_text, where=where)
@@ -286,6 +293,21 @@ def _score_line(match: Match, names: tuple[str, ...]) -> str:
     return "  ".join(f"{label} {x}" for label, x in zip(labels, figures, strict=True))
 
 
+def _warm(style: Style, out: TextIO) -> None:
+    """The search's compiled kernel made ready before the deal, with a word: after an
+    install numba compiles it (up to a minute), later it loads from its cache."""
+    from tute.search import dds
+
+    if not dds.AVAILABLE:
+        return
+    out.write(style.t("play_warming") + "\n")
+    out.flush()
+    began = time.monotonic()
+    dds.warm()
+    if time.monotonic() - began > 2:
+        out.write(style.t("play_warmed") + "\n")
+
+
 def run_play(variant: Variant, seat: int, levels: list[str], names: list[str] | None,
              seed: int | None, style: Style, out: TextIO, read: Callable[[str], str],
              records_dir: Path, hands_limit: int | None = None) -> int:
@@ -315,6 +337,8 @@ def run_play(variant: Variant, seat: int, levels: list[str], names: list[str] | 
                                for m, level in zip(others, bot_levels, strict=True)}
     match = Match(variant, seed=seed, dealer=(seat - 1) % n)   # you are the mano
     out.write(style.bold(t("play_welcome", variant=str(variant), seed=seed)) + "\n")
+    if any(level not in QUICK for level in bot_levels):
+        _warm(style, out)
     out.write(style.wrap(t("play_help")) + "\n")
     date = _dt.date.today().isoformat()
     stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")

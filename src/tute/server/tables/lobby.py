@@ -14,6 +14,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from tute.bots import QUICK
 from tute.core.match import Match
 from tute.core.variants import PRESETS, Variant, preset_variant
 from tute.server.site.economy import Purse, accounts_at, stakes_of, winning_seats
@@ -25,7 +26,7 @@ from tute.server.tables.events import MatchEnded, Started, typed
 from tute.server.tables.log import match_events, unearned_seats
 from tute.server.tables.options import Options
 from tute.server.tables.places import placer
-from tute.server.tables.robots import QUICK, Thinkers
+from tute.server.tables.robots import Thinkers
 from tute.server.tables.runtime import TableError, TableRuntime, new_table_id
 from tute.server.tables.state import TableState, apply, escrow_number
 from tute.server.wire.limits import Limits, RateLimit

@@ -24,12 +24,11 @@ from collections import OrderedDict, deque
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from tute.bots import make_bot
+from tute.bots import QUICK, make_bot
 from tute.core.actions import Action, parse_action
 from tute.core.views import PlayerView
 from tute.server.tables.workers import worker_pool
 
-QUICK = frozenset({"random", "heuristic"})
 FALLBACK = "heuristic"
 
 
