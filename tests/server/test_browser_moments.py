@@ -311,3 +311,75 @@ def test_a_subastado_auction_in_sight_with_every_bid(server: Server) -> None:
         assert page.evaluate("window.__covered") == 0     # never on the auction's panel
         shot(page, "moment-auction-answered-phone")
         browser.close()
+
+
+def test_the_dealers_turned_card_is_face_up_at_the_dealers_seat(server: Server) -> None:
+    """Parejas: the dealer's last card, turned to make trumps, lies face up in front of
+    the dealer until it is played (the issue saw only 'Triunfo: oros')."""
+    from playwright.sync_api import sync_playwright
+
+    bea = server.client()
+    table = bea.new_table("parejas", name="Bea", robots=False, robot_level="random")
+    with sync_playwright() as p:
+        browser = chromium(p)
+        page = browser.new_context(viewport=PHONE).new_page()
+        open_lobby(page, server.port)
+        page.click(f"li[data-table='{table}'] button[data-seat='1']")
+        page.wait_for_selector("#waiting:not([hidden])")
+        assert bea.post(f"/api/tables/{table}/robots").status_code == 200
+        assert bea.post(f"/api/tables/{table}/start").status_code == 200
+        page.wait_for_selector("#hand button.card")
+        game = server.lobby.tables[table].match.game
+        up = game.turn_up.code
+        assert game.dealer == 0 and up in [c.code for c in game.hand(0)]
+        shown = page.eval_on_selector_all(".seat[data-seat='0'] .fan [data-card]",
+                                          "es => es.map(e => e.dataset.card)")
+        assert shown == [up], shown                          # face up, the rest backs
+        label = page.get_attribute(f".seat[data-seat='0'] [data-card='{up}']", "aria-label")
+        assert label is not None and "en la mano de Bea" in label
+        box = page.eval_on_selector(f".seat[data-seat='0'] [data-card='{up}']",
+                                    "e => { const r = e.getBoundingClientRect(); "
+                                    "return [r.width, r.bottom <= innerHeight]; }")
+        assert box[0] >= 20 and box[1], box                 # seen, not a sliver
+        shot(page, "moment-dealers-card-phone")
+        browser.close()
+
+
+def test_cabreros_resting_dealer_is_told_and_the_count_fits_a_phone(tmp_path: Path) -> None:
+    """Cabrero for six: Ana deals the first hand and sits it out -- the page says so
+    where her hand would be, and she stays in the score; every column of the count
+    (five players) lies inside a 360 px screen."""
+
+    server = Server(f"sqlite:///{tmp_path / 'cab.db'}", robot_delay=0.2)   # (a hand to see)
+    try:
+        _rest_and_count(server)
+    finally:
+        server.stop()
+
+
+def _rest_and_count(server: Server) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = chromium(p)
+        page = browser.new_context(viewport=PHONE).new_page()
+        open_lobby(page, server.port)
+        page.select_option("#speed", "fast")
+        page.select_option("#variant", "cabrero(players=6)")
+        page.select_option("#robot-level", "random")
+        page.click("#create")
+        page.wait_for_selector("#hand .rest-note")
+        (table_id,) = server.lobby.tables
+        assert server.lobby.tables[table_id].match.game.table_view().sitting_out == 0
+        assert page.inner_text("#hand .rest-note") == "Descansas esta mano: repartes"
+        assert page.is_visible("#hand .rest-note")
+        rows = page.eval_on_selector_all("#score table tr", "rs => rs.map(r => r.innerText)")
+        assert len(rows) == 7 and "Ana (tú)" in rows[1] and "descansa" in rows[1], rows
+        shot(page, "moment-cabrero-resting-phone")
+        page.wait_for_selector("#count-box:not([hidden])", timeout=60000)
+        heads = page.eval_on_selector_all(
+            "#count table.count tr:first-child th",
+            "hs => hs.map(h => [h.innerText, h.getBoundingClientRect().right <= innerWidth])")
+        assert len(heads) == 6 and all(inside for _, inside in heads), heads
+        shot(page, "moment-cabrero-count-phone")
+        browser.close()

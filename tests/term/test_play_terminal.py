@@ -301,9 +301,9 @@ def test_robots_that_search_are_made_ready_before_the_deal_with_a_word(tmp_path:
 
     for levels, told in ((["expert"], dds.AVAILABLE), (["random"], False)):
         out = io.StringIO()
-        answers = ["q", "s"]
+        answers = iter(["q", "s"])
         run_play(parse_variant("habanero"), 0, levels, None, 7, Style(False, "es"), out,
-                 lambda _prompt: answers.pop(0), tmp_path)
+                 lambda _prompt, said=answers: next(said), tmp_path)
         text = out.getvalue()
         assert ("Los robots se preparan" in text) == told, (levels, text[:300])
         if told:                                          # before the first deal

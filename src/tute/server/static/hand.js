@@ -42,6 +42,13 @@ export function drawHand(v, quiet, act) {
   const legal = new Set(quiet ? [] : v.legal_cards);
   const hand = $("hand");
   const cards = sortHand(v.hand, v.rank_order);
+  if (v.sitting_out === v.seat && !cards.length) {     // Cabrero's dealer with 5 or 6
+    hand.replaceChildren(Object.assign(document.createElement("p"),
+      { className: "rest-note", textContent: t("sitting_out_you") }));
+    hand.dataset.rows = "1";
+    $("declare").replaceChildren();
+    return;
+  }
   const rows = rowsFor(hand, cards.length);
   const perRow = Math.ceil(cards.length / rows);
   hand.replaceChildren();

@@ -84,7 +84,7 @@ export function renderSeats(v, info, clock) {
     seat.append(plate);
     const facts = [t("tricks_n", { n: tricksOf(v, s) })];
     if (s !== v.seat) facts.unshift(t("cards_n", { n: v.hand_counts[s] }));
-    if (v.sitting_out === s) facts.unshift(t("sits_out"));
+    if (v.sitting_out === s) facts.splice(0, facts.length, t("sits_out"));   // no cards, no tricks
     seat.append(el("div", "facts", facts.join(" · ")));
     // the cards face up where they are public: a replay, or a finished hand's deal
     const faces = v.faces ? v.faces[s] : v.phase === "over" && v.dealt ? v.dealt[s] : null;
@@ -95,7 +95,15 @@ export function renderSeats(v, info, clock) {
       seat.append(fan);
     } else if (s !== v.seat && v.hand_counts[s] > 0) {
       const fan = el("div", "fan");
-      for (let i = 0; i < Math.min(v.hand_counts[s], 12); i++) fan.append(back());
+      const up = heldTurnUp(v) === s;      // parejas' dealer's last card, face up till played
+      if (up) {
+        const words = t("turn_up_held", { card: cardWords(v.turn_up), name: shortName(v.names[s]) });
+        const card = cardView(v.turn_up, words);
+        card.classList.add("held-up");
+        card.title = words;
+        fan.append(card);
+      }
+      for (let i = up ? 1 : 0; i < Math.min(v.hand_counts[s], 12); i++) fan.append(back());
       seat.append(fan);
     }
     const tick = el("div", "clock");
@@ -159,6 +167,14 @@ export function renderStock(v) {
   }
 }
 
+// the seat that holds the turned card, known to all, not played yet (null: none)
+function heldTurnUp(v) {
+  const s = v.turn_up_holder;
+  if (!v.turn_up || v.turn_up_in_stock || s === null || s === undefined) return null;
+  const holds = s === v.seat ? v.hand.includes(v.turn_up) : (v.known_cards[s] || []).includes(v.turn_up);
+  return holds ? s : null;
+}
+
 // a trick's cards, each in front of who played it
 export function renderTrick(v, cards, winner, closed) {
   const box = $("trick");
@@ -202,13 +218,14 @@ export function renderScore(v) {
   if (match) head.append(el("th", "", match.title));
   table.append(head);
   for (let s = 0; s < sides; s++) {
-    if (v.sitting_out === s && !v.partnerships) continue;
-    const row = el("tr");
-    if (!watching(v) && (v.partnerships ? s === v.seat % 2 : s === v.seat)) row.className = "mine";
+    const resting = v.sitting_out === s && !v.partnerships;   // in the match, not this hand
+    const row = el("tr", resting ? "resting" : "");
+    if (!watching(v) && (v.partnerships ? s === v.seat % 2 : s === v.seat)) row.classList.add("mine");
     const points = r ? r.totals[s] : v.points_taken[s] + v.cantes[s];
-    const pts = el("td", "", String(points));
+    const pts = el("td", "", resting ? "" : String(points));
     if (!r && v.cantes[s]) pts.title = t("with_cantes", { n: v.cantes[s] });
-    row.append(el("th", "", sideName(v, s)), el("td", "", String(v.tricks_won[s])), pts);
+    const tricks = el("td", "", resting ? t("sits_out") : String(v.tricks_won[s]));
+    row.append(el("th", "", sideName(v, s)), tricks, pts);
     if (match) row.append(el("td", "", String(match.values[s])));
     table.append(row);
   }
@@ -298,7 +315,7 @@ export function renderCount(v, r, after = v) {
       { name: shortName(v.names[d]), bid: r.contract.bid, made: r.totals[d] }));
   }
   if (r.porotos) {
-    const took = r.porotos.map((p, s) => (p ? v.names[s] : null)).filter(Boolean);
+    const took = r.porotos.map((p, s) => (p ? shortName(v.names[s]) : null)).filter(Boolean);
     if (took.length) notes.push(t("count_porotos", { names: took.join(", ") }));
   }
   if (r.winner !== null && r.winner !== undefined) notes.push(t("won", { name: sideName(v, r.winner) }));
