@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pexpect
@@ -302,8 +303,11 @@ def test_robots_that_search_are_made_ready_before_the_deal_with_a_word(tmp_path:
     for levels, told in ((["expert"], dds.AVAILABLE), (["random"], False)):
         out = io.StringIO()
         answers = iter(["q", "s"])
+
+        def read(_prompt: str, said: Iterator[str] = answers) -> str:
+            return next(said)
         run_play(parse_variant("habanero"), 0, levels, None, 7, Style(False, "es"), out,
-                 lambda _prompt, said=answers: next(said), tmp_path)
+                 read, tmp_path)
         text = out.getvalue()
         assert ("Los robots se preparan" in text) == told, (levels, text[:300])
         if told:                                          # before the first deal
