@@ -231,12 +231,18 @@ def test_friends_invitation_and_a_private_table(server: Server) -> None:
         assert "/?invite=" in link
         assert ana.locator("#invite-local").is_hidden()     # this server is reachable
         shot(ana, "waiting-invite-box")
-        dani = browser.new_context(viewport=DESKTOP).new_page()
-        dani.goto(link)
+        dani = browser.new_context(viewport=PHONE).new_page()     # opened on a phone:
+        dani.goto(link)                                   # the invitation on top, one tap
+        dani.wait_for_selector("#invite-landing:not([hidden]) #invite-sit:not([hidden])")
         dani.wait_for_selector("li.lobby-table .invited-mark")
-        dani.fill("#name", "Dani")
+        said = dani.inner_text("#invite-landing-text")
+        assert said.startswith("Ana te invita a su mesa de Tute por parejas"), said
+        top = dani.eval_on_selector("#invite-sit", "e => e.getBoundingClientRect().bottom")
+        assert top <= PHONE["height"], top                    # no scrolling to find it
         assert not dani.locator("li.lobby-table .lobby-seats button[data-seat]").first.is_disabled()
-        dani.click("li.lobby-table .lobby-seats button[data-seat]")
+        dani.fill("#invite-name", "Dani")
+        shot(dani, "invitation-landing-phone")
+        dani.click("#invite-sit")
         dani.wait_for_selector("#waiting:not([hidden])")
         table = next(iter(server.lobby.tables.values()))
         assert sorted(r.name for r in table.seats.values()) == ["Ana", "Bea", "Dani"]
@@ -262,5 +268,13 @@ def test_the_hint_at_a_practice_table(server: Server) -> None:
         hinted = page.get_attribute(".hinted", "data-card") or page.get_attribute(
             ".hinted", "data-action")
         assert hinted
+        covered = page.evaluate("""() => {       // the toast covers no score, button or card
+          const m = document.querySelector('#message').getBoundingClientRect();
+          const hit = (e) => { const r = e.getBoundingClientRect();
+            return r.width && m.left < r.right && r.left < m.right && m.top < r.bottom && r.top < m.bottom; };
+          return [...document.querySelectorAll('#score, #topbar button, #hand button, #declare button')]
+            .filter(hit).map((e) => e.id || e.dataset.card || e.textContent);
+        }""")
+        assert covered == [], covered
         shot(page, "table-hint-phone")
         browser.close()

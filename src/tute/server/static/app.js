@@ -87,6 +87,9 @@ function showAudience(a) {
 let sayTimer = null;
 function say(text, good = false) {          // good: news, not a refusal
   $("message").textContent = text;
+  const cloth = $("cloth").getBoundingClientRect();   // at the table: over the cloth's top,
+  $("message").style.top = !$("table").hidden && cloth.height   // not the score or a button
+    ? `${Math.max(4, cloth.top + 8)}px` : "";
   $("message").classList.toggle("good", good);
   clearTimeout(sayTimer);
   if (text) sayTimer = setTimeout(() => { $("message").textContent = ""; }, 7000);

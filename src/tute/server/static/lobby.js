@@ -119,6 +119,7 @@ function variantTitle(text, players) {
 
 // ---------------------------------------------------------------- the tables, live
 export function renderTables(tables, join, watch) {
+  showInvitation(tables, join);
   const list = $("tables");
   list.replaceChildren();
   $("no-tables").hidden = tables.length > 0;
@@ -180,6 +181,31 @@ export function renderTables(tables, join, watch) {
     li.append(seats);
     list.append(li);
   }
+}
+
+// an invitation link followed: on top of the lobby, who invites to what, and one button
+// that sits the player at the table's first free seat
+function showInvitation(tables, join) {
+  const box = $("invite-landing");
+  const invite = invitation();
+  box.hidden = !invite;
+  if (!invite) return;
+  const tb = tables.find((x) => x.id === invite.table);
+  const free = tb && tb.status === "open"
+    ? [...Array(tb.players).keys()].find((s) => !tb.seats.some((x) => x.seat === s)) : undefined;
+  const host = tb ? tb.seats.find((x) => x.seat === tb.host) : null;
+  $("invite-landing-text").textContent = !tb || tb.status !== "open" ? t("invite_gone")
+    : free === undefined ? t("invite_full")
+      : t("invite_landing", { name: host ? host.name : "", game: variantTitle(tb.variant, tb.players) });
+  $("invite-sit").hidden = free === undefined;
+  $("invite-name-label").hidden = free === undefined;
+  if (!$("invite-name").value) $("invite-name").value = $("name").value;
+  $("invite-sit").onclick = () => {
+    const name = $("invite-name").value.trim();
+    if (name) $("name").value = name;
+    join(tb.id, free);
+  };
+  $("invite-dismiss").onclick = () => { sessionStorage.removeItem("tute.invite"); box.hidden = true; };
 }
 
 // an invitation link this browser followed: {table, token}
