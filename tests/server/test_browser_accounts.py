@@ -102,6 +102,9 @@ def test_register_play_for_chips_and_see_the_profile(server: Server) -> None:
         assert str(chips) in facts.replace(".", "").replace("\u202f", "").replace(" ", "")
         assert "apuesta" in page.inner_text("#profile-ledger")
         assert "Nivel en Tute (uno contra uno)" in facts
+        level = facts.split("Nivel en Tute (uno contra uno)")[1].strip().splitlines()[0]
+        assert level.endswith(", provisional (1 partida)"), level   # not a raw "-2.6"
+        assert level.split(",")[0].isdigit(), level
         assert "Tute habanero" in facts and "1 partida" in facts
         with server.lobby.store.engine.connect() as c:   # alone with robots: no XP (the
             rows = c.exec_driver_sql("SELECT amount FROM tute_xp").all()   # third attack)

@@ -160,6 +160,14 @@ def test_history_replay_and_download(server: Server, tmp_path: Path) -> None:
         page.wait_for_selector("#step-said:not(:empty)")
         # the deal: both hands face up
         assert page.locator(".fan.faces").count() == 2
+        seen = page.evaluate("""() => {        // on the cloth, big enough to read
+          const c = document.querySelector('#cloth').getBoundingClientRect();
+          return [...document.querySelectorAll('.fan.faces .card')].map((e) => {
+            const r = e.getBoundingClientRect();
+            return r.width >= 30 && r.top >= c.top && r.bottom <= c.bottom
+              && r.left >= c.left && r.right <= c.right; });
+        }""")
+        assert len(seen) == 16 and all(seen), seen          # (the cloth had no height)
         assert page.locator("#prev").is_disabled()
         for _ in range(5):
             click(page.locator("#next"))

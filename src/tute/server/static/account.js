@@ -10,6 +10,12 @@ export const current = () => me;
 
 function number(n) { return new Intl.NumberFormat(document.documentElement.lang).format(n); }
 
+// openskill's cautious rating (mu - 3 sigma) starts at 0 and goes below it while few
+// games are known: shown on a scale a player reads (1000 at the start, 40 a point),
+// and called provisional for the first games
+const PROVISIONAL = 10;
+const shownRating = (rating) => Math.max(0, Math.round(1000 + 40 * rating));
+
 export async function refreshMe() {
   try { me = await api("/api/me"); } catch { me = null; }
   show();
@@ -69,7 +75,8 @@ export async function showProfile() {
     const dt = document.createElement("dt");
     dt.textContent = t("rating_of", { game: t(`family_${kind}`), format: t(`seats_${format}`) });
     const dd = document.createElement("dd");
-    dd.textContent = t("rating_value", { rating: r.rating, n: r.games });
+    dd.textContent = t(r.games < PROVISIONAL ? "rating_provisional" : "rating_value",
+      { rating: shownRating(r.rating), n: r.games });
     facts.append(dt, dd);
   }
   for (const [preset, g] of Object.entries(me.games || {})) {   // per game
