@@ -298,6 +298,9 @@ def test_the_host_changes_the_options_and_the_others_see_it(server: Server) -> N
         ana.click("#options-open")
         bea.wait_for_selector("#editing-note:not([hidden])")
         shot(bea, "waiting-phone-host-editing")
+        assert ana.is_hidden("#opt-competitive-label")          # a guest host: no chips
+        assert ana.input_value("#opt-format") == "first_to:1"   # the match's format,
+        ana.select_option("#opt-format", "first_to:3")          # for the next match
         ana.select_option("#opt-seconds", "30")
         ana.select_option("#opt-level", "mc")
         assert not ana.is_checked("#opt-private") and ana.is_checked("#opt-spectators")
@@ -310,7 +313,8 @@ def test_the_host_changes_the_options_and_the_others_see_it(server: Server) -> N
     assert table.move_seconds == 30 and table.robot_level == "mc"
     assert table.options.private and not table.options.spectators and \
         table.options.chat_in_hand
-    assert str(table.variant) == "habanero" and not table.editing
+    assert table.variant.match == "first_to" and table.variant.match_target == 3
+    assert table.variant.preset == "habanero" and not table.editing
 
 
 # every card of the hand inside the screen, and each one's own corner (44 px square)

@@ -5,7 +5,8 @@ import { cardWords, getLang, LANGS, loadText, setLang, t, translate } from "/sta
 import { ChatBox } from "/static/chat.js";
 import { makeLink, showFriends, showInvites, showNotice, wireFriends } from "/static/friends.js";
 import {
-  api, fillChoices, invitation, lobbySend, setMeta, showOptions, stopWatching, tableOptions, watchTables,
+  api, fillChoices, invitation, lobbySend, setMeta, showOptions, stopWatching, tableFormats, tableOptions,
+  watchTables, withTableFormat,
 } from "/static/lobby.js";
 import { current as currentAccount, refreshMe, showRankings, wireAccount } from "/static/account.js";
 import { pause, save, settings, SPEEDS } from "/static/settings.js";
@@ -516,6 +517,13 @@ function openOptions() {
   $("opt-level").value = tableInfo.robot_level;
   $("opt-seconds").value = String(tableInfo.move_seconds || 0);
   $("opt-competitive").checked = Boolean(tableInfo.competitive);
+  const logged = Boolean(currentAccount());          // a guest host plays no chips
+  $("opt-competitive-label").hidden = !logged && !tableInfo.competitive;
+  $("opt-bet-label").hidden = !logged && !tableInfo.competitive;
+  const f = tableFormats(tableInfo.variant);         // the match's format, for the next one
+  $("opt-format").replaceChildren(...f.choices.map((c) => new Option(c.text, c.value)));
+  $("opt-format").value = f.now;
+  $("opt-format-label").hidden = !f.choices.length;
   $("opt-bet").value = String(tableInfo.bet || 0);
   $("opt-private").checked = Boolean(tableInfo.private);
   $("opt-spectators").checked = tableInfo.spectators_allowed !== false;
@@ -530,8 +538,10 @@ $("table-options").onsubmit = async (e) => {
   e.preventDefault();
   const competitive = $("opt-competitive").checked;
   try {
+    const variant = $("opt-format-label").hidden ? tableInfo.variant
+      : withTableFormat(tableInfo.variant, $("opt-format").value);
     await api(`/api/tables/${session.tableId}/options`, {
-      variant: tableInfo.variant, robot_level: $("opt-level").value,
+      variant, robot_level: $("opt-level").value,
       move_seconds: Number($("opt-seconds").value), competitive,
       bet: competitive ? Math.max(0, Math.round(Number($("opt-bet").value) || 0)) : 0,
       spectators: $("opt-spectators").checked, chat_in_hand: $("opt-chat-in-hand").checked,

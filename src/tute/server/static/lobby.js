@@ -72,6 +72,22 @@ function withFormat(text, chosen) {
   return text.includes("(") ? text.replace(/\)$/, `,${extra})`) : `${text}(${extra})`;
 }
 
+// a table's game as the host may change it between matches: the formats of its game,
+// and which is the table's now (from its variant text, e.g. habanero(match=first_to,...))
+export function tableFormats(text) {
+  const base = text.replace(/,?match=[a-z_]+,match_target=\d+/, "").replace("()", "");
+  const v = meta ? meta.variants.find((x) => x.text === base) : null;
+  const choices = formats(v);
+  const said = /match=([a-z_]+),match_target=(\d+)/.exec(text);
+  const now = said ? `${said[1]}:${said[2]}` : v ? `${v.match}:${v.target}` : "";
+  return { base, own: v ? `${v.match}:${v.target}` : "", now, choices };
+}
+
+export function withTableFormat(text, chosen) {
+  const f = tableFormats(text);
+  return !chosen || chosen === f.own ? f.base : withFormat(f.base, chosen);
+}
+
 export function tableOptions() {
   const v = chosenVariant();
   const common = { robot_level: $("robot-level").value, move_seconds: Number($("move-seconds").value),
