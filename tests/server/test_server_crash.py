@@ -8,6 +8,7 @@ import os
 import random
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -116,6 +117,52 @@ def test_the_workers_exit_when_the_server_is_killed(tmp_path: Path) -> None:
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
+    deadline = time.time() + 10
+    while any(_alive(p) for p in workers) and time.time() < deadline:
+        time.sleep(0.2)
+    assert not any(_alive(p) for p in workers), workers
+
+
+def test_ctrl_c_stops_the_server_and_its_workers_quietly(tmp_path: Path) -> None:
+    """Issue 29: stopping the server with Ctrl+C printed a traceback from each robot
+    worker (Ctrl+C interrupts the terminal's whole process group) and a leaked-semaphore
+    warning.  The workers leave Ctrl+C to the server, which shuts them down."""
+    port = free_port()
+    err = tmp_path / "err.log"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tute.cli", "serve", "--port", str(port), "--db",
+         f"sqlite:///{tmp_path / 'c.db'}"], stdout=subprocess.DEVNULL,
+        stderr=err.open("w"), text=True, start_new_session=True)   # a terminal's group
+    try:
+        base = f"http://127.0.0.1:{port}"
+        c = httpx.Client(base_url=base, timeout=10)
+        for _ in range(200):
+            try:
+                c.get("/api/meta")
+                break
+            except httpx.HTTPError:
+                time.sleep(0.05)
+        c.headers["x-csrf-token"] = str(c.cookies.get("tute_csrf"))
+        r = c.post("/api/tables", json={"variant": "habanero", "name": "Ana",
+                                        "robot_level": "expert"})   # its pool starts
+        assert r.status_code == 200, r.text
+        deadline = time.time() + 60
+        workers: list[int] = []
+        while not workers and time.time() < deadline:
+            workers = [p for p in _children(proc.pid)
+                       if b"spawn_main" in Path(f"/proc/{p}/cmdline").read_bytes()]
+            time.sleep(0.2)
+        assert workers, "no worker started"
+        time.sleep(2.0)                                   # the workers ready, waiting
+        os.killpg(proc.pid, signal.SIGINT)                # Ctrl+C, to the whole group
+        assert proc.wait(timeout=30) in (0, 130)            # (130: stopped by Ctrl+C)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+    said = err.read_text()
+    assert "Traceback" not in said and "KeyboardInterrupt" not in said, said
+    assert "leaked" not in said, said
     deadline = time.time() + 10
     while any(_alive(p) for p in workers) and time.time() < deadline:
         time.sleep(0.2)

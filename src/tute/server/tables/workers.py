@@ -7,12 +7,17 @@ end of it.  :func:`orphan_guard`, each worker's initializer, watches its parent:
 it is no longer the one that started it, the worker exits.  (``PR_SET_PDEATHSIG`` is
 not used: it fires when the *thread* that started the worker ends, which in a pool can
 be any thread that submitted work.)
+
+Ctrl+C in a terminal interrupts the whole process group: a worker ignores it (each
+printed a KeyboardInterrupt traceback, and its queue's semaphores were reported leaked);
+the server, which handles it, shuts its pools down.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -21,7 +26,9 @@ PARENT_CHECK_SECONDS = 0.5
 
 
 def orphan_guard() -> None:
-    """In a worker: exit as soon as the process that started it has died."""
+    """In a worker: leave Ctrl+C to the server; exit as soon as the process that started
+    it has died."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     parent = os.getppid()
 
     def watch() -> None:
