@@ -38,6 +38,7 @@ _WATCH = """() => {
       for (const e of under) {
         if (area(r, e.getBoundingClientRect()) > 0) {
           window.__wrong.push('announcement ' + box.dataset.announce + ' over ' + (e.dataset.card || 'the auction'));
+          window.__shoot = true;
         }
       }
     }
@@ -77,20 +78,29 @@ def test_a_whole_hand_of_every_game_in_sight(server: Server, variant: str,
         page.click("#create")
         page.wait_for_selector("#seats-ring .seat")
         page.evaluate(_WATCH)
-        for _ in range(1500):                      # the seat's moves, as a person taps
+        played = 0
+        for _ in range(3000):                      # the seat's moves, as a person taps
             if not page.is_hidden("#count-box"):
-                break
+                if played or page.is_hidden("#count-ok"):
+                    break
+                page.click("#count-ok")            # a hand sat out (Cabrero): the next
+                page.wait_for_selector("#count-box", state="hidden")
+            if page.evaluate("window.__shoot === true"):      # the screen of a fault
+                shot(page, f"preset-fault-{variant.split('(')[0]}-{size[0]}x{size[1]}")
+                page.evaluate("window.__shoot = false")
             if not page.query_selector("#trick[data-closed]"):
-                page.evaluate("""() => {
+                played += page.evaluate("""() => {
                   const card = document.querySelector('#hand button[data-legal]');
                   const pass = document.querySelector("#declare button[data-action='pass']");
                   const other = document.querySelector('#declare button[data-action]');
-                  (card || pass || other || {click() {}}).click();
+                  const tap = card || pass || other;
+                  if (tap) tap.click();
+                  return tap ? 1 : 0;
                 }""")
             page.wait_for_timeout(60)
         assert not page.is_hidden("#count-box"), "the hand never ended"
         shot(page, f"preset-{variant.split('(')[0]}-{size[0]}x{size[1]}")
         seen, wrong = page.evaluate("[window.__seen, window.__wrong]")
         browser.close()
-    assert seen > 20, seen                           # it watched the hand being played
+    assert played > 3 and seen > 20, (played, seen)  # it watched a hand being played
     assert wrong == [], wrong[:10]

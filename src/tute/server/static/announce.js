@@ -79,6 +79,7 @@ export function placeAnnouncement() {
   const cloth = $("cloth").getBoundingClientRect();
   if (!plate || !cloth.width) return;
   const p = plate.getBoundingClientRect();
+  const own = plate.closest(".seat").getBoundingClientRect();   // plate, facts and fan
   const w = box.offsetWidth, h = box.offsetHeight, gap = 6;
   const middle = [$("trick"), $("auction")].filter((e) => !e.hidden).map((e) => e.getBoundingClientRect());
   const others = [...document.querySelectorAll(".seat .plate, #stock .pile")]
@@ -90,13 +91,15 @@ export function placeAnnouncement() {
     [p.left + p.width / 2 - w / 2, p.top - gap - h],      // above
     [p.right + gap, p.bottom - h],                        // right, along its foot
     [p.left - gap - w, p.bottom - h],                     // left, along its foot
+    [own.left + own.width / 2 - w / 2, own.top],          // over the seat itself, where
+    [own.left + own.width / 2 - w / 2, own.bottom - h],   // a small cloth has no room
   ];
   let best = null;
   for (const [x0, y0] of spots) {
     const x = Math.min(Math.max(x0, cloth.left + 4), cloth.right - 4 - w);   // on the cloth
     const y = Math.min(Math.max(y0, cloth.top + 4), cloth.bottom - 4 - h);
     const r = { left: x, top: y, right: x + w, bottom: y + h };
-    const cost = middle.reduce((s, m) => s + area(r, m) * 20, 0) + area(r, p) * 5
+    const cost = middle.reduce((s, m) => s + area(r, m) * 100, 0) + area(r, p) * 2
       + others.reduce((s, o) => s + area(r, o), 0);
     if (!best || cost < best.cost) best = { cost, x, y };
   }
