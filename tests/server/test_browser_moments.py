@@ -383,3 +383,32 @@ def _rest_and_count(server: Server) -> None:
         assert len(heads) == 6 and all(inside for _, inside in heads), heads
         shot(page, "moment-cabrero-count-phone")
         browser.close()
+
+
+def test_the_host_changes_tute_onlines_house_rules_between_matches(server: Server) -> None:
+    """Seed 001's house rules for Tute online (rounds, tute allowed, trump on trump) are
+    in the host's table options too, not only when the table is made."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = chromium(p)
+        page = browser.new_context(viewport=PHONE).new_page()
+        open_lobby(page, server.port)
+        page.select_option("#variant", "online(players=2)")
+        page.click("#friends")
+        page.wait_for_selector("#options-open:not([hidden])")
+        page.click("#options-open")
+        page.wait_for_selector("#opt-online:not([hidden])")
+        assert page.is_hidden("#opt-format-label")              # its rounds are its format
+        assert page.input_value("#opt-rounds") == "1" and page.is_checked("#opt-allow-tute")
+        page.select_option("#opt-rounds", "3")
+        page.uncheck("#opt-allow-tute")
+        page.check("#opt-trump-on-trump")
+        shot(page, "moment-host-online-options-phone")
+        page.click("#opt-save")
+        page.wait_for_selector("#table-options", state="hidden")
+        browser.close()
+    (table,) = server.lobby.tables.values()
+    v = table.variant
+    assert (v.preset, v.players, v.match_target) == ("online", 2, 3)
+    assert v.tute_set == "off" and v.stock_obligations == "trump_on_trump"

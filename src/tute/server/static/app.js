@@ -5,9 +5,9 @@ import { cardWords, getLang, LANGS, loadText, setLang, t, translate } from "/sta
 import { ChatBox } from "/static/chat.js";
 import { makeLink, showFriends, showInvites, showNotice, wireFriends } from "/static/friends.js";
 import {
-  api, fillChoices, invitation, lobbySend, setMeta, showOptions, stopWatching, tableFormats, tableOptions,
-  watchTables, withTableFormat,
+  api, fillChoices, invitation, lobbySend, setMeta, showOptions, stopWatching, tableOptions, watchTables,
 } from "/static/lobby.js";
+import { wireOptions } from "/static/options.js";
 import { current as currentAccount, refreshMe, showRankings, wireAccount } from "/static/account.js";
 import { pause, save, settings, SPEEDS } from "/static/settings.js";
 import { play } from "/static/sound.js";
@@ -509,47 +509,7 @@ $("last-trick").onclick = showLastTrick;
 $("count-ok").onclick = () => { if (release) release(); };
 $("cloth").onclick = () => { if (release && $("trick").dataset.closed) release(); };
 $("friends").onclick = createForFriends;
-// the host's table options, before a match or between matches
-function openOptions() {
-  if (!tableInfo) return;
-  const levels = $("robot-level");
-  $("opt-level").replaceChildren(...[...levels.options].map((o) => new Option(o.textContent, o.value)));
-  $("opt-level").value = tableInfo.robot_level;
-  $("opt-seconds").value = String(tableInfo.move_seconds || 0);
-  $("opt-competitive").checked = Boolean(tableInfo.competitive);
-  const logged = Boolean(currentAccount());          // a guest host plays no chips
-  $("opt-competitive-label").hidden = !logged && !tableInfo.competitive;
-  $("opt-bet-label").hidden = !logged && !tableInfo.competitive;
-  const f = tableFormats(tableInfo.variant);         // the match's format, for the next one
-  $("opt-format").replaceChildren(...f.choices.map((c) => new Option(c.text, c.value)));
-  $("opt-format").value = f.now;
-  $("opt-format-label").hidden = !f.choices.length;
-  $("opt-bet").value = String(tableInfo.bet || 0);
-  $("opt-private").checked = Boolean(tableInfo.private);
-  $("opt-spectators").checked = tableInfo.spectators_allowed !== false;
-  $("opt-chat-in-hand").checked = tableInfo.chat_in_hand !== false;
-  $("table-options").hidden = false;
-  send({ type: "editing", on: true });
-}
-$("options-open").onclick = openOptions;
-$("options-again").onclick = openOptions;
-$("opt-cancel").onclick = () => { $("table-options").hidden = true; send({ type: "editing", on: false }); };
-$("table-options").onsubmit = async (e) => {
-  e.preventDefault();
-  const competitive = $("opt-competitive").checked;
-  try {
-    const variant = $("opt-format-label").hidden ? tableInfo.variant
-      : withTableFormat(tableInfo.variant, $("opt-format").value);
-    await api(`/api/tables/${session.tableId}/options`, {
-      variant, robot_level: $("opt-level").value,
-      move_seconds: Number($("opt-seconds").value), competitive,
-      bet: competitive ? Math.max(0, Math.round(Number($("opt-bet").value) || 0)) : 0,
-      spectators: $("opt-spectators").checked, chat_in_hand: $("opt-chat-in-hand").checked,
-      private: $("opt-private").checked,
-    });
-    $("table-options").hidden = true;
-  } catch (err) { say(err.message); }
-};
+wireOptions({ info: () => tableInfo, table: () => session.tableId, send, say });
 $("annul").onclick = () => send({ type: "annul" });
 $("hint").onclick = () => send({ type: "hint" });
 $("auto-on").onclick = () => send({ type: "automatic", on: true });
