@@ -255,7 +255,7 @@ function handle(msg) {
   if (ev.kind === "annul_refused") say(t("annul_refused", { name: shortName(current ? current.names[ev.seat] : "") }));
   if (ev.kind === "annul_expired") say(t("annul_expired"));
   if (ev.kind === "practice") {
-    say(t(ev.why === "address_unknown" ? "practice_address_unknown" : "practice_same_address"));
+    say(t(ev.why === "address_unknown" ? "practice_address_unknown" : "practice_same_address"), true);
   }
   if (ev.kind === "abandon" && current && ev.seat !== current.seat) {
     say(t("abandoned", { name: shortName(current.names[ev.seat]) }));
@@ -279,10 +279,10 @@ function handle(msg) {
     return;
   }
   if ((ev.kind === "next_hand" || ev.kind === "match_over") && ev.result && before) {
-    // the finished hand's figures with the match's tally after it (Cabrero's seats may
-    // change with the next deal: there the new view itself)
-    const after = !msg.view ? before : msg.view.match && msg.view.match.format === "elimination"
-      ? msg.view : { ...before, match: msg.view.match };
+    // the finished hand as it ended (nobody to act), with the match's tally after it --
+    // where a player was knocked out (Cabrero) the seats change: the tally waits
+    const same = msg.view && JSON.stringify(msg.view.names) === JSON.stringify(before.names);
+    const after = { ...before, to_act: null, phase: "over", match: same ? msg.view.match : before.match };
     renderCount(before, ev.result, after);
     renderScore(after);                          // the tally counts this hand at once
     $("count-box").hidden = false;

@@ -271,6 +271,14 @@ export function matchOverText(v) {
   return t(key, { name, score }).replace(/\s+([!.]?)$/, "$1").trim();
 }
 
+// "Ganas la mano", "Ganáis la mano", "Ganan la mano Ada + Carmen", "Gana la mano Ada"
+function handWon(v, side) {
+  const mine = !watching(v) && sideOf(v, v.seat) === side;
+  if (mine) return t(v.partnerships ? "won_us" : "won_you");
+  if (v.partnerships) return t("won_pair", { name: `${shortName(v.names[side])} + ${shortName(v.names[side + 2])}` });
+  return t("won", { name: shortName(v.names[side]) });
+}
+
 // the count at a hand's end, as a table: cards, the 10 de últimas, cantes, total
 // (``after``: the table right after the count, whose match has this hand in its tally)
 export function renderCount(v, r, after = v) {
@@ -318,7 +326,7 @@ export function renderCount(v, r, after = v) {
     const took = r.porotos.map((p, s) => (p ? shortName(v.names[s]) : null)).filter(Boolean);
     if (took.length) notes.push(t("count_porotos", { names: took.join(", ") }));
   }
-  if (r.winner !== null && r.winner !== undefined) notes.push(t("won", { name: sideName(v, r.winner) }));
+  if (r.winner !== null && r.winner !== undefined && !tute) notes.push(handWon(v, r.winner));
   if (r.games > 1) notes.push(t("count_games", { n: r.games }));
   for (const n of notes) box.append(el("p", "count-note", n));
 }
