@@ -177,12 +177,15 @@ def test_an_annulment_ends_the_match_on_the_other_page_too(server: Server) -> No
         assert bea.post(f"/api/tables/{table_id}/seats", {"seat": 1, "name": "Bea"}
                         ).status_code == 200
         page.wait_for_selector("#start:not([hidden])")
+        assert page.is_hidden("#last-trick")              # no trick before the match
         with bea.ws(table_id) as wb:
             until(wb, lambda m: m.get("event", {}).get("kind") == "state")
             page.click("#start")
             page.wait_for_selector("#hand button.card")
             wb.send(json.dumps({"type": "annul"}))              # Bea proposes
             page.wait_for_selector("#annul-box:not([hidden])")
+            assert page.inner_text("#annul-text") == \
+                "Bea propone anular la partida. ¿Estás de acuerdo?"
             shot(page, "moment-annul-proposed-phone")
             page.click("#annul-yes")
             until(wb, lambda m: m.get("event", {}).get("kind") == "annulled")

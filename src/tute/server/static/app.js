@@ -349,10 +349,11 @@ function showAnnul(vote) {
   const box = $("annul-box");
   box.hidden = !vote;
   if (!vote || !current) return;
-  const names = (seats) => seats.map((s) => shortName(current.names[s])).join(", ");
-  $("annul-text").textContent = t("annul_proposed", { name: shortName(current.names[vote.proposer]),
-    agreed: names(vote.agreed) });
   const mine = vote.agreed.includes(current.seat);
+  const name = shortName(current.names[vote.proposer]);
+  // "Bea propone anular la partida. ¿Estás de acuerdo?" -- or, once I agreed, we wait
+  $("annul-text").textContent = vote.proposer === current.seat ? t("annul_proposed_you")
+    : mine ? t("annul_proposed_agreed", { name }) : t("annul_proposed", { name });
   $("annul-yes").hidden = mine;
   $("annul-no").hidden = mine;
 }
@@ -375,6 +376,7 @@ function drawAfter(v) {
   $("hint").disabled = !v.legal.length;
   $("annul").hidden = watching || !v.match || v.match.over;
   $("auto-on").hidden = watching || !v.match || v.match.over || !$("auto-box").hidden;
+  $("last-trick").hidden = false;
   $("last-trick").disabled = !v.last_trick.length;
   const over = Boolean(v.match && v.match.over);
   $("after").hidden = !over;
@@ -405,8 +407,6 @@ function renderWaiting(table) {
     list.append(li);
   }
   for (const id of ["annul", "auto-on", "last-trick"]) $(id).hidden = true;   // no match yet
-  $("last-trick").hidden = false;
-  $("last-trick").disabled = true;
   const host = session && table.host === session.seat;
   const inviting = Boolean(host) && $("invite-box").hidden;
   $("invite-box").hidden = !host;
