@@ -103,6 +103,13 @@ export function placeAnnouncement() {
       + others.reduce((s, o) => s + area(r, o), 0);
     if (!best || cost < best.cost) best = { cost, x, y };
   }
+  const played = [...document.querySelectorAll("#trick .played .card")].map((e) => e.getBoundingClientRect());
+  const r = { left: best.x, top: best.y, right: best.x + w, bottom: best.y + h };
+  if (played.some((c) => area(r, c) > 0)) {      // a cloth too small: it is over, rather
+    box.hidden = true;                           // than a card of the trick hidden
+    seatShown = null;
+    return;
+  }
   const edge = $("cloth");                       // (the cloth's border is outside)
   box.style.left = `${best.x - cloth.left - edge.clientLeft}px`;
   box.style.top = `${best.y - cloth.top - edge.clientTop}px`;
