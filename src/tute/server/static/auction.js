@@ -2,15 +2,9 @@
 // action events, kept since the hand was dealt), the high bid, and every legal bid
 // reachable -- the lowest ones as buttons, all of them in a list.  Text as text.
 import { t } from "/static/i18n.js";
-import { shortName } from "/static/table.js";
+import { el, shortName } from "/static/table.js";
 
 const $ = (id) => document.getElementById(id);
-const el = (tag, cls, text) => {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-};
 const said = new Map();      // seat -> its last word in this hand's auction: "bid 75", "pass"
 const QUICK = 2;             // the lowest bids offered as buttons of their own
 

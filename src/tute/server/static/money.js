@@ -2,15 +2,9 @@
 // runs, and in the match's count what each person took (the ledger's own figures, sent
 // by the table once paid) with the new balance.  Text as text, never as markup.
 import { t } from "/static/i18n.js";
-import { shortName } from "/static/table.js";
+import { el, shortName } from "/static/table.js";
 
 const $ = (id) => document.getElementById(id);
-const el = (tag, cls, text) => {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-};
 export const number = (n) => new Intl.NumberFormat(document.documentElement.lang).format(n);
 const signed = (n) => `${n > 0 ? "+" : n < 0 ? "−" : ""}${number(Math.abs(n))}`;
 

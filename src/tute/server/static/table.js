@@ -5,7 +5,7 @@ import { backSVG, cardSVG, suitSVG } from "/static/cards.js";
 import { cardWords, suitName, t } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
-const el = (tag, cls, text) => {
+export const el = (tag, cls, text) => {   // an element with its class and text
   const e = document.createElement(tag);
   if (cls) e.className = cls;
   if (text !== undefined) e.textContent = text;
