@@ -15,6 +15,7 @@ LAYERS = [
     {"core"},
     {"search"},
     {"bots"},
+    {"analysis"},
     {"arena", "tools"},
     {"term", "server"},
     {"cli"},

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import random
 import sys
 from collections.abc import Sequence
 
+from tute.analysis.sampling import Settings
 from tute.bots import BEST
 from tute.core.errors import TuteError
 
@@ -93,9 +95,11 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         else:
             for row in fig["hands"]:                        # type: ignore[attr-defined]
                 print(f"analysis of {row['game']:10s}: {row['decisions']:2d} decisions "
+                      f"({row['samples']} deals, {row['unsettled']} unsettled) "
                       f"in {row['seconds']} s")
-            print(f"a whole hand at {fig['budget_ms']:.0f} ms a decision: median "
-                  f"{fig['median_s']} s, max {fig['max_s']} s (target 30 s)")
+            print(f"a whole hand at up to {fig['max_samples']} deals a decision: median "
+                  f"{fig['median_s']} s, p90 {fig['p90_s']} s, max {fig['max_s']} s "
+                  "(target 30 s)")
         return 0
     if args.decide:
         from tute.tools.bench import decision_figures
@@ -141,15 +145,21 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _judging(samples: int) -> Settings:
+    """The analysis's settings with at most ``samples`` deals a decision (1 at least)."""
+    samples = max(1, samples)
+    return Settings(min_samples=min(Settings().min_samples, samples), max_samples=samples)
+
+
 def _cmd_analyze(args: argparse.Namespace) -> int:
     """Every decision of a seat in a record, judged from what the seat knew."""
     import json
     from pathlib import Path
 
+    from tute.analysis import analyze, summary
+    from tute.analysis.text import annotated, report_json, report_text
     from tute.core.records import RecordError, format_record, parse_record
     from tute.i18n import render
-    from tute.tools.analysis_text import annotated, report_json, report_text
-    from tute.tools.analyze import analyze, summary
 
     try:
         record = parse_record(Path(args.file).read_text(encoding="utf-8"))
@@ -162,6 +172,11 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
     if not 0 <= args.seat < len(record.names):
         print(f"tute: --seat goes from 0 to {len(record.names) - 1}", file=sys.stderr)
         return 2
+    if not 1 <= args.samples <= 10_000 or not args.time_cap > 0:
+        print("tute: --samples goes from 1 to 10000, --time-cap above 0", file=sys.stderr)
+        return 2
+    settings = dataclasses.replace(_judging(args.samples), seed=args.seed,
+                                   time_cap_s=args.time_cap)
     show = sys.stderr.isatty() and not args.json
 
     def progress(done: int, total: int) -> None:
@@ -169,7 +184,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
             bar = "#" * (30 * done // max(1, total))
             text = render("analysis_progress", {"done": done, "total": total}, args.lang)
             print(f"\r[{bar:<30}] {text}", end="", file=sys.stderr, flush=True)
-    decisions = analyze(record, args.seat, args.budget_ms, args.seed, progress, args.samples)
+    decisions = analyze(record, args.seat, settings, progress)
     if show:
         print(file=sys.stderr)
     found = summary(decisions, args.seat, len(record.hands))
@@ -306,7 +321,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         reach = shown if local_only or args.host not in ("0.0.0.0", "::") else \
             next(iter(_addresses()), shown)
         app = create_app(args.db, robot_delay=args.robot_delay, limits=limits,
-                         migrate=not args.no_migrate, analysis_ms=args.analysis_ms,
+                         migrate=not args.no_migrate, analysis=_judging(args.analysis_samples),
                          local_only=local_only, bus=args.bus,
                          advertise=args.advertise or f"http://{reach}:{args.port}",
                          lease_seconds=args.lease_seconds,
@@ -586,8 +601,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help="HTTP requests one address may make per minute (0: no limit)")
     sv.add_argument("--open-tables", type=int, default=3,
                     help="unfinished tables one guest may host at once")
-    sv.add_argument("--analysis-ms", type=float, default=800.0,
-                    help="thinking time per decision of the review page's analysis")
+    sv.add_argument("--analysis-samples", type=int, default=Settings().max_samples,
+                    help="sampled deals a decision of the review page's analysis may take "
+                         f"at most (default {Settings().max_samples}: the same verdict as "
+                         "tute analyze)")
     sv.add_argument("--trust-proxy", metavar="ADDRESSES",
                     help="the reverse proxy's addresses (comma-separated) whose "
                          "X-Forwarded-For and X-Forwarded-Proto are believed")
@@ -650,12 +667,17 @@ def build_parser() -> argparse.ArgumentParser:
                                         "from what it knew")
     an.add_argument("file", help="a record (see docs/records.md)")
     an.add_argument("--seat", type=int, default=0, help="the seat to judge (default 0)")
-    an.add_argument("--budget-ms", type=float, default=800.0,
-                    help="thinking time per decision (default 800 ms)")
-    an.add_argument("--seed", type=int, default=0, help="seed of the sampled deals")
-    an.add_argument("--samples", type=int, default=400,
-                    help="sampled deals per decision at most (with a seed and a long "
-                         "--budget-ms: the same analysis every time)")
+    judged = Settings()                    # the analysis's defaults
+    an.add_argument("--samples", type=int, default=judged.max_samples,
+                    help="sampled deals per decision at most: a decision takes as many as "
+                         f"its verdict needs, at least {judged.min_samples} (default "
+                         f"{judged.max_samples})")
+    an.add_argument("--seed", type=int, default=0,
+                    help="seed of the sampled deals: the same record, settings and seed "
+                         "give the same analysis on any machine")
+    an.add_argument("--time-cap", type=float, default=judged.time_cap_s,
+                    help="seconds per decision at most, a safety net (a decision that "
+                         f"reaches it says so; default {judged.time_cap_s:.0f})")
     an.add_argument("--json", action="store_true", help="print one JSON object")
     an.add_argument("--annotate", metavar="OUT",
                     help="write the record with the seat's moves annotated (tute replay "

@@ -14,6 +14,7 @@ from test_review import _play_out
 
 from browser_kit import DESKTOP, PHONE, chromium, click, needs_chromium, shot, wait_until
 from server_harness import Server
+from tute.analysis import Settings
 from tute.core.records import parse_record, replay
 
 pytestmark = needs_chromium
@@ -21,7 +22,7 @@ pytestmark = needs_chromium
 
 @pytest.fixture()
 def server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(f"sqlite:///{tmp_path / 'rv.db'}", robot_delay=0.0, analysis_ms=150)
+    s = Server(f"sqlite:///{tmp_path / 'rv.db'}", robot_delay=0.0, analysis=Settings(min_samples=8, max_samples=8))
     yield s
     s.stop()
 

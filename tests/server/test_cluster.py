@@ -291,7 +291,7 @@ def test_an_analysis_is_followed_from_any_process(tmp_path: Path) -> None:
     another process, is that one's (never "none" while it runs, never going back)."""
     db = postgres_or_skip()
     redis_or_skip()
-    site = Site(db, tmp_path / "servers.log", count=2, extra=("--analysis-ms", "150"))
+    site = Site(db, tmp_path / "servers.log", count=2, extra=("--analysis-samples", "4"))
     try:
         ana = httpx.Client(base_url=site.base(0), timeout=15)
         ana.get("/api/meta")

@@ -13,9 +13,12 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from server_harness import Client, Server, play_out
+from tute.analysis import GRADES, Settings, grade
 from tute.core.records import parse_record, replay
 from tute.server.site import review
-from tute.tools.analyze import GRADES
+
+QUICK = Settings(min_samples=4, max_samples=4)         # a hand judged at once
+SLOW = Settings(min_samples=400, max_samples=400)      # judging holds the worker a while
 
 
 def _kind(kind: str) -> Any:
@@ -44,7 +47,7 @@ def _wait_done(c: Client, game: str, hand: int, seat: int, lang: str = "es",
 
 
 def test_a_hand_judged_in_a_worker_kept_and_read_by_all(db: str) -> None:
-    s = Server(db, analysis_ms=40)
+    s = Server(db, analysis=QUICK)
     try:
         ana = s.account("Ana")
         game = _play_out(ana)
@@ -64,7 +67,10 @@ def test_a_hand_judged_in_a_worker_kept_and_read_by_all(db: str) -> None:
         assert [(d["index"], d["played"]) for d in decisions] == mine
         for d in decisions:
             assert d["grade"] in GRADES and isinstance(d["why"], list)
-            assert d["values"][0]["action"] == d["best"]
+            # one comparison: the best is the played move, or the top value and a loss
+            assert d["best"] == d["played"] if d["grade"] == "best" else \
+                d["values"][0]["action"] == d["best"] != d["played"] and d["lost"]
+            assert d["grade"] == grade(d["loss"])
             assert d["forced"] == (len(d["values"]) == 1)
             assert d["played"] in {v["action"] for v in d["values"]}
             assert all(isinstance(w, str) and w for w in d["why"] + d["why_not"])
@@ -83,10 +89,10 @@ def test_a_hand_judged_in_a_worker_kept_and_read_by_all(db: str) -> None:
         s.stop()
     engine = create_engine(db)
     with engine.connect() as c:
-        rows = c.execute(text("SELECT hand, seat, budget_ms FROM tute_analyses")).all()
+        rows = c.execute(text("SELECT hand, seat, max_samples FROM tute_analyses")).all()
     engine.dispose()
-    assert [tuple(r) for r in rows] == [(1, 0, 40)]
-    s = Server(db, analysis_ms=40)                 # after a restart: still there
+    assert [tuple(r) for r in rows] == [(1, 0, QUICK.max_samples)]
+    s = Server(db, analysis=QUICK)                 # after a restart: still there
     try:
         body = s.client().get(f"/api/games/{game}/analysis?hand=1&seat=0").json()
         assert body["status"] == "done" and body["decisions"] == decisions
@@ -95,7 +101,7 @@ def test_a_hand_judged_in_a_worker_kept_and_read_by_all(db: str) -> None:
 
 
 def test_bad_asks_are_typed_errors_and_judging_is_rationed(tmp_path: Path) -> None:
-    s = Server(f"sqlite:///{tmp_path / 'r.db'}", analysis_ms=3000)
+    s = Server(f"sqlite:///{tmp_path / 'r.db'}", analysis=SLOW)
     s.app.state.reviews.queue = QUEUE = 4           # a small server: its limit reached
     try:
         ana = s.account("Ana")
@@ -159,7 +165,7 @@ def test_four_addresses_do_not_hold_the_analysis_for_everyone(tmp_path: Path) ->
     """The third attack: four addresses filled the analysis queue (503 for everyone
     else).  Each address holds at most PER_ADDRESS hands; the hands in progress take
     the worker in turn, so the next person is served too."""
-    s = Server(f"sqlite:///{tmp_path / 'f.db'}", analysis_ms=3000)
+    s = Server(f"sqlite:///{tmp_path / 'f.db'}", analysis=SLOW)
     try:
         ana = s.account("Ana")
         games = [_play_out(ana, "habanero(match_target=3)") for _ in range(2)]
@@ -187,7 +193,7 @@ def test_many_asks_for_one_hand_at_once_start_it_once(tmp_path: Path) -> None:
     from concurrent.futures import ThreadPoolExecutor
 
     db = f"sqlite:///{tmp_path / 'race.db'}"
-    s = Server(db, analysis_ms=40)
+    s = Server(db, analysis=QUICK)
     try:
         ana = s.account("Ana")
         game = _play_out(ana)
@@ -223,7 +229,7 @@ def test_a_worker_killed_mid_analysis_fails_it_and_asking_again_works(
     import os
     import signal
 
-    s = Server(f"sqlite:///{tmp_path / 'k.db'}", analysis_ms=300)
+    s = Server(f"sqlite:///{tmp_path / 'k.db'}", analysis=Settings(min_samples=40, max_samples=40))
     try:
         ana = s.account("Ana")
         game = _play_out(ana)

@@ -30,6 +30,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tute.core.actions import Action, parse_action
@@ -40,6 +41,8 @@ from tute.core.game import Game
 from tute.core.match import Match
 from tute.core.result import HandResult
 from tute.core.variants import Variant, parse_variant
+
+Visit = Callable[[int, int, Game, tuple[int, ...]], None]
 
 
 class RecordError(TuteError):
@@ -116,18 +119,23 @@ class Replay:
     seat_maps: tuple[tuple[int, ...], ...]    # per hand: game seat -> match seat
 
 
-def replay(record: GameRecord, lines: dict[tuple[int, int], int] | None = None) -> Replay:
+def replay(record: GameRecord, lines: dict[tuple[int, int], int] | None = None,
+           before: Visit | None = None) -> Replay:
     """Replay every hand; raise RecordError at the first action the rules refuse.
 
-    ``lines`` maps (hand, action) -- action -1 for the hand itself -- to a line number."""
-    done, error = replay_partial(record, lines)
+    ``lines`` maps (hand, action) -- action -1 for the hand itself -- to a line number;
+    ``before(hand, action, game, seat_map)`` is called before each action is applied
+    (0-based indexes; the game as it stands), for a reader that visits every position
+    in the one replay."""
+    done, error = replay_partial(record, lines, before)
     if error is not None:
         raise error
     assert done is not None
     return done
 
 
-def replay_partial(record: GameRecord, lines: dict[tuple[int, int], int] | None = None
+def replay_partial(record: GameRecord, lines: dict[tuple[int, int], int] | None = None,
+                   before: Visit | None = None
                    ) -> tuple[Replay | None, RecordError | None]:
     """Replay as far as the rules allow: the games up to the first bad action (the last
     one stopped just before it) and that action's error, or the whole replay and None.
@@ -153,6 +161,8 @@ def replay_partial(record: GameRecord, lines: dict[tuple[int, int], int] | None 
         maps.append(match.seat_map)
         games.append(g)
         for i, (seat, action) in enumerate(hand.actions):
+            if before is not None:
+                before(h, i, g, match.seat_map)
             try:
                 g.apply(seat, action)
             except TuteError as e:

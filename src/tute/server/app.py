@@ -30,6 +30,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
 
+from tute.analysis import Settings
 from tute.core.errors import TuteError
 from tute.server.cluster.bus import Cluster
 from tute.server.cluster.forward import Forward, PeerTrust
@@ -40,7 +41,7 @@ from tute.server.routes import pages, people, sockets, tables
 from tute.server.routes.common import Site, error, locked, refused, run
 from tute.server.site.accounts import Accounts
 from tute.server.site.economy import Purse
-from tute.server.site.review import DEFAULT_BUDGET_MS, Reviews
+from tute.server.site.review import SETTINGS, Reviews
 from tute.server.social.doors import Social
 from tute.server.social.friends import Friends, Presence
 from tute.server.social.invites import Invites, server_key
@@ -61,7 +62,7 @@ SWEEP_SECONDS = 30.0
 
 def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
                limits: Limits | None = None, thinkers: Thinkers | None = None,
-               migrate: bool = True, analysis_ms: float = DEFAULT_BUDGET_MS,
+               migrate: bool = True, analysis: Settings = SETTINGS,
                local_only: bool = False, bus: str | None = None,
                advertise: str = "http://127.0.0.1:8000", lease_seconds: float = 6.0,
                allowed_hosts: frozenset[str] | None = None) -> Starlette:
@@ -104,7 +105,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
 
     async def may_see(request: Request, table_id: str, number: int) -> None:
         await run(lambda: people.may_see(site, social, request, table_id, number))
-    reviews = Reviews(store.engine, site.kept, site.who, error, analysis_ms, may_see)
+    reviews = Reviews(store.engine, site.kept, site.who, error, analysis, may_see)
 
     collector = Collector()
 

@@ -19,6 +19,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from tute.analysis.sampling import Settings
 from tute.core.game import Game
 from tute.core.variants import Variant, parse_variant
 
@@ -259,18 +260,18 @@ def decision_figures(level: str, variants: Sequence[str], decisions: int, seed: 
 
 
 def analysis_figures(variants: Sequence[str], hands: int, seed: int,
-                     budget_ms: float | None = None) -> dict[str, object]:
-    """Seconds to analyse a whole hand for one seat at the default budget (the target
+                     settings: Settings | None = None) -> dict[str, object]:
+    """Seconds to analyse a whole hand for one seat at the default settings (the target
     is 30 s): seed 002's example, then ``hands`` hands of each variant played by the
     heuristic level."""
     from pathlib import Path
 
+    from tute.analysis import analyze
     from tute.bots import make_bot
     from tute.core.driver import play_hand
     from tute.core.records import parse_record, record_of_games
-    from tute.tools.analyze import DEFAULT_BUDGET_MS, analyze
 
-    budget = budget_ms or DEFAULT_BUDGET_MS
+    judged = settings or Settings()
     records = []
     example = Path(__file__).resolve().parents[3] / "examples" / "seed002.tute"
     if example.exists():                   # a source checkout: the worked example too
@@ -284,9 +285,13 @@ def analysis_figures(variants: Sequence[str], hands: int, seed: int,
     rows: list[dict[str, object]] = []
     for name, record in records:
         start = time.perf_counter()
-        decisions = analyze(record, 0, budget_ms=budget, seed=seed)
+        decisions = analyze(record, 0, judged)
         rows.append({"game": name, "decisions": len(decisions),
+                     "samples": sum(d.samples for d in decisions),
+                     "unsettled": sum(not d.settled for d in decisions if not d.forced),
                      "seconds": round(time.perf_counter() - start, 1)})
     seconds = sorted(float(str(r["seconds"])) for r in rows)
-    return {"budget_ms": budget, "hands": rows,
-            "median_s": round(statistics.median(seconds), 1), "max_s": seconds[-1]}
+    return {"max_samples": judged.max_samples, "hands": rows,
+            "median_s": round(statistics.median(seconds), 1),
+            "p90_s": seconds[min(len(seconds) - 1, int(0.9 * len(seconds)))],
+            "max_s": seconds[-1]}

@@ -191,7 +191,7 @@ analyses = Table(
     Column("hand", Integer, primary_key=True),
     Column("seat", Integer, primary_key=True),
     Column("version", Integer, primary_key=True),         # of the judgement (review.py)
-    Column("budget_ms", Integer, nullable=False),
+    Column("max_samples", Integer, nullable=False),       # deals a decision may take
     Column("created", Integer, nullable=False),
     Column("data", Text, nullable=False),                 # JSON: the decisions
 )

@@ -1,7 +1,7 @@
 """The review page's analysis of a kept match (``/api/games/{id}/analysis``).
 
 A person asks for one seat's decisions in one hand; the server judges them one by one
-in a worker process of its own (:func:`tute.tools.analyze.decision_at`: from the seat's
+in a worker process of its own (:func:`tute.analysis.decision_at`: from the seat's
 view only, as ``tute analyze`` does), so the robots' pool and the event loop never wait
 on it, and says how far it is (the page's progress bar).  The finished hand is kept in
 ``tute_analyses`` -- judged once, then read by everyone, in every language (the
@@ -16,6 +16,7 @@ with the judgement's :data:`VERSION`: a better judgement judges kept hands again
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import time
@@ -32,6 +33,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from tute.analysis import Settings, Step, decision_at, move_accuracy, steps
+from tute.analysis.reasons import words
+from tute.analysis.text import action_words, equal_words, lost_words
 from tute.core.errors import TuteError
 from tute.core.records import GameRecord, format_record, parse_record
 from tute.server.db.schema import analyses
@@ -40,13 +44,10 @@ from tute.server.tables.kept import Kept, parse_game_id
 from tute.server.tables.workers import worker_pool
 from tute.server.wire.edge import client_address, lang_of
 from tute.server.wire.protocol import AnalysisAsk, decode_body
-from tute.tools.analysis_text import action_words
-from tute.tools.analyze import decision_at, decision_points, move_accuracy
-from tute.tools.reasons import words
 
 log = logging.getLogger("tute.review")
 LANGS = ("es", "pt", "it", "en")
-DEFAULT_BUDGET_MS = 800          # per decision: a hand of a dozen in about ten seconds
+SETTINGS = Settings()            # the analysis's defaults: the same verdict as the command
 QUEUE = 64                       # hands judged at once, server-wide: each gets its turn
 PER_ADDRESS = 2                  # of them from one address (a guest can change cookies)
 # The worker judges one decision at a time, taking the hands in progress in turn (each
@@ -54,7 +55,7 @@ PER_ADDRESS = 2                  # of them from one address (a guest can change 
 # fair share, so a few addresses (the third attack: four filled a queue of four) slow
 # the others down but cannot shut them out.
 FAILED_SECONDS = 60.0            # a failed hand is said so this long, then forgotten
-VERSION = 1                      # of the judgement: a new one judges kept hands again
+VERSION = 2                      # of the judgement: a new one judges kept hands again
 
 
 class ReviewError(TuteError):
@@ -64,34 +65,54 @@ class ReviewError(TuteError):
 Key = tuple[str, int, int, int]          # table, match number, hand, seat
 
 
-def judge(record_text: str, seat: int, hand: int, index: int, budget_ms: float,
-          seed: int) -> dict[str, Any]:
+@functools.lru_cache(maxsize=8)
+def _steps(record_text: str, seat: int) -> tuple[Step, ...]:
+    """The seat's positions in a record, replayed once per worker (a hand is judged
+    decision by decision: the record is not replayed for each)."""
+    return steps(parse_record(record_text), seat)
+
+
+def judge(record_text: str, seat: int, hand: int, index: int, settings: Settings
+          ) -> dict[str, Any]:
     """One decision, judged (in a worker process) and put as the page reads it."""
-    d = decision_at(parse_record(record_text), seat, hand, index, budget_ms, seed)
+    d = decision_at(_steps(record_text, seat), seat, hand, index, settings)
     return {
         "index": index, "trick": d.trick, "played": d.played, "forced": d.forced,
-        "exact": d.exact, "samples": d.samples, "grade": d.grade, "best": d.best,
+        "exact": d.exact, "samples": d.samples, "settled": d.settled,
+        "timed_out": d.timed_out, "grade": d.grade, "best": d.best,
+        "equal": list(d.equal), "loss": round(d.loss, 2),
         "loss_win": round(d.loss_win, 2), "loss_points": round(d.loss_points, 2),
-        "values": [{"action": v.action, "win": round(v.win, 4), "margin": round(v.margin, 2)}
-                   for v in d.values],
+        "values": [{"action": v.action, "win": round(v.win, 4), "margin": round(v.margin, 2),
+                    "score": round(v.score, 2), "samples": v.samples} for v in d.values],
         "why": {lang: [words(r, lang) for r in d.why] for lang in LANGS},
         "why_not": {lang: [words(r, lang) for r in d.why_not] for lang in LANGS},
+        "lost": {lang: lost_words(d, lang) for lang in LANGS},
+        "equal_words": {lang: equal_words(d.equal, lang) if d.equal else ""
+                        for lang in LANGS},
     }
 
 
 def in_words(decisions: list[dict[str, Any]], lang: str) -> dict[str, Any]:
     """A judged hand in one language, with its accuracy and points lost."""
-    out = [{**d, "why": d["why"].get(lang, d["why"]["es"]),
+    said: list[str] = []                  # a reason said just before is not said again
+    out: list[dict[str, Any]] = []
+    for d in decisions:
+        why = [w for w in d["why"].get(lang, d["why"]["es"]) if w not in said]
+        said = d["why"].get(lang, d["why"]["es"])
+        out.append({**d, "why": why})
+    out = [{**d,
             "why_not": d["why_not"].get(lang, d["why_not"]["es"]),
+            "lost": d["lost"].get(lang, d["lost"]["es"]),
+            "equal_words": d["equal_words"].get(lang, d["equal_words"]["es"]),
             "played_words": action_words(d["played"], lang),
             "best_words": action_words(d["best"], lang),
             "values": [{**v, "words": action_words(v["action"], lang)} for v in d["values"]]}
-           for d in decisions]
+           for d in out]
     chosen = [d for d in decisions if not d["forced"]]
-    accuracy = (sum(move_accuracy(d["loss_win"]) for d in chosen) / len(chosen)
+    accuracy = (sum(move_accuracy(d["loss"] / 2) for d in chosen) / len(chosen)
                 if chosen else 100.0)
     return {"decisions": out, "accuracy": round(accuracy, 1),
-            "points_lost": round(sum(d["loss_points"] for d in chosen), 1)}
+            "points_lost": round(sum(d["loss"] for d in chosen), 1)}
 
 
 @dataclass
@@ -119,12 +140,12 @@ def _warm() -> None:
 class Reviews:
     def __init__(self, engine: Engine, kept: Kept, who: Callable[[Any], str | None],
                  error: Callable[[TuteError, str], JSONResponse],
-                 budget_ms: float = DEFAULT_BUDGET_MS,
+                 settings: Settings = SETTINGS,
                  may_see: Callable[[Request, str, int], Awaitable[None]] | None = None,
                  queue: int = QUEUE) -> None:
         self.engine, self.kept, self.who, self.error = engine, kept, who, error
         self.may_see = may_see            # raises for who may not see the match
-        self.budget_ms = budget_ms
+        self.settings = settings
         self.queue = queue
         self.jobs: dict[Key, _Job] = {}
         self.started = 0                  # hands whose judging began (a figure to watch)
@@ -159,7 +180,7 @@ class Reviews:
     def keep(self, key: Key, decisions: list[dict[str, Any]]) -> None:
         table_id, number, hand, seat = key
         row = {"table_id": table_id, "number": number, "hand": hand, "seat": seat,
-               "version": VERSION, "budget_ms": int(self.budget_ms),
+               "version": VERSION, "max_samples": self.settings.max_samples,
                "created": int(time.time()),
                "data": json.dumps(decisions, ensure_ascii=False)}
         for attempt in (1, 2):              # a store that failed once may not again
@@ -181,7 +202,7 @@ class Reviews:
             raise ReviewError("no_such_hand", hands=hands)
         if not 0 <= seat < len(record.names):
             raise ReviewError("analysis_no_seat")
-        points = decision_points(record, seat, hand)
+        points = [s.index for s in steps(record, seat) if s.hand == hand]
         if not points:
             raise ReviewError("analysis_sat_out")
         return points
@@ -236,7 +257,7 @@ class Reviews:
         try:
             for index in points:
                 out.append(await asyncio.wrap_future(pool.submit(
-                    judge, text, key[3], key[2], index, self.budget_ms, 0)))
+                    judge, text, key[3], key[2], index, self.settings)))
                 job.done += 1
             await loop.run_in_executor(None, self.keep, key, out)
         except asyncio.CancelledError:

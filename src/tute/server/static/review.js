@@ -279,11 +279,12 @@ function drawDetail() {
   bar.append(fill);
   box.append(bar, para("facts", t(d.exact ? "review_facts_exact" : "review_facts",
     { win: Math.round(mine.win * 100), margin: signed(mine.margin), samples: d.samples })));
+  if (d.settled === false) box.append(para("unsettled", t("review_unsettled", { samples: d.samples })));
   if (d.grade === "best") {
-    box.append(para("said", t("review_is_best")), reasons(d.why, "why"));
+    box.append(para("said", d.equal_words ? t("review_is_best_equal", { equal: d.equal_words })
+      : t("review_is_best")), reasons(d.why, "why"));
   } else {
-    box.append(para("said", t("review_lost", { win: Math.round(d.loss_win), points: Math.round(d.loss_points),
-      best: d.best_words })));
+    box.append(para("said", t("review_lost", { lost: d.lost, best: d.best_words })));
     if (d.why_not.length) box.append(reasons(d.why_not, "why-not"));
     if (d.why.length) box.append(para("said", t("review_best_because", { best: d.best_words })), reasons(d.why, "why"));
   }

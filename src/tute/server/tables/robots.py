@@ -87,7 +87,7 @@ class Thinkers:
     async def advise(self, view: PlayerView, lang: str) -> tuple[str, str]:
         """A hint for a person's seat (the practice tables' "pista"): the best action and
         its reason in words, thought in a worker (the event loop keeps serving)."""
-        from tute.tools.analyze import hint
+        from tute.analysis.hint import hint
 
         return await asyncio.wrap_future(self.pool().submit(hint, view, lang))
 

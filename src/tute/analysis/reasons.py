@@ -79,6 +79,13 @@ def by_value(points: float, exact: bool) -> Reason:
                    points=f"{points:.0f}")
 
 
+def missed_cante(g: Game, seat: int, cante: str, card: str) -> Reason:
+    """A card played without the cante that could have come before it."""
+    if cante == "40":
+        return _reason("reason_missed_forty_card", card=card)
+    return _reason("reason_missed_twenty_card", suit=cante[2:], card=card)
+
+
 def why_best(g: Game, seat: int, best: str) -> list[Reason]:
     """What the best move does, from the position."""
     v = g.variant
@@ -118,7 +125,7 @@ def why_best(g: Game, seat: int, best: str) -> list[Reason]:
     if kept:
         out.append(kept)
     master = _master_trump(g, seat)
-    if master is not None and master != best and v.last_trick_bonus:
+    if master is not None and master != best and master in legal and v.last_trick_bonus:
         out.append(_reason("reason_keeps_master", card=master, bonus=v.last_trick_bonus))
     if taker is not None and v.side_of(taker) != side and _points(g, best) == 0:
         out.append(_reason("reason_cheap_loss", card=best))
@@ -130,7 +137,9 @@ def why_not(g: Game, seat: int, played: str, best: str) -> list[Reason]:
     v = g.variant
     out: list[Reason] = []
     side = v.side_of(seat)
-    if best in ("40", "tute") or best.startswith("20"):
+    if best == "tute":
+        out.append(_reason("reason_missed_tute"))
+    elif best == "40" or best.startswith("20"):
         out.append(_reason("reason_missed_cante", best=best))
     if best == "swap":
         out.append(_reason("reason_missed_swap"))

@@ -1,15 +1,15 @@
-"""An analysis (:mod:`tute.tools.analyze`) in words, or as JSON."""
+"""An analysis (:mod:`tute.analysis.walk`) in words, or as JSON."""
 
 from __future__ import annotations
 
 import dataclasses
 from typing import Any
 
+from tute.analysis.judge import Decision, Summary
+from tute.analysis.reasons import Reason, words
 from tute.core.actions import Play, parse_action
 from tute.core.records import GameRecord, replay
 from tute.i18n import card_name, render
-from tute.tools.analyze import Decision, Summary
-from tute.tools.reasons import Reason, words
 
 
 def action_words(text: str, lang: str) -> str:
@@ -29,8 +29,22 @@ def action_words(text: str, lang: str) -> str:
     return render(said, {}, lang) if said else text
 
 
+def unrepeated(decisions: list[Decision]) -> list[Decision]:
+    """The decisions with each reason that the seat's previous decision in the same
+    hand gave already left out (where nothing changed, a teacher does not say it
+    again)."""
+    out: list[Decision] = []
+    said: tuple[int, set[Reason]] = (0, set())
+    for d in decisions:
+        before = said[1] if said[0] == d.hand else set()
+        out.append(dataclasses.replace(d, why=tuple(r for r in d.why if r not in before)))
+        said = (d.hand, set(d.why))
+    return out
+
+
 def report_text(decisions: list[Decision], summary: Summary, name: str, lang: str = "es"
                 ) -> str:
+    decisions = unrepeated(decisions)
     lines = [render("analysis_title", {"name": name, "seat": summary.seat}, lang)]
     hand = 0
     for d in decisions:
@@ -49,7 +63,13 @@ def report_text(decisions: list[Decision], summary: Summary, name: str, lang: st
                                           "margin": f"{mine.margin:+.0f}"}, lang)
         if d.exact:
             facts += " · " + render("analysis_exact", {}, lang)
+        if not d.settled:
+            facts += " · " + render("analysis_unsettled", {"samples": d.samples}, lang)
+        if d.timed_out:
+            facts += " · " + render("analysis_timed_out", {}, lang)
         if d.grade == "best":
+            if d.equal:
+                facts += " · " + equal_words(d.equal, lang)
             lines.append(render("analysis_best_line", {"where": where, "played": played,
                                                        "facts": facts}, lang)
                          + _said(d.why, lang))
@@ -59,8 +79,7 @@ def report_text(decisions: list[Decision], summary: Summary, name: str, lang: st
                                                    "margin": f"{top.margin:+.0f}"}, lang)
             lines.append(render("analysis_loss_line", {
                 "where": where, "played": played, "grade": render(f"grade_{d.grade}", {}, lang),
-                "win": f"{d.loss_win:.0f}", "points": f"{d.loss_points:.0f}",
-                "best": action_words(d.best, lang), "facts": facts,
+                "lost": lost_words(d, lang), "best": action_words(d.best, lang), "facts": facts,
                 "best_facts": best_facts}, lang) + _said(d.why_not, lang))
             if d.why:
                 lines.append("    " + render("analysis_best_because", {
@@ -72,9 +91,27 @@ def report_text(decisions: list[Decision], summary: Summary, name: str, lang: st
     for d in summary.worst:
         lines.append(render("analysis_worst", {
             "hand": d.hand, "trick": d.trick, "played": action_words(d.played, lang),
-            "best": action_words(d.best, lang), "win": f"{d.loss_win:.0f}",
-            "points": f"{d.loss_points:.0f}"}, lang))
+            "best": action_words(d.best, lang), "lost": lost_words(d, lang)}, lang))
     return "\n".join(lines) + "\n"
+
+
+def lost_words(d: Decision, lang: str) -> str:
+    """What a move gave up, as a player reads it: the winning chance where it moved
+    (half a point or more), the points of margin where they count too."""
+    win, points = round(d.loss_win), round(d.loss_points)
+    if win >= 1 and points >= 1:
+        return render("analysis_lost_both", {"win": win, "points": points}, lang)
+    if win >= 1:
+        return render("analysis_lost_win", {"win": win}, lang)
+    return render("analysis_lost_points", {"points": max(points, round(d.loss))}, lang)
+
+
+def equal_words(moves: tuple[str, ...], lang: str) -> str:
+    """ "igual que el rey de copas o el caballo de copas" """
+    said = [action_words(m, lang) for m in moves]
+    joined = said[0] if len(said) == 1 else \
+        ", ".join(said[:-1]) + f" {render('analysis_or', {}, lang)} " + said[-1]
+    return render("analysis_equal", {"moves": joined}, lang)
 
 
 def _said(reasons: tuple[Reason, ...], lang: str) -> str:
@@ -87,17 +124,20 @@ def report_json(decisions: list[Decision], summary: Summary, lang: str = "es"
         "seat": summary.seat,
         "decisions": [{
             "hand": d.hand, "trick": d.trick, "played": d.played, "forced": d.forced,
-            "exact": d.exact, "samples": d.samples, "best": d.best, "grade": d.grade,
+            "exact": d.exact, "samples": d.samples, "settled": d.settled,
+            "timed_out": d.timed_out, "best": d.best, "equal": list(d.equal),
+            "grade": d.grade, "loss": round(d.loss, 2),
             "loss_win": round(d.loss_win, 2), "loss_points": round(d.loss_points, 2),
             "why": [{"key": r.key, "text": words(r, lang)} for r in d.why],
             "why_not": [{"key": r.key, "text": words(r, lang)} for r in d.why_not],
-            "values": [{"action": v.action, "win": round(v.win, 4),
-                        "margin": round(v.margin, 2)} for v in d.values],
+            "values": [{"action": v.action, "line": v.line, "score": round(v.score, 2),
+                        "win": round(v.win, 4), "margin": round(v.margin, 2),
+                        "samples": v.samples} for v in d.values],
         } for d in decisions],
         "summary": {"accuracy": round(summary.accuracy, 1), "decisions": summary.decisions,
                     "points_lost_per_hand": round(summary.points_lost_per_hand, 2),
                     "worst": [{"hand": d.hand, "trick": d.trick, "played": d.played,
-                               "best": d.best, "loss_win": round(d.loss_win, 2)}
+                               "best": d.best, "loss": round(d.loss, 2)}
                               for d in summary.worst]},
     }
 
@@ -108,7 +148,7 @@ def annotated(record: GameRecord, decisions: list[Decision], seat: int, lang: st
     (the analysis kept with the game: ``tute replay`` shows the notes)."""
     done = replay(record)
     by_hand: dict[int, list[Decision]] = {}
-    for d in decisions:
+    for d in unrepeated(decisions):
         by_hand.setdefault(d.hand, []).append(d)
     hands = list(record.hands)
     for h, (hand, seat_map) in enumerate(zip(record.hands, done.seat_maps, strict=True)):
@@ -134,7 +174,7 @@ def note_of(d: Decision, lang: str) -> str:
         why = d.why
     else:
         head = render("analysis_note_loss", {
-            "grade": render(f"grade_{d.grade}", {}, lang), "win": f"{d.loss_win:.0f}",
-            "points": f"{d.loss_points:.0f}", "best": action_words(d.best, lang)}, lang)
+            "grade": render(f"grade_{d.grade}", {}, lang), "lost": lost_words(d, lang),
+            "best": action_words(d.best, lang)}, lang)
         why = d.why_not + d.why
     return head + (": " + "; ".join(words(r, lang) for r in why) if why else "")

@@ -11,13 +11,13 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from helpers import deal, run
+from tute.analysis.reasons import forced, why_best, why_not, words
 from tute.core.actions import Action, Play
 from tute.core.cards import deck
 from tute.core.game import Game
 from tute.core.tables import strength
 from tute.core.variants import PRESETS
 from tute.i18n import card_name
-from tute.tools.reasons import forced, why_best, why_not, words
 
 
 def _positions(variant: str, games: int = 300) -> Iterator[tuple[Game, int]]:
@@ -166,6 +166,22 @@ def test_the_highest_trump_kept_for_the_last_trick() -> None:
         low, _ = _tops(h, who)
         rest = next(str(a) for a in h.legal_actions(who) if str(a) != low)
         assert "reason_keeps_master" not in [r.key for r in why_best(h, who, rest)]
+
+
+def test_the_highest_trump_is_no_reason_where_it_could_not_be_played() -> None:
+    """Seed 002's Q♥ under the A♥: where the seat must follow another suit, its highest
+    trump could not go now -- keeping it is no choice, so it is no reason given."""
+    for variant in ("parejas", "habanero"):
+        def bound(g: Game, s: int) -> bool:
+            top, is_master = _tops(g, s)
+            legal = {str(a) for a in g.legal_actions(s)}
+            return s == g.to_act and g.view(s).table.stock_left == 0 and is_master and \
+                top is not None and top not in legal and len(legal) >= 2 and \
+                len(g.hand(s)) >= 3
+        g, seat = _first(variant, bound)
+        for action in g.legal_actions(seat):
+            assert "reason_keeps_master" not in [r.key for r in why_best(g, seat,
+                                                                           str(action))]
 
 
 @pytest.mark.parametrize("variant", sorted(PRESETS))

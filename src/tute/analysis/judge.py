@@ -1,0 +1,190 @@
+"""A decision judged: the best move, what the played one gave up, its grade and why --
+all from one comparison.
+
+For every decision of a seat (a card, a cante, a tute, a swap, a bid, a trump choice)
+the position is the seat's view at that moment, never the deal: the moves are valued
+on sampled deals (:mod:`tute.analysis.sampling`), each on the scale of
+:mod:`tute.analysis.outcome` (points of margin, a won hand worth 200 more).
+
+One comparison decides everything said about the decision: the best move ``B`` (the
+highest mean score), the played move ``P``, and their paired difference on the same
+deals.  Its mean is the **loss** (what ``P`` gave up, in points of score) -- where the
+deals ran out before the verdict settled, only what is sure: the mean less two standard
+errors -- and the loss sets the **grade** (:data:`~tute.analysis.outcome.STEPS`);
+``loss_win`` (percentage points of winning chance) and ``loss_points`` (points of
+margin) are the loss split in the difference's two parts, so ``loss = loss_points + 2 *
+loss_win``.  A loss under
+:data:`~tute.analysis.outcome.EQUAL` is no loss: the move is as good as the best
+(``equal`` names the moves as good as the best, beyond noise).  A seat's accuracy is
+lichess's move-accuracy formula on the loss in winning-chance terms (``loss / 2``),
+averaged over its unforced decisions: an error never stands beside 100 %.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from tute.analysis.outcome import EQUAL, GRADES, grade
+from tute.analysis.reasons import Reason, by_value, forced, missed_cante, why_best, why_not
+from tute.analysis.sampling import Evaluation, Option, Settings, Z, evaluate, paired
+from tute.core.actions import Action, format_action
+from tute.core.game import Game
+
+__all__ = ["GRADES", "Decision", "Summary", "Value", "accuracy", "judge", "move_accuracy",
+           "summary"]
+
+
+@dataclass(frozen=True, slots=True)
+class Value:
+    """What a move is worth from the seat's knowledge (its best line: a cante is valued
+    with the best card after it)."""
+
+    action: str              # the move
+    score: float             # mean score (outcome's scale)
+    margin: float            # mean points of margin at the hand's end
+    win: float               # chance of winning the hand, 0..1
+    line: str                # the line judged: the move, or a cante then a card
+    samples: int             # deals it was valued on (a move out of the race: fewer)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    hand: int                # 1 the first
+    trick: int               # 1 the first (0: the auction)
+    seat: int
+    played: str
+    forced: bool
+    exact: bool              # every card known: the solver's values, not an estimate
+    samples: int
+    values: tuple[Value, ...]        # best first
+    best: str                # the best move (the played one when it is as good)
+    loss: float              # points of score given up: sets the grade
+    loss_win: float          # the loss's part in percentage points of winning chance
+    loss_points: float       # the loss's part in points of margin
+    grade: str
+    equal: tuple[str, ...] = ()      # other moves as good as the best (within EQUAL)
+    settled: bool = True     # False: the deals ran out before the verdict was sure
+    timed_out: bool = False  # the safety net's clock stopped it (not reproducible)
+    why: tuple[Reason, ...] = ()       # why the best move is best (or: forced)
+    why_not: tuple[Reason, ...] = ()   # what the played move gave up (a loss only)
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    seat: int
+    decisions: int           # not forced
+    accuracy: float          # %, lichess's formula on the losses
+    points_lost_per_hand: float      # the losses (points of score) per hand
+    worst: tuple[Decision, ...]      # the three biggest mistakes
+
+
+def move_accuracy(loss_win: float) -> float:
+    """Lichess's accuracy of one move from the winning chance it lost (percentage
+    points): 100 for none, about 64 for 10 points, 40 for 20."""
+    value = 103.1668 * math.exp(-0.04354 * max(0.0, loss_win)) - 3.1669
+    return max(0.0, min(100.0, value))
+
+
+def accuracy(decisions: list[Decision]) -> float:
+    """A seat's accuracy: the mean of its unforced decisions' move accuracies, each on
+    its loss in winning-chance terms (100 with none)."""
+    chosen = [d for d in decisions if not d.forced]
+    if not chosen:
+        return 100.0
+    return sum(move_accuracy(d.loss / 2) for d in chosen) / len(chosen)
+
+
+def summary(decisions: list[Decision], seat: int, hands: int) -> Summary:
+    chosen = [d for d in decisions if not d.forced]
+    bad = [d for d in chosen if d.grade in ("inaccuracy", "mistake", "blunder")]
+    worst = sorted(bad, key=lambda d: (-d.loss, d.hand, d.trick))[:3]
+    lost = sum(d.loss for d in chosen) / max(1, hands)
+    return Summary(seat, len(chosen), accuracy(decisions), lost, tuple(worst))
+
+
+def judge(g: Game, seat: int, action: Action, hand: int, settings: Settings,
+          salt: int) -> Decision:
+    """The decision of ``seat`` to do ``action`` in position ``g``, judged."""
+    trick = 0 if g.phase == "auction" else sum(g.tricks_won) + 1
+    legal = g.legal_actions(seat)
+    played = format_action(action)
+    if action not in legal:
+        raise ValueError(f"{played} is not a legal move of seat {seat} here")
+    if len(legal) == 1:
+        only = Value(played, 0.0, 0.0, 0.0, played, 0)
+        return Decision(hand, trick, seat, played, True, False, 0, (only,), played, 0.0,
+                        0.0, 0.0, "best", why=(forced(g, seat, played),))
+    ev = evaluate(g, seat, action, settings, salt)
+    full = [o for o in ev.options if len(o.wins) == ev.samples]
+    tops = best_lines(full)
+    best = tops[0]
+    own = next(o for o in tops if o.first == played)
+    m, se = paired(best.scores, own.scores)
+    loss = max(0.0, m if ev.settled else m - Z * se)      # unsettled: what is sure
+    part = loss / m if m > 0 else 0.0
+    lw = 100 * paired(best.wins, own.wins)[0] * part
+    lp = paired(best.margins, own.margins)[0] * part
+    graded = grade(loss)
+    values = _values(ev)
+    common = (hand, trick, seat, played, False, ev.exact, ev.samples, values)
+    if graded == "best":                 # as good as the best: the best, and its equals
+        equal = tuple(o.first for o in tops if o.first != played and _within(best, o))
+        return Decision(*common, played, loss, lw, lp, graded, equal, ev.settled,
+                        ev.timed_out, tuple(why_best(g, seat, played)))
+    equal = tuple(o.first for o in tops[1:] if _within(best, o))
+    also = {r.key for r in why_best(g, seat, played)}     # true of the played move too
+    why = [r for r in why_best(g, seat, best.first)
+           if r.key != "reason_value" and r.key not in also]
+    if not why:                          # no rule of play names it: what it is worth
+        why = [by_value(loss, ev.exact)]
+    lost = list(why_not(g, seat, played, best.first))
+    sung = _missed_cante(g, seat, ev, own)
+    if sung is not None:                 # the cante named: not the generic line too
+        lost = [sung, *(r for r in lost if r.key != "reason_missed_cante")]
+    return Decision(*common, best.first, loss, lw, lp, graded, equal, ev.settled,
+                    ev.timed_out, tuple(why), tuple(lost))
+
+
+def best_lines(options: list[Option]) -> list[Option]:
+    """The best line of each first move, best first (ties: the legal order)."""
+    by_first: dict[str, Option] = {}
+    for o in options:
+        if o.first not in by_first or o.mean > by_first[o.first].mean:
+            by_first[o.first] = o
+    return sorted(by_first.values(), key=lambda o: -o.mean)
+
+
+def _within(best: Option, other: Option) -> bool:
+    m, se = paired(best.scores, other.scores)
+    return m + Z * se < EQUAL
+
+
+def _values(ev: Evaluation) -> tuple[Value, ...]:
+    """Each move's value (its best line on the deals it was valued on), best first."""
+    by_first: dict[str, Option] = {}
+    for o in ev.options:
+        known = by_first.get(o.first)
+        if known is None or (len(o.wins), o.mean) > (len(known.wins), known.mean):
+            by_first[o.first] = o
+    out = [Value(o.first, o.mean, o.margin, o.win, o.text, len(o.wins))
+           for o in by_first.values()]
+    out.sort(key=lambda v: (-v.samples, -v.score))
+    return tuple(out)
+
+
+def _missed_cante(g: Game, seat: int, ev: Evaluation, own: Option) -> Reason | None:
+    """A cante the played card was played without, that would have added to it: the
+    same card after singing, on the same deals."""
+    if len(own.actions) != 1:
+        return None
+    found: tuple[float, str] | None = None
+    for o in ev.options:
+        if len(o.actions) == 2 and o.actions[1] == own.first and \
+                (o.first == "40" or o.first.startswith("20")):
+            m, se = paired(o.scores, own.scores)
+            if m - Z * se > 0 and m >= EQUAL and (found is None or m > found[0]):
+                found = (m, o.first)
+    if found is None:
+        return None
+    return missed_cante(g, seat, found[1], own.first)
