@@ -101,6 +101,30 @@ def _cmd_bench(args: argparse.Namespace) -> int:
                   f"{fig['median_s']} s, p90 {fig['p90_s']} s, max {fig['max_s']} s "
                   "(target 30 s)")
         return 0
+    if args.blunders:
+        from tute.tools.blunders import blunder_figures, expert_figures
+        variants = args.variant or ["habanero", "parejas"]
+        say = None if args.json else print
+        fig = blunder_figures(variants, args.blunders, 1, progress=say)
+        expert = expert_figures(variants, args.expert_hands, 1, progress=say) \
+            if args.expert_hands else None
+        if args.json:
+            print(json.dumps({"blunders": fig, "expert": expert}))
+            return 0
+        print(f"blunders put in: {fig['blunders']} (by kind, put in / flagged: "
+              f"{fig['by_kind']}); flagged an inaccuracy or worse: {fig['flagged']} "
+              f"({100 * float(str(fig['flagged_share'])):.0f} %), a mistake or worse: "
+              f"{fig['mistake_or_worse']}; named by a reason: {fig['named']} "
+              f"({100 * float(str(fig['named_share'])):.0f} %)")
+        if expert is not None:
+            print(f"expert: {expert['decisions']} decisions in {expert['hands']} hands; "
+                  f"graded an inaccuracy or worse {expert['inaccuracy_or_worse']} "
+                  f"({100 * float(str(expert['inaccuracy_share'])):.1f} %), a mistake or "
+                  f"worse {expert['mistake_or_worse']} "
+                  f"({100 * float(str(expert['mistake_share'])):.1f} %); "
+                  f"{expert['unsettled']} unsettled; a hand judged in a median "
+                  f"{expert['median_s']} s")
+        return 0
     if args.decide:
         from tute.tools.bench import decision_figures
         fig = decision_figures(args.decide, args.variant or ["habanero", "parejas"],
@@ -532,6 +556,12 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--analysis", action="store_true",
                    help="time the analysis of whole hands (tute analyze, the review page)")
     b.add_argument("--hands", type=int, default=3, help="hands per variant (--analysis)")
+    b.add_argument("--blunders", type=int, metavar="N",
+                   help="the analysis measured: N blunders of each kind put into hands of "
+                        "each variant, each of known open-hand cost -- how many it flags")
+    b.add_argument("--expert-hands", type=int, default=0, metavar="N",
+                   help="with --blunders: also N hands a variant played by expert robots, "
+                        "and how many of their moves the analysis grades an error")
     b.add_argument("--load", type=int, metavar="TABLES",
                    help="the server under TABLES simultaneous parejas tables (--seconds long)")
     b.add_argument("--human", action="store_true",

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tute.bots.knowledge import unseen
+from tute.bots.sampler import exclusions
 from tute.core.actions import Play, Swap, parse_action
-from tute.core.cards import deck
+from tute.core.cards import Card, deck
 from tute.core.errors import TuteError
 from tute.core.game import Game
-from tute.core.tables import rank_points, strength
+from tute.core.tables import rank_points, ranking, strength, trick_winner
 from tute.i18n import render
 
 
@@ -51,7 +53,7 @@ def _after(g: Game, seat: int, text: str) -> Game:
     return h
 
 
-def _trick_taker(g: Game, seat: int, text: str) -> int | None:
+def trick_taker(g: Game, seat: int, text: str) -> int | None:
     """Who takes the trick if ``seat`` plays ``text`` now -- known when it closes it."""
     if len(g.trick) != g.nplay - 1:
         return None
@@ -109,7 +111,7 @@ def why_best(g: Game, seat: int, best: str) -> list[Reason]:
     action = parse_action(best)
     if not isinstance(action, Play):
         return [_reason("reason_value")]
-    taker = _trick_taker(g, seat, best)
+    taker = trick_taker(g, seat, best)
     last = len(g.hand(seat)) == 1 and g.view(seat).table.stock_left == 0
     side = v.side_of(seat)
     if taker is not None and v.side_of(taker) == side:
@@ -145,7 +147,7 @@ def why_not(g: Game, seat: int, played: str, best: str) -> list[Reason]:
         out.append(_reason("reason_missed_swap"))
     action = parse_action(played)
     if isinstance(action, Play):
-        taker = _trick_taker(g, seat, played)
+        taker = trick_taker(g, seat, played)
         if taker is not None and v.side_of(taker) != side and _points(g, played) >= 10:
             out.append(_reason("reason_gives_points", card=played,
                                points=_points(g, played)))
@@ -156,7 +158,12 @@ def why_not(g: Game, seat: int, played: str, best: str) -> list[Reason]:
         if master == played and best != played and v.last_trick_bonus:
             out.append(_reason("reason_spends_master", card=played,
                                bonus=v.last_trick_bonus))
-        best_taker = _trick_taker(g, seat, best) if isinstance(parse_action(best), Play) \
+        for found in (_trump_wasted(g, seat, action, best),
+                      _partner_overtaken(g, seat, action, best),
+                      led_into_void(g, seat, action)):
+            if found is not None:
+                out.append(found)
+        best_taker = trick_taker(g, seat, best) if isinstance(parse_action(best), Play) \
             else None
         last = len(g.hand(seat)) == 1 and g.view(seat).table.stock_left == 0
         if best_taker is not None and v.side_of(best_taker) == side and (
@@ -195,7 +202,7 @@ def _marriage_kept(g: Game, seat: int, best: str) -> Reason | None:
         if card.code not in legal or card.code == best:
             continue
         found = _marriage(g, seat, card.code)
-        taker = _trick_taker(g, seat, card.code) if found else None
+        taker = trick_taker(g, seat, card.code) if found else None
         tempting = taker is not None and g.variant.side_of(taker) == side  # it would win
         if found and tempting and _marriage(g, seat, best) is None:
             return _reason("reason_keeps_forty" if found[0] else "reason_keeps_twenty",
@@ -230,3 +237,69 @@ def _master_trump(g: Game, seat: int) -> str | None:
     out = [c for c in deck(g.variant.deck) if c.suit == trump and c not in played
            and c not in hand and strength(c.rank, ranking) > strength(top.rank, ranking)]
     return None if out else top.code
+
+
+def winning(g: Game, seat: int, card: Card | None = None) -> int | None:
+    """The seat winning the trick in progress (with ``card`` of ``seat`` added)."""
+    trick = [(s, c) for s, c in g.view(seat).table.trick]
+    if card is not None:
+        trick.append((seat, card))
+    if not trick:
+        return None
+    rk = ranking(g.variant.ranking)
+    trump = g.trump.index if g.trump is not None else -1
+    return trick_winner([(s, rk.bit_of_index[c.index]) for s, c in trick], trump)[0]
+
+
+def _trump_wasted(g: Game, seat: int, action: Play, best: str) -> Reason | None:
+    """A trump played on a trick the seat's side had without it: the best move, not a
+    trump, keeps the trick the side's (the seat closing it, or its partner winning)."""
+    other = parse_action(best)
+    if g.trump is None or action.card.suit != g.trump or not isinstance(other, Play) \
+            or other.card.suit == g.trump or not g.trick:
+        return None
+    side = g.variant.side_of(seat)
+    keeps = winning(g, seat, other.card)
+    if keeps is None or g.variant.side_of(keeps) != side:
+        return None
+    if len(g.trick) != g.nplay - 1 and keeps == seat:
+        return None                      # the others still to play: not sure
+    return _reason("reason_wastes_trump", card=action.card.code)
+
+
+def _partner_overtaken(g: Game, seat: int, action: Play, best: str) -> Reason | None:
+    """The partner's trick taken over: the partner wins it now, the played card beats
+    the partner's where the best move leaves it -- and the seat closes the trick."""
+    v = g.variant
+    other = parse_action(best)
+    if not v.partnerships or len(g.trick) != g.nplay - 1 or not isinstance(other, Play):
+        return None
+    now = winning(g, seat)
+    if now is None or now == seat or v.side_of(now) != v.side_of(seat):
+        return None
+    if winning(g, seat, action.card) != seat or winning(g, seat, other.card) != now:
+        return None
+    return _reason("reason_overtakes_partner", card=action.card.code)
+
+
+def led_into_void(g: Game, seat: int, action: Play) -> Reason | None:
+    """A card of points led in a suit an opponent is known not to hold (it did not
+    follow it when it had to), an opponent who may hold trumps: it will be trumped."""
+    if g.trick or g.trump is None or action.card.suit == g.trump or \
+            _points(g, action.card.code) < 10:
+        return None
+    view = g.view(seat)
+    excluded = exclusions(view)
+    hidden = unseen(view)
+    v = g.variant
+    for other in range(g.players):
+        if other == seat or v.side_of(other) == v.side_of(seat) or \
+                view.table.hand_counts[other] == 0:
+            continue
+        mine = excluded.get(other, set())
+        suit = [c for c in hidden if c.suit == action.card.suit]
+        trumps = [c for c in hidden if c.suit == g.trump]
+        if suit and all(c in mine for c in suit) and any(c not in mine for c in trumps):
+            return _reason("reason_led_into_void", card=action.card.code,
+                           suit=action.card.suit.value)
+    return None

@@ -57,6 +57,7 @@ class Settings:
     batch: int = 8
     seed: int = 0
     time_cap_s: float = 60.0
+    deep: int = 8             # cards in hand up to which the compiled kernel solves a deal
 
 
 DEFAULT = Settings()
@@ -189,7 +190,7 @@ def evaluate(game: Game, seat: int, played: Action | None, settings: Settings = 
         g = sample_game(view, rng, excluded)
         seed = rng.randrange(1 << 30)
         exact = _known(g)
-        by_solver = exact or solvable(g)
+        by_solver = exact or solvable(g, deep=settings.deep)
         for i in sorted(active):
             won, margin = _value(g, seqs[i], seat, by_solver, seed)
             wins[i].append(1.0 if won else 0.0)
