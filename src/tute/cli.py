@@ -175,6 +175,29 @@ def _judging(samples: int) -> Settings:
     return Settings(min_samples=min(Settings().min_samples, samples), max_samples=samples)
 
 
+def _open_hand(record: object, args: argparse.Namespace) -> int:
+    """``tute analyze --open HAND``: the hand face up, from each of the seat's decisions."""
+    import dataclasses as dc
+
+    from tute.analysis.openhand import could_have_won, open_text
+    from tute.core.records import GameRecord, replay
+
+    assert isinstance(record, GameRecord)
+    if not 1 <= args.open <= len(record.hands):
+        print(f"tute: --open goes from 1 to {len(record.hands)}", file=sys.stderr)
+        return 2
+    lines = could_have_won(record, args.seat, args.open)
+    done = replay(record)
+    seat_map = done.seat_maps[args.open - 1]
+    side = done.games[args.open - 1].variant.side_of(seat_map.index(args.seat)) \
+        if args.seat in seat_map else 0
+    if args.json:
+        print(json.dumps([dc.asdict(o) for o in lines], ensure_ascii=False, indent=1))
+    else:
+        sys.stdout.write(open_text(lines, side, args.lang))
+    return 0
+
+
 def _cmd_analyze(args: argparse.Namespace) -> int:
     """Every decision of a seat in a record, judged from what the seat knew."""
     import json
@@ -201,6 +224,8 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         return 2
     settings = dataclasses.replace(_judging(args.samples), seed=args.seed,
                                    time_cap_s=args.time_cap)
+    if args.open is not None:
+        return _open_hand(record, args)
     show = sys.stderr.isatty() and not args.json
 
     def progress(done: int, total: int) -> None:
@@ -708,6 +733,10 @@ def build_parser() -> argparse.ArgumentParser:
     an.add_argument("--time-cap", type=float, default=judged.time_cap_s,
                     help="seconds per decision at most, a safety net (a decision that "
                          f"reaches it says so; default {judged.time_cap_s:.0f})")
+    an.add_argument("--open", type=int, metavar="HAND",
+                    help="could I have won? hand HAND replayed with every card face up: "
+                         "from each of the seat's decisions, the best play for both sides "
+                         "and the points each would have made")
     an.add_argument("--json", action="store_true", help="print one JSON object")
     an.add_argument("--annotate", metavar="OUT",
                     help="write the record with the seat's moves annotated (tute replay "

@@ -57,7 +57,7 @@ class Settings:
     batch: int = 8
     seed: int = 0
     time_cap_s: float = 60.0
-    deep: int = 8             # cards in hand up to which the compiled kernel solves a deal
+    deep: int = 10            # cards in hand up to which the compiled kernel solves a deal
 
 
 DEFAULT = Settings()
