@@ -252,6 +252,30 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
     return 0
 
 
+def _play_from(args: argparse.Namespace) -> int:
+    """``tute play --from FILE --hand H --trick N``: a recorded hand again from there."""
+    from pathlib import Path
+
+    from tute.core.records import RecordError, parse_record
+    from tute.term.fromhere import run_from
+    from tute.term.style import Style
+    from tute.tools.datadirs import default_records_dir
+
+    try:
+        record = parse_record(Path(args.from_record).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as e:
+        print(f"tute: {args.from_record}: {e}", file=sys.stderr)
+        return 2
+    except RecordError as e:
+        print(f"tute: {args.from_record}: {e.localized(args.lang)}", file=sys.stderr)
+        return 1
+    colour = sys.stdout.isatty() and not args.no_color
+    records = Path(args.records) if args.records else default_records_dir()
+    level = args.bots.split(",")[0].strip() if args.bots else None
+    return run_from(record, args.seat, args.hand or 1, args.trick, level,
+                    Style(colour, args.lang), sys.stdout, input, records)
+
+
 def _cmd_play(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -260,6 +284,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
     from tute.term.style import Style
     from tute.tools.datadirs import default_records_dir
 
+    if args.from_record:
+        return _play_from(args)
     variant = parse_variant(args.variant)
     levels = [x.strip() for x in args.bots.split(",")] if args.bots else []
     names = [x.strip() for x in args.names.split(",")] if args.names else None
@@ -612,6 +638,13 @@ def build_parser() -> argparse.ArgumentParser:
     p2.add_argument("--no-color", action="store_true", help="no colours")
     p2.add_argument("--records", help="folder for the game records")
     p2.add_argument("--hands", type=int, help="stop after this many hands")
+    p2.add_argument("--from", dest="from_record", metavar="FILE",
+                    help="play it again from here: a recorded hand from one of your "
+                         "decisions (--hand, --trick; your --seat), the same cards, "
+                         "robots at the other seats")
+    p2.add_argument("--hand", type=int, help="with --from: the hand (default 1)")
+    p2.add_argument("--trick", type=int, default=1,
+                    help="with --from: the trick of your decision (default 1; 0 the auction)")
     p2.set_defaults(func=_cmd_play)
 
     a = sub.add_parser("arena", help="computer players against each other, duplicate deals")

@@ -44,7 +44,8 @@ def test_seed002_face_up_from_the_stock_s_end() -> None:
     solved = [o for o in lines if o.best is not None]
     assert stock and solved and all(o.trick < 13 for o in stock)
     assert all(o.trick >= 13 for o in solved)
-    assert solved[-1].totals == replay(record).games[0].result().totals
+    end = replay(record).games[0].result()
+    assert end is not None and solved[-1].totals == end.totals
     seventeen = next(o for o in solved if o.trick == 17)     # the analysis's error there
     assert seventeen.played == "3e" and not seventeen.played_best
     words = subprocess.run([sys.executable, "-m", "tute.cli", "analyze", str(SEED002),
