@@ -179,18 +179,15 @@ def _open_hand(record: object, args: argparse.Namespace) -> int:
     """``tute analyze --open HAND``: the hand face up, from each of the seat's decisions."""
     import dataclasses as dc
 
-    from tute.analysis.openhand import could_have_won, open_text
-    from tute.core.records import GameRecord, replay
+    from tute.analysis.openhand import could_have_won, open_text, side_of
+    from tute.core.records import GameRecord
 
     assert isinstance(record, GameRecord)
     if not 1 <= args.open <= len(record.hands):
         print(f"tute: --open goes from 1 to {len(record.hands)}", file=sys.stderr)
         return 2
     lines = could_have_won(record, args.seat, args.open)
-    done = replay(record)
-    seat_map = done.seat_maps[args.open - 1]
-    side = done.games[args.open - 1].variant.side_of(seat_map.index(args.seat)) \
-        if args.seat in seat_map else 0
+    side = side_of(record, args.seat, args.open)
     if args.json:
         print(json.dumps([dc.asdict(o) for o in lines], ensure_ascii=False, indent=1))
     else:

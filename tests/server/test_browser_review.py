@@ -22,7 +22,8 @@ pytestmark = needs_chromium
 
 @pytest.fixture()
 def server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(f"sqlite:///{tmp_path / 'rv.db'}", robot_delay=0.0, analysis=Settings(min_samples=8, max_samples=8))
+    s = Server(f"sqlite:///{tmp_path / 'rv.db'}", robot_delay=0.0,
+               analysis=Settings(min_samples=8, max_samples=8))
     yield s
     s.stop()
 
@@ -94,6 +95,24 @@ def test_a_hand_reviewed_move_by_move(server: Server) -> None:
                  ("#review-detail", "#review-moves", "#review-chart")]
         assert all(b is not None and b["x"] >= 0 and b["x"] + b["width"] <= PHONE["width"]
                    for b in boxes)
+        # "¿Podía ganar?": asked once, the hand face up at every decision -- in the stock
+        # said to be beyond an exact answer, from the stock's end the best play and score
+        click(page.locator("#review-open"))
+        page.wait_for_selector("#review-detail .open-line", timeout=60000)
+        early = page.inner_text("#review-detail .open-line")
+        late = max(i for i, g in enumerate(grades) if g != "forced")
+        click(items.nth(late).locator("button"))
+        wait_until(page, f"document.querySelector('#review-detail').dataset.index === "
+                         f"'{mine[late]}'")
+        page.wait_for_selector("#review-detail .open-line")
+        said = page.inner_text("#review-detail .open-line")
+        assert "cartas vistas" in said or "lo mejor era" in said, said
+        assert "sin cálculo exacto" in early or "cartas vistas" in early or \
+            "lo mejor era" in early, early
+        page.locator("#review-detail .open-hand").scroll_into_view_if_needed()
+        shot(page, "review-open-phone")
+        box = page.locator("#review-detail .open-line").bounding_box()
+        assert box is not None and box["x"] + box["width"] <= PHONE["width"]
         # another seat: not analysed yet, so the button is back; then Ana's again
         page.select_option("#review-seat", "1")
         page.wait_for_selector("#review-go:not([hidden])")

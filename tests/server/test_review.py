@@ -256,3 +256,37 @@ def test_a_worker_killed_mid_analysis_fails_it_and_asking_again_works(
         assert done["decisions"]
     finally:
         s.stop()
+
+
+def test_the_hand_face_up_is_served_rationed_and_kept(tmp_path: Path) -> None:
+    """``GET /api/games/{id}/openhand``: from each of the seat's decisions the exact
+    best play for both sides (none in the stock, in words), kept once found; bad asks
+    are typed errors that start nothing."""
+    s = Server(f"sqlite:///{tmp_path / 'o.db'}", analysis=QUICK)
+    try:
+        ana = s.account("Ana")
+        game = _play_out(ana)
+        url = f"/api/games/{game}/openhand"
+        r = ana.get(f"{url}?hand=1&seat=0")
+        assert r.status_code == 200, r.text
+        lines = r.json()["lines"]
+        record = parse_record(ana.get(f"/api/games/{game}/record.tute").text)
+        done = replay(record)
+        mine = [i for i, (who, _a) in enumerate(done.games[0].history)
+                if done.seat_maps[0][who] == 0]
+        assert [o["index"] for o in lines] == mine
+        solved = [o for o in lines if o["best"] is not None]
+        assert solved and all(len(o["totals"]) == 2 and o["text"] for o in solved)
+        assert all("sin cálculo exacto" in o["text"] for o in lines if o["best"] is None)
+        english = ana.get(f"{url}?hand=1&seat=0&lang=en").json()["lines"]
+        assert [o["best"] for o in english] == [o["best"] for o in lines]
+        assert english[-1]["text"] != lines[-1]["text"]
+        assert s.app.state.reviews.started == 0             # no analysis was asked
+        for query, status in (("hand=0&seat=0", 400), ("hand=9&seat=0", 404),
+                              ("hand=1&seat=5", 404), ("hand=x&seat=0", 400),
+                              ("seat=0", 400)):
+            bad = ana.get(f"{url}?{query}")
+            assert bad.status_code == status and bad.json()["error"], (query, bad.text)
+        assert ana.get("/api/games/zzz-1/openhand?hand=1&seat=0").status_code == 404
+    finally:
+        s.stop()

@@ -118,25 +118,40 @@ def _cante(g: Game, seat: int) -> Action | None:
     return twenties[0] if twenties else None
 
 
+def line_words(o: OpenLine, seat_side: int, lang: str = "es") -> str:
+    """One decision face up, in words (see :func:`open_text`)."""
+    from tute.analysis.text import action_words
+    from tute.i18n import render
+
+    where = render("analysis_auction", {}, lang) if o.trick == 0 else \
+        render("analysis_trick", {"n": o.trick}, lang)
+    played = action_words(o.played, lang)
+    if o.best is None:
+        return render("open_unsolved", {"where": where, "played": played}, lang).strip()
+    mine = o.totals[seat_side]
+    theirs = max(t for i, t in enumerate(o.totals) if i != seat_side)
+    facts = {"where": where, "played": played, "best": action_words(o.best, lang),
+             "mine": mine, "theirs": theirs,
+             "outcome": render("open_won" if o.won else "open_lost", {}, lang)}
+    return render("open_same" if o.played_best else "open_line", facts, lang).strip()
+
+
+def side_of(record: GameRecord, seat: int, hand: int) -> int:
+    """The match seat's side in hand ``hand`` (0 where it sat out)."""
+    from tute.core.records import replay
+
+    done = replay(record)
+    seat_map = done.seat_maps[hand - 1]
+    return done.games[hand - 1].variant.side_of(seat_map.index(seat)) \
+        if seat in seat_map else 0
+
+
 def open_text(lines: tuple[OpenLine, ...], seat_side: int, lang: str = "es") -> str:
     """The hand face up, a line a decision, in words."""
-    from tute.analysis.text import action_words
     from tute.i18n import render
 
     if not lines:
         return ""
     out = [render("open_title", {"hand": lines[0].hand}, lang)]
-    for o in lines:
-        where = render("analysis_auction", {}, lang) if o.trick == 0 else \
-            render("analysis_trick", {"n": o.trick}, lang)
-        played = action_words(o.played, lang)
-        if o.best is None:
-            out.append(render("open_unsolved", {"where": where, "played": played}, lang))
-            continue
-        mine = o.totals[seat_side]
-        theirs = max(t for i, t in enumerate(o.totals) if i != seat_side)
-        facts = {"where": where, "played": played, "best": action_words(o.best, lang),
-                 "mine": mine, "theirs": theirs,
-                 "outcome": render("open_won" if o.won else "open_lost", {}, lang)}
-        out.append(render("open_same" if o.played_best else "open_line", facts, lang))
+    out += ["  " + line_words(o, seat_side, lang) for o in lines]
     return "\n".join(out) + "\n"

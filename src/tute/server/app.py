@@ -41,6 +41,7 @@ from tute.server.routes import pages, people, sockets, tables
 from tute.server.routes.common import Site, error, locked, refused, run
 from tute.server.site.accounts import Accounts
 from tute.server.site.economy import Purse
+from tute.server.site.openhands import OpenHands
 from tute.server.site.review import SETTINGS, Reviews
 from tute.server.social.doors import Social
 from tute.server.social.friends import Friends, Presence
@@ -106,6 +107,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
     async def may_see(request: Request, table_id: str, number: int) -> None:
         await run(lambda: people.may_see(site, social, request, table_id, number))
     reviews = Reviews(store.engine, site.kept, site.who, error, analysis, may_see)
+    open_hands = OpenHands(reviews)
 
     collector = Collector()
 
@@ -151,7 +153,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
             store.close()
 
     app = Starlette(routes=[
-        *social.routes(), *reviews.routes(), *pages.routes(site),
+        *social.routes(), *reviews.routes(), *open_hands.routes(), *pages.routes(site),
         *tables.routes(site, social), *people.routes(site, social),
         *sockets.routes(site, social),
     ], lifespan=lifespan, exception_handlers={TuteError: refused},

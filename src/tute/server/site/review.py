@@ -196,7 +196,7 @@ class Reviews:
                 time.sleep(0.5)
 
     # ------------------------------------------------------------------ asking
-    def _check(self, record: GameRecord, hand: int, seat: int) -> list[int]:
+    def check_ask(self, record: GameRecord, hand: int, seat: int) -> list[int]:
         hands = len(record.hands)
         if not 1 <= hand <= hands:
             raise ReviewError("no_such_hand", hands=hands)
@@ -288,14 +288,14 @@ class Reviews:
                 ask = decode_body(AnalysisAsk, await request.body())
             else:
                 ask = decode_body(AnalysisAsk, json.dumps({
-                    "hand": _number(request.query_params.get("hand", "")),
-                    "seat": _number(request.query_params.get("seat", ""))}).encode())
+                    "hand": query_number(request.query_params.get("hand", "")),
+                    "seat": query_number(request.query_params.get("seat", ""))}).encode())
             key = (table_id, number, ask.hand, ask.seat)
             now = self.running(key)                 # a poll while it runs: nothing read
             if now is not None:
                 return JSONResponse(now)
             record = await loop.run_in_executor(None, self.kept.record, table_id, number)
-            points = await loop.run_in_executor(None, self._check, record, ask.hand,
+            points = await loop.run_in_executor(None, self.check_ask, record, ask.hand,
                                                 ask.seat)
             state = await loop.run_in_executor(None, self.state, key, lang)
             if request.method == "GET" or state["status"] in ("running", "done"):
@@ -308,5 +308,5 @@ class Reviews:
             return self.error(e, lang)
 
 
-def _number(text: str) -> int:
+def query_number(text: str) -> int:
     return int(text) if text.isascii() and text.isdigit() and len(text) < 7 else -1

@@ -14,6 +14,7 @@ let replay = null;     // the hand on the board: {hand, names, seats, steps}
 let result = null;     // the finished analysis of (hand, seat)
 let step = 0;
 let asking = 0;        // a new hand or seat makes older answers stale
+let faceUp = null;     // "¿Podía ganar?": the hand face up, by decision index, once asked
 
 export function setupReview(id, goTo) {
   gameId = id;
@@ -44,6 +45,7 @@ export function reviewHand(r) {
 // another hand or seat: nothing of the last one stays on the page
 function forget() {
   result = null;
+  faceUp = null;
   $("review-result").hidden = true;
   $("review-progress").hidden = true;
 }
@@ -312,5 +314,37 @@ function drawDetail() {
     }
     table.append(tr);
   }
-  box.append(table);
+  box.append(table, openHand(d));
+}
+
+// "¿Podía ganar?": the same deal with every card face up, from this decision
+function openHand(d) {
+  const part = document.createElement("div");
+  part.className = "open-hand";
+  if (faceUp === "asking") {
+    part.append(para("open-wait", t("review_open_wait")));
+  } else if (faceUp && faceUp.error) {
+    part.append(para("open-wait", faceUp.error));
+  } else if (faceUp) {
+    const line = faceUp.lines.find((o) => o.index === d.index);
+    if (line) part.append(para("open-title", t("review_open_title")), para("open-line", line.text));
+  } else {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.id = "review-open";
+    b.textContent = t("review_open_ask");
+    b.onclick = askFaceUp;
+    part.append(b);
+  }
+  return part;
+}
+
+async function askFaceUp() {
+  const mine = asking;
+  faceUp = "asking";
+  drawDetail();
+  const got = await answer(`/api/games/${encodeURIComponent(gameId)}/openhand?hand=${replay.hand}&seat=${seat()}&lang=${getLang()}`);
+  if (mine !== asking) return;
+  faceUp = got.ok ? got.body : { error: got.body.error || t("review_failed") };
+  drawDetail();
 }

@@ -1,0 +1,106 @@
+"""The review page's "¿Podía ganar?" (``GET /api/games/{id}/openhand?hand=&seat=``): a
+kept hand face up, from each of a seat's decisions the best play for both sides and the
+points each would have made (:func:`tute.analysis.openhand.could_have_won`).
+
+It runs in the analysis worker (the exact solver: a parejas hand in a few seconds), is
+kept in memory once found (the same record gives the same answer), and is rationed:
+one hand at a time per person, :data:`AT_ONCE` on the server, asks for a hand in
+progress waiting on it rather than starting it twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from dataclasses import asdict
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from tute.analysis.openhand import could_have_won, line_words, side_of
+from tute.core.errors import TuteError
+from tute.core.records import format_record, parse_record
+from tute.server.site.review import LANGS, Key, ReviewError, Reviews, query_number
+from tute.server.tables.kept import parse_game_id
+from tute.server.wire.edge import client_address, lang_of
+from tute.server.wire.protocol import AnalysisAsk, decode_body
+
+AT_ONCE = 4                       # hands being solved at once, server-wide
+KEPT = 256                        # answers kept in memory
+
+
+def face_up(record_text: str, seat: int, hand: int) -> list[dict[str, Any]]:
+    """The hand face up from each of the seat's decisions (in a worker process), with
+    each line in the four languages."""
+    record = parse_record(record_text)
+    side = side_of(record, seat, hand)
+    return [{**asdict(o), "line": list(o.line), "totals": list(o.totals),
+             "text": {lang: line_words(o, side, lang) for lang in LANGS}}
+            for o in could_have_won(record, seat, hand)]
+
+
+class OpenHands:
+    def __init__(self, reviews: Reviews) -> None:
+        self.reviews = reviews
+        self.kept: OrderedDict[Key, list[dict[str, Any]]] = OrderedDict()
+        self.running: dict[Key, asyncio.Future[list[dict[str, Any]]]] = {}
+        self.asking: set[str] = set()
+
+    def routes(self) -> list[Route]:
+        return [Route("/api/games/{game_id}/openhand", self.http, methods=["GET"])]
+
+    async def http(self, request: Request) -> JSONResponse:
+        lang = lang_of(request.scope)
+        r = self.reviews
+        try:
+            table_id, number = parse_game_id(request.path_params["game_id"])
+            if r.may_see is not None:
+                await r.may_see(request, table_id, number)
+            ask = decode_body(AnalysisAsk, _query(request))
+            key = (table_id, number, ask.hand, ask.seat)
+            lines = self.kept.get(key)
+            if lines is None:
+                lines = await self._solve(request, key)
+            return JSONResponse({"lines": [
+                {**{k: v for k, v in o.items() if k != "text"},
+                 "text": o["text"].get(lang, o["text"]["es"])} for o in lines]})
+        except TuteError as e:
+            return r.error(e, lang)
+
+    async def _solve(self, request: Request, key: Key) -> list[dict[str, Any]]:
+        r = self.reviews
+        loop = asyncio.get_running_loop()
+        waiting = self.running.get(key)
+        if waiting is not None:                   # asked already: the same answer
+            return await asyncio.shield(waiting)
+        who = r.who(request) or client_address(request.scope)
+        if who in self.asking:
+            raise ReviewError("analysis_one_at_a_time")
+        if len(self.running) >= AT_ONCE:
+            raise ReviewError("analysis_busy")
+        record = await loop.run_in_executor(None, r.kept.record, key[0], key[1])
+        await loop.run_in_executor(None, r.check_ask, record, key[2], key[3])
+        text = await loop.run_in_executor(None, format_record, record)
+        future = asyncio.wrap_future(r.pool().submit(face_up, text, key[3], key[2]))
+        self.running[key] = future
+        self.asking.add(who)
+        try:
+            lines = await asyncio.shield(future)
+        except Exception as e:
+            raise ReviewError("analysis_failed") from e
+        finally:
+            self.running.pop(key, None)
+            self.asking.discard(who)
+        self.kept[key] = lines
+        while len(self.kept) > KEPT:
+            self.kept.popitem(last=False)
+        return lines
+
+
+def _query(request: Request) -> bytes:
+    import json
+
+    return json.dumps({"hand": query_number(request.query_params.get("hand", "")),
+                       "seat": query_number(request.query_params.get("seat", ""))}).encode()
