@@ -168,6 +168,30 @@ def test_the_highest_trump_kept_for_the_last_trick() -> None:
         assert "reason_keeps_master" not in [r.key for r in why_best(h, who, rest)]
 
 
+def test_the_partner_s_trick_loaded_is_said_so() -> None:
+    """Parejas: the partner wins the trick and the seat closes it with a card of points
+    that leaves it the partner's -- "carga la baza de tu compañero", not "gana la baza";
+    the same card taking it over from the partner is said to waste the partner's."""
+    from tute.analysis.reasons import winning
+
+    def loaded(g: Game, s: int) -> bool:
+        if s != g.to_act or len(g.trick) != 3:
+            return False
+        now = winning(g, s)
+        return now is not None and now != s and now % 2 == s % 2 and any(
+            isinstance(a, Play) and a.card.rank.value in ("A", "3")
+            and winning(g, s, a.card) == now for a in g.legal_actions(s))
+    g, seat = _first("parejas", loaded)
+    now = winning(g, seat)
+    card = next(a for a in g.legal_actions(seat) if isinstance(a, Play)
+                and a.card.rank.value in ("A", "3") and winning(g, seat, a.card) == now)
+    keys = [r.key for r in why_best(g, seat, str(card))]
+    assert "reason_loads_partner" in keys and "reason_wins_trick" not in keys
+    said = words(next(r for r in why_best(g, seat, str(card))
+                      if r.key == "reason_loads_partner"), "es")
+    assert said.startswith(f"carga la baza de tu compañero con {card_name(str(card), 'es')}")
+
+
 def test_the_highest_trump_is_no_reason_where_it_could_not_be_played() -> None:
     """Seed 002's Q♥ under the A♥: where the seat must follow another suit, its highest
     trump could not go now -- keeping it is no choice, so it is no reason given."""

@@ -12,7 +12,7 @@ from tute.core.actions import format_action
 from tute.core.views import PlayerView
 
 # a hint is asked at the table and wanted at once: fewer deals, and a clock
-HINT = Settings(min_samples=12, max_samples=48, batch=8, time_cap_s=1.5)
+HINT = Settings(min_samples=12, max_samples=48, batch=8, time_cap_s=1.5, deep=5)
 
 
 def hint(view: PlayerView, lang: str = "es", settings: Settings = HINT,

@@ -26,9 +26,17 @@ import math
 from dataclasses import dataclass
 
 from tute.analysis.outcome import EQUAL, GRADES, grade
-from tute.analysis.reasons import Reason, by_value, forced, missed_cante, why_best, why_not
+from tute.analysis.reasons import (
+    Reason,
+    ahead_of,
+    by_value,
+    forced,
+    missed_cante,
+    why_best,
+    why_not,
+)
 from tute.analysis.sampling import Evaluation, Option, Settings, Z, evaluate, paired
-from tute.core.actions import Action, format_action
+from tute.core.actions import Action, Play, format_action, parse_action
 from tute.core.game import Game
 
 __all__ = ["GRADES", "Decision", "Summary", "Value", "accuracy", "judge", "move_accuracy",
@@ -130,8 +138,11 @@ def judge(g: Game, seat: int, action: Action, hand: int, settings: Settings,
     common = (hand, trick, seat, played, False, ev.exact, ev.samples, values)
     if graded == "best":                 # as good as the best: the best, and its equals
         equal = tuple(o.first for o in tops if o.first != played and _within(best, o))
+        said = [r for r in why_best(g, seat, played) if r.key != "reason_value"]
+        if not said and not equal:           # no rule of play names it: by how much
+            said = _ahead(own, [o for o in tops if o.first != played])
         return Decision(*common, played, loss, lw, lp, graded, equal, ev.settled,
-                        ev.timed_out, tuple(why_best(g, seat, played)))
+                        ev.timed_out, tuple(said))
     equal = tuple(o.first for o in tops[1:] if _within(best, o))
     also = {r.key for r in why_best(g, seat, played)}     # true of the played move too
     why = [r for r in why_best(g, seat, best.first)
@@ -153,6 +164,17 @@ def best_lines(options: list[Option]) -> list[Option]:
         if o.first not in by_first or o.mean > by_first[o.first].mean:
             by_first[o.first] = o
     return sorted(by_first.values(), key=lambda o: -o.mean)
+
+
+def _ahead(own: Option, others: list[Option]) -> list[Reason]:
+    """How far the played move is ahead of the next one, beyond noise (a card)."""
+    if not others:
+        return []
+    runner = others[0]
+    m, se = paired(own.scores, runner.scores)
+    if m - Z * se <= 0 or not isinstance(parse_action(runner.first), Play):
+        return []
+    return [ahead_of(runner.first, m)]
 
 
 def _within(best: Option, other: Option) -> bool:

@@ -81,6 +81,11 @@ def by_value(points: float, exact: bool) -> Reason:
                    points=f"{points:.0f}")
 
 
+def ahead_of(card: str, points: float) -> Reason:
+    """The best move, where no rule of play names it: by how much it beats the next."""
+    return _reason("reason_ahead_of", card=card, points=f"{points:.0f}")
+
+
 def missed_cante(g: Game, seat: int, cante: str, card: str) -> Reason:
     """A card played without the cante that could have come before it."""
     if cante == "40":
@@ -118,7 +123,9 @@ def why_best(g: Game, seat: int, best: str) -> list[Reason]:
         points = sum(_points(g, c.code) for c in g.trick) + _points(g, best)
         if last and v.last_trick_bonus:
             out.append(_reason("reason_last_trick", bonus=v.last_trick_bonus))
-        else:
+        elif taker != seat and _points(g, best) >= 10:     # the partner's, loaded
+            out.append(_reason("reason_loads_partner", card=best, points=points))
+        elif taker == seat:
             out.append(_reason("reason_wins_trick", card=best, points=points))
     if not g.trick and g.trump is not None and action.card.suit == g.trump \
             and g.view(seat).table.stock_left == 0:

@@ -199,15 +199,15 @@ def evaluate(game: Game, seat: int, played: Action | None, settings: Settings = 
         if exact:                            # one deal is the deal
             settled = True
             break
+        if time.perf_counter() - start > settings.time_cap_s:
+            timed_out = True                 # the safety net: said, and not reproducible
+            break
         if n < settings.min_samples or (n - settings.min_samples) % settings.batch:
             continue
         opts = [Option(tuple(format_action(a) for a in s), tuple(w), tuple(m))
                 for s, w, m in zip(seqs, wins, margins, strict=True)]
         settled = _race(opts, active, mine)
         if settled:
-            break
-        if time.perf_counter() - start > settings.time_cap_s:
-            timed_out = True
             break
     options = tuple(Option(tuple(format_action(a) for a in s), tuple(w), tuple(m))
                     for s, w, m in zip(seqs, wins, margins, strict=True))
