@@ -41,7 +41,7 @@ from tute.bots.heuristic import HeuristicBot
 from tute.bots.sampler import exclusions, sample_game
 from tute.bots.search import solvable
 from tute.core.actions import Action, Play, format_action
-from tute.core.driver import play_hand
+from tute.core.driver import step
 from tute.core.game import Game
 from tute.search.solver import nothing_to_draw, solve
 
@@ -157,8 +157,10 @@ def _known(g: Game) -> bool:
     return g.nplay == 2 and nothing_to_draw(g)
 
 
-def _value(g: Game, seq: tuple[Action, ...], seat: int, exact: bool, seed: int
-           ) -> tuple[bool, float]:
+def _value(g: Game, seq: tuple[Action, ...], seat: int, exact: bool, seed: int,
+           deep: int) -> tuple[bool, float]:
+    """The line ``seq`` on one deal: solved where the deal is in the solver's reach,
+    else played by the L1 robots until it is (the stock drawn out), then solved."""
     h = g.copy()
     for a in seq:
         h.apply(seat, a)
@@ -166,8 +168,13 @@ def _value(g: Game, seq: tuple[Action, ...], seat: int, exact: bool, seed: int
         return finished(h, seat)
     if exact:
         return solved(solve(h, perspective=seat, all_moves=False).value, h.variant)
-    play_hand(h, [HeuristicBot(seed + s) for s in range(h.players)])
-    return finished(h, seat)
+    players = [HeuristicBot(seed + s) for s in range(h.players)]
+    for s, p in enumerate(players):
+        p.start_hand(h.view(s))
+    while step(h, players):                  # the L1 robots draw the stock out ...
+        if nothing_to_draw(h) and solvable(h, deep=deep):
+            return solved(solve(h, perspective=seat, all_moves=False).value, h.variant)
+    return finished(h, seat)                 # ... and the solver plays the rest
 
 
 def evaluate(game: Game, seat: int, played: Action | None, settings: Settings = DEFAULT,
@@ -192,7 +199,7 @@ def evaluate(game: Game, seat: int, played: Action | None, settings: Settings = 
         exact = _known(g)
         by_solver = exact or solvable(g, deep=settings.deep)
         for i in sorted(active):
-            won, margin = _value(g, seqs[i], seat, by_solver, seed)
+            won, margin = _value(g, seqs[i], seat, by_solver, seed, settings.deep)
             wins[i].append(1.0 if won else 0.0)
             margins[i].append(margin)
         n += 1
