@@ -107,8 +107,9 @@ def test_a_hand_reviewed_move_by_move(server: Server) -> None:
         page.wait_for_selector("#review-detail .open-line")
         said = page.inner_text("#review-detail .open-line")
         for text in (early, said):     # a hand ended by a tute: all of it in the stock
-            assert "sin cálculo exacto" in text or "cartas vistas" in text or \
-                "lo mejor era" in text, text
+            assert re.fullmatch(r"(Quedaban cartas por robar: sin cálculo exacto|"
+                                r"(Lo mejor era .+|Jugaste lo mejor): \d+ a \d+, "
+                                r"(gana|pierde) tu lado)\.", text), text
         page.locator("#review-detail .open-hand").scroll_into_view_if_needed()
         shot(page, "review-open-phone")
         box = page.locator("#review-detail .open-line").bounding_box()

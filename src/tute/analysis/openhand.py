@@ -118,10 +118,21 @@ def _cante(g: Game, seat: int) -> Action | None:
     return twenties[0] if twenties else None
 
 
-def line_words(o: OpenLine, seat_side: int, lang: str = "es") -> str:
-    """One decision face up, in words (see :func:`open_text`)."""
+def line_words(o: OpenLine, seat_side: int, lang: str = "es", short: bool = False) -> str:
+    """One decision face up, in words (see :func:`open_text`); ``short``: without the
+    decision it is about (a page that shows it beside)."""
     from tute.analysis.text import action_words
     from tute.i18n import render
+
+    if short:
+        if o.best is None:
+            return render("open_short_unsolved", {}, lang)
+        mine = o.totals[seat_side]
+        theirs = max(t for i, t in enumerate(o.totals) if i != seat_side)
+        outcome = render("open_won" if o.won else "open_lost", {}, lang)
+        return render("open_short_same" if o.played_best else "open_short_line",
+                      {"best": action_words(o.best, lang), "mine": mine,
+                       "theirs": theirs, "outcome": outcome}, lang)
 
     where = render("analysis_auction", {}, lang) if o.trick == 0 else \
         render("analysis_trick", {"n": o.trick}, lang)

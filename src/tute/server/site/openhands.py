@@ -37,7 +37,7 @@ def face_up(record_text: str, seat: int, hand: int) -> list[dict[str, Any]]:
     record = parse_record(record_text)
     side = side_of(record, seat, hand)
     return [{**asdict(o), "line": list(o.line), "totals": list(o.totals),
-             "text": {lang: line_words(o, side, lang) for lang in LANGS}}
+             "text": {lang: line_words(o, side, lang, short=True) for lang in LANGS}}
             for o in could_have_won(record, seat, hand)]
 
 
