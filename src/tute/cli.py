@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from tute.analysis.sampling import Settings
 from tute.bots import BEST
 from tute.core.errors import TuteError
+from tute.core.records import GameRecord
 
 DB_HELP = ("database URL (default: SQLite, tute.db in tute's data folder, "
            "~/.local/share/tute)")
@@ -144,23 +145,32 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return play_demo(args.variant, seed, args.lang, sys.stdout)
 
 
-def _cmd_replay(args: argparse.Namespace) -> int:
+def _read_record(path: str, lang: str) -> GameRecord | int:
+    """The record in the file ``path``, or the exit code after saying why not (2: the
+    file cannot be read, 1: it is not a record the rules accept)."""
     from pathlib import Path
 
-    from tute.core.records import RecordError, parse_record, record_to_json_text
+    from tute.core.records import RecordError, parse_record
+
+    try:
+        return parse_record(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as e:
+        print(f"tute: {path}: {e}", file=sys.stderr)
+        return 2
+    except RecordError as e:
+        print(f"tute: {path}: {e.localized(lang)}", file=sys.stderr)
+        return 1
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+
+    from tute.core.records import record_to_json_text
     from tute.term.replay import print_replay
     from tute.term.style import Style
 
-    try:
-        text = Path(args.file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        print(f"tute: {args.file}: {e}", file=sys.stderr)
-        return 2
-    try:
-        record = parse_record(text)
-    except RecordError as e:
-        print(f"tute: {args.file}: {e.localized(args.lang)}", file=sys.stderr)
-        return 1
+    record = _read_record(args.file, args.lang)
+    if isinstance(record, int):
+        return record
     if args.json:
         print(record_to_json_text(record))
         return 0
@@ -202,17 +212,12 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
 
     from tute.analysis import analyze, summary
     from tute.analysis.text import annotated, report_json, report_text
-    from tute.core.records import RecordError, format_record, parse_record
+    from tute.core.records import format_record
     from tute.i18n import render
 
-    try:
-        record = parse_record(Path(args.file).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as e:
-        print(f"tute: {args.file}: {e}", file=sys.stderr)
-        return 2
-    except RecordError as e:
-        print(f"tute: {args.file}: {e.localized(args.lang)}", file=sys.stderr)
-        return 1
+    record = _read_record(args.file, args.lang)
+    if isinstance(record, int):
+        return record
     if not 0 <= args.seat < len(record.names):
         print(f"tute: --seat goes from 0 to {len(record.names) - 1}", file=sys.stderr)
         return 2
@@ -253,19 +258,13 @@ def _play_from(args: argparse.Namespace) -> int:
     """``tute play --from FILE --hand H --trick N``: a recorded hand again from there."""
     from pathlib import Path
 
-    from tute.core.records import RecordError, parse_record
     from tute.term.fromhere import run_from
     from tute.term.style import Style
     from tute.tools.datadirs import default_records_dir
 
-    try:
-        record = parse_record(Path(args.from_record).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as e:
-        print(f"tute: {args.from_record}: {e}", file=sys.stderr)
-        return 2
-    except RecordError as e:
-        print(f"tute: {args.from_record}: {e.localized(args.lang)}", file=sys.stderr)
-        return 1
+    record = _read_record(args.from_record, args.lang)
+    if isinstance(record, int):
+        return record
     colour = sys.stdout.isatty() and not args.no_color
     records = Path(args.records) if args.records else default_records_dir()
     level = args.bots.split(",")[0].strip() if args.bots else None
