@@ -20,7 +20,9 @@ SEED002 = Path(__file__).parent.parent.parent / "examples" / "seed002.tute"
 
 def test_seed002_again_from_trick_17(tmp_path: Path) -> None:
     record = parse_record(SEED002.read_text(encoding="utf-8"))
-    g, mine = start_at(record, 0, 1, 17)
+    restart = start_at(record, 0, 1, 17)
+    g, mine = restart.at(), restart.seat
+    assert restart.trick == 17 and restart.game.deal == g.deal and not restart.game.history
     original = replay(record).games[0]
     assert mine == 0 and g.to_act == 0 and sum(g.tricks_won) == 16
     before = list(g.history)

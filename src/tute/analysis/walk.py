@@ -17,6 +17,7 @@ from tute.analysis.sampling import DEFAULT, Settings
 from tute.core.actions import Action
 from tute.core.game import Game
 from tute.core.records import GameRecord, replay
+from tute.core.variants import Variant
 
 Progress = Callable[[int, int], None]
 
@@ -82,3 +83,53 @@ def decision_at(record: GameRecord | tuple[Step, ...], seat: int, hand: int, ind
         if (step.hand, step.index) == (hand, index):
             return judge_step(step, settings)
     raise ValueError(f"action {index} of hand {hand} is not seat {seat}'s")
+
+
+@dataclass(frozen=True, slots=True)
+class Restart:
+    """A recorded hand as it stood at one of a seat's decisions, to be played again
+    from there ("jugar de nuevo desde aquí"): its deal, what was played before, whose
+    decision it is."""
+
+    variant: Variant          # the hand's (Cabrero: of the players still in)
+    game: Game                # the hand as dealt, nothing played (a copy)
+    before: tuple[tuple[int, Action], ...]    # the actions before the decision
+    seat: int                 # the seat in the hand whose decision it is
+    names: tuple[str, ...]    # each seat's name in the hand
+    hand: int                 # 1 the first
+    index: int                # of the decision in the hand's actions (0 the first)
+
+    @property
+    def trick(self) -> int:
+        """The trick the decision is in (1 the first; 0: the auction)."""
+        g = self.at()
+        return 0 if g.phase == "auction" else sum(g.tricks_won) + 1
+
+    def at(self) -> Game:
+        """The position at the decision (a new game each time)."""
+        g = self.game.copy()
+        for who, action in self.before:
+            g.apply(who, action)
+        return g
+
+
+def restart_at(record: GameRecord, seat: int, hand: int, index: int) -> Restart:
+    """Hand ``hand`` of the record (1 the first) at action ``index``, which must be the
+    match seat ``seat``'s decision (see :func:`decision_points`); ValueError, in words,
+    where it is not."""
+    found: list[Restart] = []
+
+    def visit(h: int, i: int, g: Game, seat_map: tuple[int, ...]) -> None:
+        if (h + 1, i) != (hand, index) or seat not in seat_map:
+            return
+        actions = record.hands[h].actions
+        mine = seat_map.index(seat)
+        if actions[i][0] == mine:
+            found.append(Restart(g.variant, Game(g.variant, g.deal), tuple(actions[:i]),
+                                 mine, tuple(record.names[m] for m in seat_map), hand, i))
+    if not 1 <= hand <= len(record.hands):
+        raise ValueError(f"hand goes from 1 to {len(record.hands)}")
+    replay(record, before=visit)
+    if not found:
+        raise ValueError(f"action {index} of hand {hand} is not seat {seat}'s")
+    return found[0]

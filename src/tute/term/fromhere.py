@@ -12,32 +12,26 @@ import datetime as _dt
 from pathlib import Path
 from typing import TextIO
 
+from tute.analysis.walk import Restart, restart_at, steps
 from tute.bots import BEST, QUICK, make_bot
 from tute.core.driver import Player, play_hand
-from tute.core.game import Game
-from tute.core.records import GameRecord, format_record, record_of_games, replay
+from tute.core.records import GameRecord, format_record, record_of_games
 from tute.term.narrate import count_lines, trump_line
 from tute.term.play import Quit, TerminalPlayer, _explainer, _Teller, _warm
 from tute.term.style import Style
 
 
-def start_at(record: GameRecord, seat: int, hand: int, trick: int) -> tuple[Game, int]:
-    """Hand ``hand`` of the record (1 the first) as it stood at the match seat's first
-    decision in trick ``trick`` (0: the auction), and the seat in the hand.  ValueError,
-    in words, where there is no such decision."""
-    done = replay(record)
-    if not 1 <= hand <= len(done.games):
-        raise ValueError(f"--hand goes from 1 to {len(done.games)}")
-    played, seat_map = done.games[hand - 1], done.seat_maps[hand - 1]
-    if seat not in seat_map:
-        raise ValueError(f"seat {seat} sat hand {hand} out")
-    mine = seat_map.index(seat)
-    g = Game(played.variant, played.deal)
-    for who, action in played.history:
-        now = 0 if g.phase == "auction" else sum(g.tricks_won) + 1
-        if who == mine and now == trick:
-            return g, mine
-        g.apply(who, action)
+def start_at(record: GameRecord, seat: int, hand: int, trick: int) -> Restart:
+    """Hand ``hand`` of the record (1 the first) at the match seat's first decision in
+    trick ``trick`` (0: the auction).  ValueError, in words, where there is no such
+    decision."""
+    if not 1 <= hand <= len(record.hands):
+        raise ValueError(f"--hand goes from 1 to {len(record.hands)}")
+    for step in steps(record, seat):
+        g = step.game
+        if step.hand == hand and trick == (
+                0 if g.phase == "auction" else sum(g.tricks_won) + 1):
+            return restart_at(record, seat, hand, step.index)
     raise ValueError(f"seat {seat} made no decision in trick {trick} of hand {hand}")
 
 
@@ -45,11 +39,11 @@ def run_from(record: GameRecord, seat: int, hand: int, trick: int, level: str | 
              style: Style, out: TextIO, read: object, records_dir: Path) -> int:
     t = style.t
     try:
-        g, mine = start_at(record, seat, hand, trick)
+        again = start_at(record, seat, hand, trick)
     except ValueError as e:
         out.write(f"{e}\n")
         return 2
-    names = tuple(record.names[m] for m in replay(record).seat_maps[hand - 1])
+    g, mine, names = again.at(), again.seat, again.names
     human = TerminalPlayer(mine, names, style, out, read)  # type: ignore[arg-type]
     human.explain = _explainer(g, human)
     bot = level or BEST

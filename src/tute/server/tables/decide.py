@@ -27,11 +27,12 @@ from tute.server.tables.events import (
     Invited,
     Practice,
     Seated,
+    Staged,
     Started,
     TableEvent,
 )
 from tute.server.tables.options import Options
-from tute.server.tables.state import TableState, hand_end
+from tute.server.tables.state import TableState, hand_end, staged_game
 
 ROBOT_NAMES = ("Ada", "Bruno", "Carmen", "Diego", "Elena", "Fermín")
 MAX_BET = 100_000
@@ -122,8 +123,9 @@ def set_options(state: TableState, options: Options) -> None:
 
 
 def start(state: TableState, broken: str | None, seed: int, attempt: str,
-          practice: str | None) -> list[TableEvent]:
-    """A match starts (``practice``: why it counts for nothing, or None)."""
+          practice: str | None, staged: Staged | None = None) -> list[TableEvent]:
+    """A match starts (``practice``: why it counts for nothing, or None; ``staged``:
+    its first hand a kept hand played again from a decision -- never where it counts)."""
     if broken is not None:
         raise TableBrokenError("table_broken")
     if state.match is not None and not state.match.is_over:
@@ -133,6 +135,11 @@ def start(state: TableState, broken: str | None, seed: int, attempt: str,
     events: list[TableEvent] = [Started(seed, practice is not None, attempt)]
     if practice is not None:                      # told to everyone: no XP, no chips
         events.append(Practice(practice))
+    if staged is not None:
+        if state.options.competitive:
+            raise TableError("staged_competitive")
+        staged_game(state.options.variant, staged)   # a TuteError if it cannot be dealt
+        events.append(staged)
     return events
 
 

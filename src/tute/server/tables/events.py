@@ -65,6 +65,22 @@ class Practice(TableEvent, frozen=True, tag="practice"):
     why: str
 
 
+class Staged(TableEvent, frozen=True, tag="staged"):
+    """The match's first hand dealt as a kept hand was and played as it was up to one of
+    its decisions, for a person to play it again from there ("jugar de nuevo desde
+    aquí"): the deal, the actions before the decision (seat, action), and where it came
+    from (the kept match's id, the hand, the trick)."""
+
+    hands: tuple[tuple[str, ...], ...]
+    turn_up: str | None
+    stock: tuple[str, ...]
+    dealer: int
+    before: tuple[tuple[int, str], ...]
+    game: str
+    hand: int
+    trick: int
+
+
 class Acted(TableEvent, frozen=True, tag="action"):
     """A seat's action, in the canonical text; ``auto``: made for a person (the clock,
     automatic play)."""
@@ -146,10 +162,11 @@ class Said(TableEvent, frozen=True, tag="chat"):
     quiet: bool = False
 
 
-AnyEvent = (OptionsSet | Seated | Started | Practice | Acted | HandEnded | MatchEnded
+AnyEvent = (OptionsSet | Seated | Started | Practice | Staged | Acted | HandEnded | MatchEnded
             | Settled | Invited | AutomaticSet | Editing | Abandoned | AnnulVoted | AnnulRefused
             | AnnulExpired | Annulled | Said)
-_SECRET = {"start": ("seed", "escrow"), "seat": ("player", "account", "where")}
+_SECRET = {"start": ("seed", "escrow"), "seat": ("player", "account", "where"),
+           "staged": ("hands", "turn_up", "stock", "before")}
 
 
 def stored(seq: int, event: TableEvent) -> Event:

@@ -22,7 +22,7 @@ from tute.server.site.names import validate_name
 from tute.server.social.invites import server_key
 from tute.server.social.moderation import Moderation
 from tute.server.store import Status, Store, TableRecord
-from tute.server.tables.events import MatchEnded, Started, typed
+from tute.server.tables.events import MatchEnded, Staged, Started, typed
 from tute.server.tables.log import match_events, unearned_seats
 from tute.server.tables.options import Options
 from tute.server.tables.places import placer
@@ -205,6 +205,19 @@ class Lobby:
         if host is None:                                    # robots only: it plays itself
             await table.fill_robots(None)
             await table.start(None)
+        return table
+
+    async def again(self, staged: Staged, variant: Variant, seat: int, player: str,
+                    name: str, address: str, account: int | None = None,
+                    robot_level: str | None = None) -> TableRuntime:
+        """A private table where a person plays a kept hand again from one of its
+        decisions (``staged``) at ``seat``, robots at the others ("jugar de nuevo desde
+        aquí"): practice, made and started at once."""
+        body = CreateTable(variant=str(variant), name=name, seat=seat, spectators=False,
+                           private=True, robot_level=robot_level)
+        table = await self.create(body, player, address, account)
+        await table.fill_robots(player)
+        await table.start(player, staged)
         return table
 
     def listing(self) -> list[dict[str, Any]]:

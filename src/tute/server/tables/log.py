@@ -3,7 +3,8 @@ match as a ``.tute`` record.
 
 The events themselves -- their kinds, typed, and the one :func:`apply` that makes a
 table's state from them -- are :mod:`tute.server.tables`: ``options``, ``seat``,
-``start``, ``practice``, ``action``, ``next_hand`` and ``match_over`` (the finished
+``start``, ``practice``, ``staged`` (a kept hand played again from a decision),
+``action``, ``next_hand`` and ``match_over`` (the finished
 hand's count, in the same transaction as the hand's last action), ``settled`` (a
 competitive match's chips and XP, once paid), ``invite``,
 ``automatic``, ``editing``, ``abandon``, ``annul_vote``, ``annul_refused``,

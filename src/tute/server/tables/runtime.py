@@ -47,7 +47,15 @@ from tute.server.tables.audience import Audience
 from tute.server.tables.autoplay import Autoplay
 from tute.server.tables.chat import TableChat
 from tute.server.tables.decide import TableBrokenError, TableError, check_options
-from tute.server.tables.events import MatchEnded, Seated, SeatGain, Settled, TableEvent, stored
+from tute.server.tables.events import (
+    MatchEnded,
+    Seated,
+    SeatGain,
+    Settled,
+    Staged,
+    TableEvent,
+    stored,
+)
 from tute.server.tables.leaving import ABANDON_SECONDS, Leaving
 from tute.server.tables.money import TableMoney
 from tute.server.tables.options import Options
@@ -258,8 +266,9 @@ class TableRuntime(TableMoney):
             decide.check_host(self.state, self.host, player)
             await self.emit(decide.editing(self.state, on))
 
-    async def start(self, player: str | None) -> None:
-        """The host starts a match (a table of robots only starts itself: None)."""
+    async def start(self, player: str | None, staged: Staged | None = None) -> None:
+        """The host starts a match (a table of robots only starts itself: None);
+        ``staged``: its first hand is a kept hand played again from a decision."""
         async with self.lock:
             if self.broken is not None:
                 raise TableBrokenError("table_broken")
@@ -268,7 +277,7 @@ class TableRuntime(TableMoney):
             why = self.shared_address()
             attempt = secrets.token_hex(4)             # its own escrow (the third attack)
             events = decide.start(self.state, self.broken, secrets.randbits(63), attempt,
-                                  why)
+                                  why, staged)
             escrow = escrow_name(self.matches_started() + 1, attempt)
             counts = why is None
             await self.run_purse("reserve", escrow, counts)   # the bets first: all or none

@@ -9,12 +9,15 @@ copy that moved on, so the match an earlier event was shown with stays as it was
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tute.core.actions import parse_action
+from tute.core.actions import Action, parse_action
+from tute.core.deal import Deal, deal_from_hands
+from tute.core.game import Game
 from tute.core.match import Match
-from tute.core.variants import parse_variant
+from tute.core.variants import Variant, parse_variant
 from tute.server.site.economy import stakes_of
 from tute.server.store import Event, SeatRow
 from tute.server.tables.events import (
@@ -31,6 +34,7 @@ from tute.server.tables.events import (
     Seated,
     SeatGain,
     Settled,
+    Staged,
     Started,
     TableEvent,
     public,
@@ -103,6 +107,23 @@ def hand_end(match: Match) -> tuple[TableEvent, Match]:
     return HandEnded(after.hand_number, result), after
 
 
+def stage(variant: Variant, deal: Deal, before: Sequence[tuple[int, Action]], game: str,
+          hand: int, trick: int) -> Staged:
+    """The ``staged`` event of a kept hand played again from one of its decisions."""
+    return Staged(tuple(tuple(str(c) for c in h) for h in deal.hands),
+                  None if deal.turn_up is None else str(deal.turn_up),
+                  tuple(str(c) for c in deal.stock), deal.dealer,
+                  tuple((s, str(a)) for s, a in before), game, hand, trick)
+
+
+def staged_game(variant: Variant, e: Staged) -> Game:
+    """The hand a ``staged`` event deals, played up to its decision."""
+    g = Game(variant, deal_from_hands(variant, e.hands, e.turn_up, e.stock, e.dealer))
+    for seat, action in e.before:
+        g.apply(seat, parse_action(action))
+    return g
+
+
 def _moved_on(m: Match) -> Match:
     """The match after its finished hand's count: a copy (the one before stays)."""
     after = m.copy()
@@ -134,6 +155,10 @@ def apply(state: TableState, seq: int, event: TableEvent) -> None:
         state.gains = []
         counts = state.options.competitive and not event.practice
         state.pot = state.options.bet * len(stakes_of(state.seats.values())) if counts else 0
+    elif isinstance(event, Staged):
+        if m is None or m.hand_number != 1 or m.game.history:
+            raise ValueError(f"event {seq}: a staged hand not first in its match")
+        state.match = Match(state.options.variant, seed=m.seed, first_game=staged_game(state.options.variant, event))
     elif isinstance(event, Acted):
         if m is None:
             raise ValueError(f"event {seq}: an action before the match started")

@@ -116,6 +116,17 @@ class AnalysisAsk(_Body, frozen=True, forbid_unknown_fields=True):
     seat: Annotated[int, msgspec.Meta(ge=0, le=7)]
 
 
+class PlayAgain(_Body, frozen=True, forbid_unknown_fields=True):
+    """``POST /api/games/{id}/again``: play a kept hand again from one of a seat's
+    decisions (``index``: of the action in the hand), at a new private table."""
+
+    hand: Annotated[int, msgspec.Meta(ge=1, le=10**5)]
+    seat: Annotated[int, msgspec.Meta(ge=0, le=7)]
+    index: Annotated[int, msgspec.Meta(ge=0, le=10**4)]
+    name: Name | None = None
+    robot_level: Annotated[str, msgspec.Meta(max_length=32)] | None = None
+
+
 class Empty(_Body, frozen=True, forbid_unknown_fields=True):
     """A request with nothing to say (``/robots``, ``/start``)."""
 

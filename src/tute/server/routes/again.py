@@ -1,0 +1,62 @@
+"""Play it again from here (``POST /api/games/{id}/again``): a kept hand restarted at
+one of a seat's decisions -- the same cards, everything before it as it was -- at a new
+private table where the person takes that seat and robots the others.  The page then
+opens the table (``/?table=ID``)."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import BaseRoute, Route
+
+from tute.analysis.walk import Restart, restart_at
+from tute.core.errors import TuteError
+from tute.server.routes.common import Site, answer, run
+from tute.server.routes.people import may_see
+from tute.server.site.names import InvalidNameError, validate_name
+from tute.server.social.doors import Social
+from tute.server.tables.kept import game_id, parse_game_id
+from tute.server.tables.state import stage
+from tute.server.wire.edge import client_address
+from tute.server.wire.protocol import PlayAgain, decode_body
+
+
+class AgainError(TuteError):
+    """A hand that cannot be played again from where it was asked."""
+
+
+def routes(site: Site, social: Social) -> list[BaseRoute]:
+    def restart(request: Request, table_id: str, number: int, ask: PlayAgain) -> Restart:
+        may_see(site, social, request, table_id, number)
+        record = site.kept.record(table_id, number)
+        try:
+            return restart_at(record, ask.seat, ask.hand, ask.index)
+        except ValueError as e:
+            raise AgainError("again_no_decision") from e
+
+    def name_for(ask: PlayAgain, request: Request, again: Restart) -> str:
+        if ask.name is not None:
+            return validate_name(ask.name)
+        logged = site.account(request)
+        if logged is not None:
+            return logged.name
+        try:                                  # the seat's own name, where it may be used
+            return validate_name(again.names[again.seat])
+        except InvalidNameError as e:
+            raise AgainError("name_needed") from e
+
+    async def again(request: Request) -> JSONResponse:
+        table_id, number = parse_game_id(request.path_params["game_id"])
+        ask = decode_body(PlayAgain, await request.body())
+        found = await run(lambda: restart(request, table_id, number, ask))
+        name = name_for(ask, request, found)
+        player, secret = site.ensure(request)
+        logged = site.account(request)
+        staged = stage(found.variant, found.game.deal, found.before,
+                       game_id(table_id, number), found.hand, found.trick)
+        table = await site.lobby.again(staged, found.variant, found.seat, player, name,
+                                       client_address(request.scope),
+                                       logged.id if logged else None, ask.robot_level)
+        return answer(request, {"id": table.id, "seat": found.seat}, secret)
+
+    return [Route("/api/games/{game_id}/again", again, methods=["POST"])]
