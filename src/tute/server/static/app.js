@@ -254,6 +254,7 @@ function handle(msg) {
   }
   if (ev.kind === "annul_refused") say(t("annul_refused", { name: shortName(current ? current.names[ev.seat] : "") }));
   if (ev.kind === "annul_expired") say(t("annul_expired"));
+  if (ev.kind === "staged") say(t(ev.trick ? "again_started" : "again_started_auction", { hand: ev.hand, trick: ev.trick }), true);
   if (ev.kind === "practice") {
     say(t(ev.why === "address_unknown" ? "practice_address_unknown" : "practice_same_address"), true);
   }
@@ -543,7 +544,10 @@ async function resume() {
   showRankings();
   try {   // where this browser sits (its cookie), unless that table is over
     const { tables } = await api("/api/session");
-    const live = tables.find((x) => x.status === "open" || x.status === "playing");
+    const wanted = new URLSearchParams(location.search).get("table");   // a hand played again
+    if (wanted) history.replaceState(null, "", "/");
+    const open = tables.filter((x) => x.status === "open" || x.status === "playing");
+    const live = open.find((x) => x.id === wanted) || open[0];
     if (live) { started = true; enter(live.id, live.seat); return; }
   } catch (e) { say(e.message); }
   started = true;

@@ -265,7 +265,7 @@ function drawDetail() {
   head.append(`${where(d)}: ${d.played_words} `, gradeChip(d));
   box.append(head);
   if (d.forced) {
-    box.append(para("said", t("review_was_forced")), reasons(d.why, "why"));
+    box.append(para("said", t("review_was_forced")), reasons(d.why, "why"), againButton(d));
     return;
   }
   const mine = mineOf(d);
@@ -314,7 +314,34 @@ function drawDetail() {
     }
     table.append(tr);
   }
-  box.append(table, openHand(d));
+  box.append(table, openHand(d), againButton(d));
+}
+
+// "Jugar de nuevo desde aquí": the same cards, at a new table, from this decision
+function againButton(d) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.id = "review-again";
+  b.className = "again";
+  b.textContent = t("review_again");
+  b.onclick = async () => {
+    b.disabled = true;
+    const body = { hand: replay.hand, seat: seat(), index: d.index };
+    const name = (localStorage.getItem("tute.name") || "").trim();
+    if (name) body.name = name;
+    const got = await answer(`/api/games/${encodeURIComponent(gameId)}/again?lang=${getLang()}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-csrf-token": csrf() },
+      body: JSON.stringify(body),
+    });
+    if (got.ok) { location.href = `/?table=${encodeURIComponent(got.body.id)}`; return; }
+    b.disabled = false;
+    const said = document.createElement("p");
+    said.className = "open-wait";
+    said.textContent = got.body.error || t("review_failed");
+    b.after(said);
+  };
+  return b;
 }
 
 // "¿Podía ganar?": the same deal with every card face up, from this decision
