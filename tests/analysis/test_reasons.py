@@ -11,8 +11,18 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from helpers import deal, run
-from tute.analysis.reasons import forced, why_best, why_not, words
-from tute.core.actions import Action, Play
+from tute.analysis.reasons import (
+    Reason,
+    figure_thrown,
+    figures_kept,
+    forced,
+    sings_after,
+    trick_taker,
+    why_best,
+    why_not,
+    words,
+)
+from tute.core.actions import Action, Play, parse_action
 from tute.core.cards import deck
 from tute.core.game import Game
 from tute.core.tables import strength
@@ -221,3 +231,122 @@ def test_every_legal_move_of_random_hands_has_reasons(variant: str) -> None:
             why_not(g, seat, text, legal[0])
             seen += 1
     assert seen > 100
+
+
+def _legal(g: Game, s: int) -> list[str]:
+    return [str(a) for a in g.legal_actions(s)]
+
+
+def _keys(reasons: list[Reason]) -> list[str]:
+    return [r.key for r in reasons]
+
+
+def test_win_the_trick_and_the_lead_then_sing() -> None:
+    """Seed 002's "you cannot sing before you win a trick": the card that wins it says
+    the cante it opens, the card that gives it away says what it cost -- and the rules
+    let the seat sing after the first, not after the second."""
+    def choice(g: Game, s: int) -> bool:
+        if s != g.to_act or len(g.trick) != 1:
+            return False
+        opens = [c for c in _legal(g, s) if sings_after(g, s, c)]
+        return bool(opens) and any(trick_taker(g, s, c) != s for c in _legal(g, s))
+    g, seat = _first("habanero", choice)
+    win = next(c for c in _legal(g, seat) if sings_after(g, seat, c))
+    lose = next(c for c in _legal(g, seat) if trick_taker(g, seat, c) != seat)
+    said = why_best(g, seat, win)
+    assert _keys(said)[0].startswith("reason_win_then_")
+    assert "gana la baza y la mano: así cantas las " in words(said[0], "es")
+    after = g.copy()
+    after.apply(seat, parse_action(win))
+    cante = "40" if said[0].key.endswith("forty") else f"20{dict(said[0].params)['suit']}"
+    assert cante in {str(a) for a in after.legal_actions(seat)}
+    lost = why_not(g, seat, lose, win)
+    assert any(k.startswith("reason_sing_needs_trick_") for k in _keys(lost))
+    assert "reason_loses_trick" not in _keys(lost)          # said once, with the cante
+    assert not any(k.startswith("reason_win_then_") for k in _keys(why_best(g, seat, lose)))
+
+
+def test_the_last_draw_gives_the_loser_the_turn_up() -> None:
+    def last_draw(g: Game, s: int) -> bool:
+        legal = _legal(g, s)
+        return s == g.to_act and g.view(s).table.stock_left == 1 and len(g.trick) == 1 \
+            and any(trick_taker(g, s, c) == s for c in legal) \
+            and any(trick_taker(g, s, c) != s for c in legal)
+    g, seat = _first("habanero", last_draw)
+    up = g.view(seat).table.turn_up
+    assert up is not None
+    lose = next(c for c in _legal(g, seat) if trick_taker(g, seat, c) != seat)
+    win = next(c for c in _legal(g, seat) if trick_taker(g, seat, c) == seat)
+    said = why_best(g, seat, lose)
+    assert "reason_last_draw_turn_up" in _keys(said)
+    assert dict(said[_keys(said).index("reason_last_draw_turn_up")].params)["card"] == up.code
+    after = g.copy()
+    after.apply(seat, parse_action(lose))
+    assert up in after.hand(seat)                             # as said: the loser's
+    assert "reason_missed_turn_up" in _keys(why_not(g, seat, win, lose))
+    assert "reason_last_draw_turn_up" not in _keys(why_best(g, seat, win))
+
+
+def test_trumps_drawn_are_counted() -> None:
+    """Seed 004: count the ten trumps -- the number said is the trumps in the others'
+    hands (the stock gone), counted here from the full deal."""
+    def trump_lead(g: Game, s: int) -> bool:
+        return s == g.to_act and not g.trick and g.view(s).table.stock_left == 0 and \
+            g.trump is not None and any(parse_action(c).card.suit == g.trump  # type: ignore[union-attr]
+                                        for c in _legal(g, s) if c[0] in "A23456789SCR")
+    for variant in ("habanero", "parejas"):
+        g, seat = _first(variant, trump_lead)
+        card = next(c for c in _legal(g, seat) if c[0] in "A23456789SCR"
+                    and c[1] == g.trump.value)                      # type: ignore[union-attr]
+        others = sum(1 for s in range(g.players) if s != seat
+                     for c in g.hand(s) if c.suit == g.trump)
+        said = [r for r in why_best(g, seat, card) if r.key == "reason_draw_trumps"]
+        if others:
+            assert said and dict(said[0].params)["left"] == others
+            assert f"quedan {others} en manos de los demás" in words(said[0], "es")
+        else:
+            assert not said                                  # none out: nothing to draw
+
+
+def test_lead_threes_and_sotas_keep_the_figures() -> None:
+    """Seed 004: lead your threes and sotas first, keep kings and caballos for the
+    cantes -- said where a figure may still sing, not where none can."""
+    def lead(g: Game, s: int) -> bool:
+        return s == g.to_act and not g.trick and g.view(s).table.stock_left > 0 and \
+            any(c[0] in "3S" and c[1] != g.trump.value for c in _legal(g, s)  # type: ignore[union-attr]
+                if len(c) == 2) and figures_kept(g, s)
+    g, seat = _first("habanero", lead)
+    card = next(c for c in _legal(g, seat) if len(c) == 2 and c[0] in "3S"
+                and c[1] != g.trump.value)                          # type: ignore[union-attr]
+    said = why_best(g, seat, card)
+    assert "reason_leads_keeps_figures" in _keys(said)
+    held = [c for c in g.hand(seat) if c.rank.value in "RC"]
+    assert held                                                # a figure to keep
+    def bare(g: Game, s: int) -> bool:
+        return s == g.to_act and not g.trick and not any(
+            c.rank.value in "RC" for c in g.hand(s)) and any(
+            c[0] in "3S" for c in _legal(g, s) if len(c) == 2)
+    g2, seat2 = _first("habanero", bare)
+    card2 = next(c for c in _legal(g2, seat2) if len(c) == 2 and c[0] in "3S")
+    assert "reason_leads_keeps_figures" not in _keys(why_best(g2, seat2, card2))
+
+
+def test_a_lone_figure_thrown_while_its_pair_may_come() -> None:
+    def lone(g: Game, s: int) -> bool:
+        return s == g.to_act and g.view(s).table.stock_left > 2 and any(
+            figure_thrown(g, s, a) is not None for a in g.legal_actions(s)) and any(
+            figure_thrown(g, s, a) is None for a in g.legal_actions(s))
+    g, seat = _first("habanero", lone)
+    thrown = next(str(a) for a in g.legal_actions(seat) if figure_thrown(g, seat, a))
+    other = next(str(a) for a in g.legal_actions(seat) if figure_thrown(g, seat, a) is None
+                 and str(a) not in ("40",) and not str(a).startswith("20"))
+    card = parse_action(thrown)
+    assert isinstance(card, Play) and card.card.rank.value in "RC"
+    pair = "C" if card.card.rank.value == "R" else "R"
+    assert f"{pair}{card.card.suit.value}" not in {c.code for c in g.hand(seat)}
+    assert "reason_throws_figure" in _keys(why_not(g, seat, thrown, other))
+
+
+def test_a_cante_says_it_shows_the_two_cards() -> None:
+    g, seat = _first("habanero", lambda g, s: "40" in _legal(g, s))
+    assert _keys(why_best(g, seat, "40"))[-1] == "reason_cante_tells"

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tute.bots.knowledge import unseen
+from tute.bots.knowledge import played, unseen
 from tute.bots.sampler import exclusions
-from tute.core.actions import Play, Swap, parse_action
+from tute.core.actions import Action, Play, Swap, parse_action
 from tute.core.cards import Card, deck
 from tute.core.errors import TuteError
 from tute.core.game import Game
@@ -109,6 +109,7 @@ def why_best(g: Game, seat: int, best: str) -> list[Reason]:
                               if c.rank.value == "R"))):
             out.append(_reason("reason_forty_first"))     # a twenty waits its turn
         out.append(_reason("reason_sing", points=sung.points, suit=sung.suit.value))
+        out.append(_reason("reason_cante_tells"))         # both cards are shown
         return out
     if best == "swap":
         up = g.view(seat).table.turn_up
@@ -119,6 +120,12 @@ def why_best(g: Game, seat: int, best: str) -> list[Reason]:
     taker = trick_taker(g, seat, best)
     last = len(g.hand(seat)) == 1 and g.view(seat).table.stock_left == 0
     side = v.side_of(seat)
+    then = sings_after(g, seat, best) if taker == seat else None
+    if then is not None:
+        out.append(_cante_reason("reason_win_then", then))
+    last_draw = _turn_up_taken(g, seat, best)
+    if last_draw is not None and taker is not None and v.side_of(taker) != side:
+        out.append(_reason("reason_last_draw_turn_up", card=last_draw))
     if taker is not None and v.side_of(taker) == side:
         points = sum(_points(g, c.code) for c in g.trick) + _points(g, best)
         if last and v.last_trick_bonus:
@@ -129,7 +136,12 @@ def why_best(g: Game, seat: int, best: str) -> list[Reason]:
             out.append(_reason("reason_wins_trick", card=best, points=points))
     if not g.trick and g.trump is not None and action.card.suit == g.trump \
             and g.view(seat).table.stock_left == 0:
-        out.append(_reason("reason_draw_trumps"))
+        left = trumps_out(g, seat)
+        if left:
+            out.append(_reason("reason_draw_trumps", left=left))
+    if not g.trick and action.card.rank.value in ("3", "S") and \
+            action.card.suit != g.trump and figures_kept(g, seat):
+        out.append(_reason("reason_leads_keeps_figures", card=best))
     kept = _marriage_kept(g, seat, best)
     if kept:
         out.append(kept)
@@ -172,8 +184,19 @@ def why_not(g: Game, seat: int, played: str, best: str) -> list[Reason]:
                 out.append(found)
         best_taker = trick_taker(g, seat, best) if isinstance(parse_action(best), Play) \
             else None
+        then = sings_after(g, seat, best) if best_taker == seat else None
+        if then is not None and taker != seat:
+            out.append(_cante_reason("reason_sing_needs_trick", then, card=best))
+        missed = _turn_up_taken(g, seat, best)
+        if missed is not None and best_taker is not None and \
+                v.side_of(best_taker) != side and taker is not None and \
+                v.side_of(taker) == side:
+            out.append(_reason("reason_missed_turn_up", card=missed))
+        thrown = figure_thrown(g, seat, action)
+        if thrown is not None and figure_thrown(g, seat, parse_action(best)) is None:
+            out.append(thrown)
         last = len(g.hand(seat)) == 1 and g.view(seat).table.stock_left == 0
-        if best_taker is not None and v.side_of(best_taker) == side and (
+        if then is None and best_taker is not None and v.side_of(best_taker) == side and (
                 taker is None or v.side_of(taker) != side):
             out.append(_reason("reason_loses_last" if last and v.last_trick_bonus
                                else "reason_loses_trick", card=best))
@@ -310,3 +333,97 @@ def led_into_void(g: Game, seat: int, action: Play) -> Reason | None:
             return _reason("reason_led_into_void", card=action.card.code,
                            suit=action.card.suit.value)
     return None
+
+
+# ---------------------------------------------------------------- a teacher's advice
+# (seed 002's words and seed 004's "Consigli e strategie"), each checked in the position
+
+
+def _cante_reason(key: str, cante: str, **params: object) -> Reason:
+    """``key``'s forty or twenty form (``reason_win_then_forty``...)."""
+    if cante == "40":
+        return _reason(f"{key}_forty", **params)
+    return _reason(f"{key}_twenty", suit=cante[2:], **params)
+
+
+def sings_after(g: Game, seat: int, card: str) -> str | None:
+    """The cante the seat may declare once ``card`` wins it the trick it closes (the
+    forty before a twenty), or None: asked of the rules, not guessed."""
+    if len(g.trick) != g.nplay - 1 or not isinstance(parse_action(card), Play):
+        return None
+    h = _after(g, seat, card)
+    if h.is_over or h.view(seat).table.last_trick_winner != seat:
+        return None
+    cantes = sorted(str(a) for a in h.legal_actions(seat)
+                    if str(a) == "40" or str(a).startswith("20"))
+    return cantes[-1] if cantes else None           # "40" sorts after "20x"
+
+
+def _turn_up_taken(g: Game, seat: int, card: str) -> str | None:
+    """The last draw (two players): the turn-up that the seat takes when ``card``
+    closes the last trick of the stock and loses it."""
+    t = g.view(seat).table
+    if g.nplay != 2 or t.stock_left != 1 or t.turn_up is None or len(g.trick) != 1 \
+            or not isinstance(parse_action(card), Play):
+        return None
+    h = _after(g, seat, card)
+    return t.turn_up.code if t.turn_up in h.hand(seat) else None
+
+
+def trumps_out(g: Game, seat: int) -> int:
+    """The trumps still in the others' hands or the stock (count the ten trumps): not
+    played, not the seat's, not a dead turn-up."""
+    if g.trump is None:
+        return 0
+    view = g.view(seat)
+    gone = played(view) | set(view.hand)
+    if g.variant.trump == "dead_turn_up" and view.turn_up is not None:
+        gone.add(view.turn_up)
+    return sum(1 for c in deck(g.variant.deck) if c.suit == g.trump and c not in gone)
+
+
+def _cante_possible(g: Game, seat: int) -> bool:
+    """Whether a cante may still come for the seat in this hand (the variant lets it
+    sing, and the stock has not run out where cantes end with it)."""
+    v = g.variant
+    return v.ranking != "guinote" and v.sing_who != "declarer" \
+        and not (v.sing_while_stock_only and g.view(seat).table.stock_left == 0)
+
+
+def _partner_may_come(g: Game, seat: int, card: Card) -> bool:
+    """Whether the other card of ``card``'s marriage is not held by the seat and may
+    still reach it: not seen, or the live turn-up (the stock not yet drawn out)."""
+    other = next(c for c in deck(g.variant.deck) if c.suit == card.suit and
+                 c.rank.value == ("C" if card.rank.value == "R" else "R"))
+    t = g.view(seat).table
+    return t.stock_left > 0 and (other in unseen(g.view(seat)) or other == t.turn_up)
+
+
+def _sung(g: Game, seat: int, suit: object) -> bool:
+    return suit in {c.suit for c in g.view(seat).table.cantes_shown}
+
+
+def figures_kept(g: Game, seat: int) -> bool:
+    """Whether the seat holds a king or caballo that may still make a cante (its pair
+    held, or still to come from the stock) -- seed 004: lead threes and sotas first,
+    keep the figures for the cantes."""
+    if not _cante_possible(g, seat):
+        return False
+    held = set(g.hand(seat))
+    for c in held:
+        if c.rank.value in ("R", "C") and not _sung(g, seat, c.suit):
+            pair = _marriage(g, seat, c.code) is not None
+            if pair or _partner_may_come(g, seat, c):
+                return True
+    return False
+
+
+def figure_thrown(g: Game, seat: int, action: Action) -> Reason | None:
+    """A lone king or caballo played while its pair may still come from the stock: the
+    cante it could have made is given up."""
+    if not isinstance(action, Play) or action.card.rank.value not in ("R", "C") or \
+            not _cante_possible(g, seat) or _sung(g, seat, action.card.suit) or \
+            _marriage(g, seat, action.card.code) is not None or \
+            not _partner_may_come(g, seat, action.card):
+        return None
+    return _reason("reason_throws_figure", card=action.card.code)
