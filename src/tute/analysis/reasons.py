@@ -185,7 +185,7 @@ def why_not(g: Game, seat: int, played: str, best: str) -> list[Reason]:
         best_taker = trick_taker(g, seat, best) if isinstance(parse_action(best), Play) \
             else None
         then = sings_after(g, seat, best) if best_taker == seat else None
-        if then is not None and taker != seat:
+        if then is not None and taker != seat and sings_after(g, seat, played) is None:
             out.append(_cante_reason("reason_sing_needs_trick", then, card=best))
         missed = _turn_up_taken(g, seat, best)
         if missed is not None and best_taker is not None and \
@@ -347,12 +347,12 @@ def _cante_reason(key: str, cante: str, **params: object) -> Reason:
 
 
 def sings_after(g: Game, seat: int, card: str) -> str | None:
-    """The cante the seat may declare once ``card`` wins it the trick it closes (the
-    forty before a twenty), or None: asked of the rules, not guessed."""
+    """The cante the seat may declare once ``card`` closes the trick (the forty before
+    a twenty), or None: asked of the rules, not guessed."""
     if len(g.trick) != g.nplay - 1 or not isinstance(parse_action(card), Play):
         return None
     h = _after(g, seat, card)
-    if h.is_over or h.view(seat).table.last_trick_winner != seat:
+    if h.is_over:
         return None
     cantes = sorted(str(a) for a in h.legal_actions(seat)
                     if str(a) == "40" or str(a).startswith("20"))
