@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tute.analysis.outcome import finished, score
 from tute.analysis.walk import steps
 from tute.core.actions import FORTY, TUTE, Action, format_action
 from tute.core.game import Game
@@ -66,14 +67,8 @@ def could_have_won(record: GameRecord, seat: int, hand: int) -> tuple[OpenLine, 
 
 
 def _margin(g: Game, seat: int) -> float:
-    r = g.result()
-    assert r is not None
-    side = g.variant.side_of(seat)
-    if r.tute is not None:
-        return 1e6 if r.tute == side else -1e6
-    won = 1e5 if side in r.winners else 0.0
-    t = r.totals
-    return won + t[side] - max(t[s] for s in range(len(t)) if s != side)
+    """A finished hand on the analysis's one scale (:func:`outcome.score`)."""
+    return score(*finished(g, seat))
 
 
 def _best_play(g: Game, seat: int) -> tuple[list[str], Game] | None:
