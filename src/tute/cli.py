@@ -106,8 +106,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         from tute.tools.blunders import blunder_figures, expert_figures
         variants = args.variant or ["habanero", "parejas"]
         say = None if args.json else print
-        fig = blunder_figures(variants, args.blunders, 1, progress=say)
-        expert = expert_figures(variants, args.expert_hands, 1, progress=say) \
+        fig = blunder_figures(variants, args.blunders, args.blunder_seed, progress=say)
+        expert = expert_figures(variants, args.expert_hands, args.blunder_seed, progress=say) \
             if args.expert_hands else None
         if args.json:
             print(json.dumps({"blunders": fig, "expert": expert}))
@@ -606,6 +606,9 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--blunders", type=int, metavar="N",
                    help="the analysis measured: N blunders of each kind put into hands of "
                         "each variant, each of known open-hand cost -- how many it flags")
+    b.add_argument("--blunder-seed", type=int, default=1, metavar="S",
+                   help="with --blunders: the seed of the hands the blunders are put into "
+                        "(default 1; another seed, other hands)")
     b.add_argument("--expert-hands", type=int, default=0, metavar="N",
                    help="with --blunders: also N hands a variant played by expert robots, "
                         "and how many of their moves the analysis grades an error")
