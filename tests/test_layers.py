@@ -14,6 +14,7 @@ LAYERS = [
     {"i18n"},
     {"core"},
     {"search"},
+    {"learn"},
     {"bots"},
     {"analysis"},
     {"arena", "tools"},

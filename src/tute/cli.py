@@ -88,6 +88,26 @@ def _cmd_bench(args: argparse.Namespace) -> int:
                   f"{cost.get('pg_rows_written')} rows written, "
                   f"{cost.get('redis_commands')} Redis commands" if cost else ""))
         return 0
+    if args.reading:
+        from tute.tools.reading import reading_figures
+        for variant in args.variant or ["parejas"]:
+            fig = reading_figures(variant, args.hands, args.reading_seed,
+                                  progress=None if args.json else print)
+            if args.json:
+                print(json.dumps({"reading": fig}))
+                continue
+            print(f"{variant}: {fig['decisions']} decisions in {fig['hands']} hands played "
+                  f"by {fig['level']}; per hidden card, log-likelihood of its place / top-1"
+                  " (the partner's cards)")
+            for name in ("uniform", "l1", "model"):
+                if name in fig:
+                    row = fig[name]
+                    extra = (f"  ({row['partner_log_likelihood']:.4f} / "
+                             f"{row['partner_top1']:.1%})"
+                             if "partner_log_likelihood" in row else "")
+                    print(f"  {name:8} {row['log_likelihood']:.4f} / {row['top1']:.1%}"
+                          f"{extra}  [{row['cards']} cards]")
+        return 0
     if args.analysis:
         from tute.tools.bench import analysis_figures
         fig = analysis_figures(args.variant or ["habanero", "parejas"], args.hands, 1)
@@ -602,7 +622,14 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--decisions", type=int, default=200, help="decisions to time (--decide)")
     b.add_argument("--analysis", action="store_true",
                    help="time the analysis of whole hands (tute analyze, the review page)")
-    b.add_argument("--hands", type=int, default=3, help="hands per variant (--analysis)")
+    b.add_argument("--hands", type=int, default=3,
+                   help="hands per variant (--analysis, --reading)")
+    b.add_argument("--reading", action="store_true",
+                   help="how well the cards nobody shows are read: uniform deals, the "
+                        "expert's L1 weighting and the card-location network, scored on "
+                        "fresh hands")
+    b.add_argument("--reading-seed", type=int, default=99,
+                   help="seed of the hands --reading plays (default 99: none trained on)")
     b.add_argument("--blunders", type=int, metavar="N",
                    help="the analysis measured: N blunders of each kind put into hands of "
                         "each variant, each of known open-hand cost -- how many it flags")
@@ -776,12 +803,40 @@ def build_parser() -> argparse.ArgumentParser:
     an.add_argument("--lang", default="es", choices=("es", "pt", "it", "en"))
     an.set_defaults(func=_cmd_analyze)
 
+    t = sub.add_parser("train", help="train the card-location network on seeded "
+                                      "self-play (needs the 'train' extra: PyTorch)")
+    t.add_argument("--variant", default="parejas", help="variant text (default parejas)")
+    t.add_argument("--deals", type=int, default=600, help="hands of self-play (default 600)")
+    t.add_argument("--seed", type=int, default=1, help="seed of the deals, robots and fit")
+    t.add_argument("--level", default="expert", help="the robots that play (default expert)")
+    t.add_argument("--samples", type=int, default=40,
+                   help="their sample budget, no clock: the same hands every run "
+                        "(default 40, the search levels' own)")
+    t.add_argument("--hidden", default="256,256", help="hidden layer sizes (default 256,256)")
+    t.add_argument("--epochs", type=int, default=30, help="passes over the data (default 30)")
+    t.add_argument("--workers", type=int, default=1, help="processes that play the hands")
+    t.add_argument("--data", help="a .npz of rows: read when there, else written there")
+    t.add_argument("--out", required=True, help="where the model's .npz is written")
+    t.set_defaults(func=_cmd_train)
+
     d = sub.add_parser("demo", help="a random game printed trick by trick")
     d.add_argument("--variant", default="habanero", help="variant text (default habanero)")
     d.add_argument("--seed", type=int, help="seed of the shuffle and of the random players")
     d.add_argument("--lang", default="es", choices=("es", "pt", "it", "en"))
     d.set_defaults(func=_cmd_demo)
     return p
+
+
+def _cmd_train(args: argparse.Namespace) -> int:
+    from tute.tools.training import command
+
+    try:
+        sizes = tuple(int(x) for x in args.hidden.split(","))
+    except ValueError:
+        print("--hidden: sizes separated by commas, e.g. 256,256", file=sys.stderr)
+        return 2
+    return command(args.variant, args.deals, args.seed, args.level, args.samples, sizes,
+                   args.epochs, args.workers, args.out, args.data)
 
 
 def with_data_folder(args: argparse.Namespace) -> None:

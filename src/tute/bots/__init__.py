@@ -21,13 +21,16 @@ from tute.bots.expert import (
 )
 from tute.bots.heuristic import HeuristicBot
 from tute.bots.random_bot import RandomBot
+from tute.bots.reader import ReaderBot
 from tute.bots.search import MonteCarloBot, PimcBot
+from tute.bots.signals import SignalExpertBot
 from tute.core.errors import InvalidVariantError
 
 LEVELS = ("random", "heuristic", "mc", "pimc", "expert")
 # versions of a level measured in the arena, not offered to players
 ARENA_ONLY = ("expert-deep", "expert-roll6", "expert-pool10", "expert-3x",
-              "expert-more", "expert-readable")
+              "expert-more", "expert-readable", "expert-read",
+              "expert-signals")
 BEST = "expert"             # the strongest measured (README: expert vs pimc)
 QUICK = frozenset({"random", "heuristic"})   # think without the search: nothing to warm
 
@@ -43,6 +46,8 @@ _MAKERS: dict[str, Callable[[int | None, Budget | None], Bot]] = {
     "expert-3x": TripleExpertBot,
     "expert-more": MoreDealsExpertBot,
     "expert-readable": ReadableExpertBot,
+    "expert-read": ReaderBot,
+    "expert-signals": SignalExpertBot,
 }
 
 

@@ -195,22 +195,11 @@ class ExpertBot(PimcBot):
 
     def deals(self, view: PlayerView, excluded: dict[int, set[Card]], wanted: int,
               deadline: float | None = None) -> Iterator[Game]:
-        if not replayable(view):
+        weighed = self.weigh(view, excluded, wanted, deadline)
+        if weighed is None:
             yield from super().deals(view, excluded, wanted, deadline)
             return
-        model = HeuristicBot(0)
-        start = time.perf_counter()
-        # weighing may take up to 40% of a time budget; the search gets the rest
-        stop = None if deadline is None else start + 0.4 * (deadline - start)
-        pool: list[Game] = []
-        weights: list[float] = []
-        pool_size = min(self.max_pool, self.pool * min(wanted, 40))
-        while len(pool) < pool_size:
-            g = sample_game(view, self.rng, excluded)
-            pool.append(g)
-            weights.append(likelihood(view, g, model, self.partner_epsilon))
-            if stop is not None and time.perf_counter() > stop:
-                break
+        pool, weights = weighed
         size = len(pool)
         draws = min(wanted, size)                # deals searched per resample
         weights = tempered(weights, draws)
@@ -232,6 +221,29 @@ class ExpertBot(PimcBot):
             self.rng.shuffle(chosen)         # a time budget may stop anywhere
             for i in chosen:
                 yield pool[i].copy()
+
+    def pool_size(self, wanted: int) -> int:
+        return min(self.max_pool, self.pool * min(wanted, 40))
+
+    def weigh(self, view: PlayerView, excluded: dict[int, set[Card]], wanted: int,
+              deadline: float | None) -> tuple[list[Game], list[float]] | None:
+        """Deals drawn and each one's weight (None: search uniform deals instead) --
+        the likelihood of the others' play where the hand can be replayed."""
+        if not replayable(view):
+            return None
+        model = HeuristicBot(0)
+        start = time.perf_counter()
+        # weighing may take up to 40% of a time budget; the search gets the rest
+        stop = None if deadline is None else start + 0.4 * (deadline - start)
+        pool: list[Game] = []
+        weights: list[float] = []
+        while len(pool) < self.pool_size(wanted):
+            g = sample_game(view, self.rng, excluded)
+            pool.append(g)
+            weights.append(likelihood(view, g, model, self.partner_epsilon))
+            if stop is not None and time.perf_counter() > stop:
+                break
+        return pool, weights
 
 
 class DeepExpertBot(ExpertBot):

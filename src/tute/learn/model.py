@@ -1,0 +1,132 @@
+"""The card-location network, run in numpy.
+
+A few dense layers (ReLU between them) read :func:`~tute.learn.features.encode` and
+give, for each of the 40 cards (in the view's turned order), one number per place it
+may be: the other seats' hands (counted from the viewer: 1, 2...) and the stock, last.
+:meth:`Model.chances` turns them into chances for the cards the viewer has not seen,
+only over the places that can hold a card now; :meth:`Model.log_weight` is the log of
+how likely the network finds a whole sampled deal (the sum over its hidden cards).
+
+The weights are a ``.npz`` file (``w0, b0, w1, b1...`` and a ``meta`` JSON text: the
+command, seed, data and figures that made them); :func:`shipped` loads the package's for
+a variant, once.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from tute.core.cards import Card
+from tute.core.variants import Variant
+from tute.core.views import PlayerView
+from tute.learn.features import CARDS, Vector, encode, hidden, relative, size, suit_order
+
+Matrix = npt.NDArray[np.float32]
+VERSION = 1
+
+
+@dataclass(frozen=True)
+class Model:
+    """A card-location network: its layers (weights ``[in, out]``, biases) and what
+    made it."""
+
+    players: int
+    layers: tuple[tuple[Matrix, Matrix], ...]
+    meta: dict[str, Any]
+
+    def logits(self, x: Vector) -> Matrix:
+        """The raw outputs for one view's numbers (or a batch of them): ``[..., 40,
+        players]``."""
+        h = x.astype(np.float32)
+        for i, (w, b) in enumerate(self.layers):
+            h = h @ w + b
+            if i < len(self.layers) - 1:
+                h = np.maximum(h, 0.0)
+        return h.reshape(*x.shape[:-1], CARDS, self.players)
+
+    def chances(self, view: PlayerView) -> dict[Card, Matrix]:
+        """Each hidden card's chance of each place (``players`` numbers: seats 1..n-1
+        from the viewer, then the stock), zero where a place holds no card now."""
+        logits = self.logits(encode(view))
+        open_ = np.zeros(self.players, dtype=bool)
+        for s, k in enumerate(view.hand_counts):
+            r = relative(view, s)
+            if r and k > 0:
+                open_[r - 1] = True
+        open_[-1] = view.stock_left > 0
+        order = suit_order(view)
+        out: dict[Card, Matrix] = {}
+        for c in hidden(view):
+            row = logits[order[c.suit.index] * 10 + c.index % 10]
+            row = np.where(open_, row - row[open_].max(), -np.inf)
+            e = np.exp(row)
+            out[c] = (e / e.sum()).astype(np.float32)
+        return out
+
+    def log_weight(self, view: PlayerView, chances: dict[Card, Matrix],
+                   hands: Sequence[Sequence[Card]], stock: Sequence[Card]) -> float:
+        """How likely the network finds a deal (every seat's hand and the stock): the
+        sum over the hidden cards of the log chance of where the deal puts them."""
+        total = 0.0
+        for s, cards in enumerate(hands):
+            r = relative(view, s)
+            if r == 0:
+                continue
+            for c in cards:
+                p = chances.get(c)
+                if p is not None:
+                    total += float(np.log(max(float(p[r - 1]), 1e-9)))
+        for c in stock:
+            p = chances.get(c)
+            if p is not None:
+                total += float(np.log(max(float(p[-1]), 1e-9)))
+        return total
+
+
+def save(model: Model, path: Path) -> None:
+    arrays: dict[str, Any] = {}
+    for i, (w, b) in enumerate(model.layers):
+        arrays[f"w{i}"] = w
+        arrays[f"b{i}"] = b
+    meta = {**model.meta, "players": model.players, "version": VERSION}
+    np.savez_compressed(path, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
+
+
+def load(path: Path | Any) -> Model:
+    """A model from its ``.npz`` (a path, or a file opened by :mod:`importlib.resources`);
+    ValueError where it is not one this version reads."""
+    with np.load(path, allow_pickle=False) as data:
+        meta = json.loads(str(data["meta"]))
+        if meta.get("version") != VERSION:
+            raise ValueError(f"a model of version {meta.get('version')}, not {VERSION}")
+        count = sum(1 for k in data.files if k.startswith("w"))
+        layers = tuple((data[f"w{i}"].astype(np.float32), data[f"b{i}"].astype(np.float32))
+                       for i in range(count))
+    players = int(meta["players"])
+    if layers[0][0].shape[0] != size(players) or layers[-1][0].shape[1] != CARDS * players:
+        raise ValueError("the model's layers do not fit its table")
+    return Model(players, layers, meta)
+
+
+def name_for(variant: Variant) -> str:
+    """The shipped model's file name for a variant: its preset and players."""
+    return f"{variant.preset}-{variant.players}.npz"
+
+
+@cache
+def shipped(variant: Variant) -> Model | None:
+    """The package's model for the variant's preset and players (None: none ships)."""
+    found = resources.files("tute.learn") / "models" / name_for(variant)
+    if not found.is_file():
+        return None
+    with found.open("rb") as f:
+        return load(f)

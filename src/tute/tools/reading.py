@@ -1,0 +1,143 @@
+"""How well a robot reads the cards it cannot see (``tute bench --reading``).
+
+Fresh hands (seeds the network never trained on) are played by robots of one level; at
+every card a seat chooses, each reader says where each card the seat cannot see is
+likely to be, and is scored on where it really was:
+
+- ``uniform``: the deals the view allows, drawn at random (PIMC's deals): the share of
+  them that put the card in each place;
+- ``l1``: the same deals weighed as ``expert`` weighs them (the L1 model's likelihood
+  of the others' play, tempered; where the hand cannot be replayed -- a stock was
+  drawn -- the expert weighs nothing, and this is ``uniform``);
+- ``model``: the card-location network (:mod:`tute.learn`).
+
+Scores, per hidden card: the mean log-likelihood of its true place, and how often the
+likeliest place is the true one (top-1); and the same for the partner's cards alone --
+what the partner holds, read (partnerships only).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from tute.bots import Budget, HeuristicBot, make_bot
+from tute.bots.expert import likelihood, replayable, tempered
+from tute.bots.sampler import exclusions, sample_hidden
+from tute.core.actions import Play
+from tute.core.cards import Card
+from tute.core.driver import step
+from tute.core.game import Game
+from tute.core.position import from_view
+from tute.core.variants import parse_variant
+from tute.core.views import PlayerView
+from tute.learn.features import card_order, hidden, relative
+from tute.learn.model import Model, shipped
+from tute.tools.training import targets
+
+READERS = ("uniform", "l1", "model")
+FLOOR = 40            # the expert tempers to this many effective deals (its samples)
+
+
+def _marginals(view: PlayerView, draws: list[tuple[list[list[Card]], list[Card]]],
+               weights: list[float], open_: np.ndarray[Any, Any]) -> dict[Card, Any]:
+    """Each hidden card's chance of each place from weighted deals (half a deal of
+    prior on each open place: no place is ever certain from a sample)."""
+    n = view.variant.players
+    total = sum(weights)
+    out: dict[Card, Any] = {}
+    for (hands, stock), w in zip(draws, weights, strict=True):
+        share = w / total
+        for s, cards in enumerate(hands):
+            r = relative(view, s)
+            if r == 0:
+                continue
+            for c in cards:
+                out.setdefault(c, np.zeros(n))[r - 1] += share
+        for c in stock:
+            out.setdefault(c, np.zeros(n))[n - 1] += share
+    prior = 0.5 / max(1, len(draws))
+    for c, p in out.items():
+        p = np.where(open_, p + prior, 0.0)
+        out[c] = p / p.sum()
+    return out
+
+
+def reading_figures(variant: str, deals: int, seed: int, level: str = "expert",
+                    samples: int = 40, draws: int = 60,
+                    progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """The three readers scored on ``deals`` fresh hands of ``variant``."""
+    v = parse_variant(variant)
+    model: Model | None = shipped(v)
+    rng = random.Random(seed)
+    l1 = HeuristicBot(0)
+    sums: dict[str, dict[str, float]] = {r: {"ll": 0.0, "top": 0.0, "n": 0.0, "pll": 0.0,
+                                             "ptop": 0.0, "pn": 0.0} for r in READERS}
+    decisions = 0
+    for k in range(deals):
+        g = Game.new(v, seed=seed * 7_919 + 1_000_000 + k)
+        bots = [make_bot(level, seed=seed * 31 + k * 10 + s, budget=Budget(samples=samples))
+                for s in range(g.players)]
+        for s, b in enumerate(bots):
+            b.start_hand(g.view(s))
+        while not g.is_over:
+            now = g.to_act
+            if now is not None and any(isinstance(a, Play) for a in g.legal_actions(now)):
+                decisions += 1
+                _score(g, g.view(now), model, l1, rng, draws, sums)
+            if not step(g, bots):
+                break
+        if progress is not None:
+            progress(f"hand {k + 1} of {deals}: {decisions} decisions read")
+    out: dict[str, Any] = {"variant": variant, "hands": deals, "decisions": decisions,
+                           "level": level, "model": model is not None}
+    for r, t in sums.items():
+        if r == "model" and model is None:
+            continue
+        out[r] = {"log_likelihood": round(t["ll"] / max(1, t["n"]), 4),
+                  "top1": round(t["top"] / max(1, t["n"]), 4), "cards": int(t["n"])}
+        if t["pn"]:
+            out[r]["partner_log_likelihood"] = round(t["pll"] / t["pn"], 4)
+            out[r]["partner_top1"] = round(t["ptop"] / t["pn"], 4)
+    return out
+
+
+def _score(g: Game, view: PlayerView, model: Model | None, l1: HeuristicBot,
+           rng: random.Random, draws: int, sums: dict[str, dict[str, float]]) -> None:
+    n = g.players
+    y, open_ = targets(g, view)
+    if not open_.any():
+        return
+    excluded = exclusions(view)
+    dealt = [sample_hidden(view, rng, excluded) for _ in range(draws)]
+    readers: dict[str, dict[Card, Any]] = {"uniform": _marginals(view, dealt,
+                                                                 [1.0] * draws, open_)}
+    if replayable(view):
+        w = [likelihood(view, from_view(view, h, st), l1) for h, st in dealt]
+        w = tempered(w, min(FLOOR, draws))
+        readers["l1"] = _marginals(view, dealt, w, open_) if sum(w) > 0 \
+            else readers["uniform"]
+    else:
+        readers["l1"] = readers["uniform"]
+    if model is not None:
+        readers["model"] = model.chances(view)
+    partner = (view.seat + 2) % n if view.variant.partnerships else None
+    for c in hidden(view):
+        truth = int(y[card_order(view, c)])
+        if truth < 0:
+            continue
+        for name, chances in readers.items():
+            p = chances.get(c)
+            if p is None:
+                continue
+            t = sums[name]
+            t["ll"] += float(np.log(max(float(p[truth]), 1e-9)))
+            t["top"] += float(int(np.argmax(p)) == truth)
+            t["n"] += 1
+            if partner is not None and truth == relative(view, partner) - 1:
+                t["pll"] += float(np.log(max(float(p[truth]), 1e-9)))
+                t["ptop"] += float(int(np.argmax(p)) == truth)
+                t["pn"] += 1

@@ -1,0 +1,34 @@
+"""The reading benchmark and the robot that reads with the network: figures for every
+reader, each a probability's log (never above 0) and a share; ``expert-read`` plays
+whole hands legally where a network ships and where none does (it is then the
+expert)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tute.bots import Budget, make_bot
+from tute.core.driver import play_hand
+from tute.core.game import Game
+from tute.tools.reading import reading_figures
+
+pytest.importorskip("numpy")
+
+
+def test_the_readers_are_scored_on_fresh_hands() -> None:
+    fig = reading_figures("parejas", 1, 5, level="heuristic", draws=12)
+    assert fig["decisions"] == 40 and fig["model"] is True
+    for name in ("uniform", "l1", "model"):
+        row = fig[name]
+        assert row["log_likelihood"] <= 0 and 0 <= row["top1"] <= 1 and row["cards"] > 300
+        assert row["partner_log_likelihood"] <= 0
+    habanero = reading_figures("habanero", 1, 5, level="heuristic", draws=12)
+    assert "partner_top1" not in habanero["uniform"]
+
+
+@pytest.mark.parametrize("variant", ["parejas", "habanero", "tres"])
+def test_expert_read_plays_whole_hands(variant: str) -> None:
+    g = Game.new(variant, seed=3)
+    play_hand(g, [make_bot("expert-read", seed=s, budget=Budget(samples=6))
+                  for s in range(g.players)])
+    assert g.is_over and g.result() is not None
