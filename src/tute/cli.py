@@ -677,8 +677,9 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--bots", required=True,
                    help="levels to compare, comma-separated: random, heuristic, mc, pimc, expert "
                         "(expert-deep, expert-roll6, expert-pool10, expert-3x, expert-more, "
-                        "expert-readable: "
-                        "experiments; cheat, the open-hand upper bound; cheat-partner, "
+                        "expert-readable, expert-read (deals weighed by the "
+                        "card-location network), expert-signals (seed 004's discard "
+                        "signals): experiments; cheat, the open-hand upper bound; cheat-partner, "
                         "expert told its partner's hand), or your own robot as module:Class")
     a.add_argument("--variant", default="habanero", help="variant text (default habanero)")
     a.add_argument("--deals", type=int, default=200,
