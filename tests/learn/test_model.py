@@ -112,5 +112,5 @@ def test_the_shipped_models_load_say_what_made_them_and_read_voids() -> None:
             if not step(g, bots):
                 break
     assert said and float(np.mean(said)) < 0.05
-    figures = evaluate(model, split(examples("parejas", 8, 77, "heuristic"), 0.5, 0)[1])
+    figures = evaluate(model, split(examples("parejas", 8, 77, "heuristic"), 0.5)[1])
     assert figures["log_likelihood"] > figures["uniform_log_likelihood"]

@@ -93,7 +93,7 @@ def reading_figures(variant: str, deals: int, seed: int, level: str = "expert",
         if progress is not None:
             progress(f"hand {k + 1} of {deals}: {decisions} decisions read")
     out: dict[str, Any] = {"variant": variant, "hands": deals, "decisions": decisions,
-                           "level": level, "model": model is not None}
+                           "level": level, "network": model is not None}
     for r, t in sums.items():
         if r == "model" and model is None:
             continue
