@@ -99,13 +99,13 @@ def _cmd_bench(args: argparse.Namespace) -> int:
             print(f"{variant}: {fig['decisions']} decisions in {fig['hands']} hands played "
                   f"by {fig['level']}; per hidden card, log-likelihood of its place / top-1"
                   " (the partner's cards)")
-            for name in ("uniform", "l1", "model"):
+            for name in ("uniform", "l1", "model", "model_deals"):
                 if name in fig:
                     row = fig[name]
                     extra = (f"  ({row['partner_log_likelihood']:.4f} / "
                              f"{row['partner_top1']:.1%})"
                              if "partner_log_likelihood" in row else "")
-                    print(f"  {name:8} {row['log_likelihood']:.4f} / {row['top1']:.1%}"
+                    print(f"  {name:11} {row['log_likelihood']:.4f} / {row['top1']:.1%}"
                           f"{extra}  [{row['cards']} cards]")
         return 0
     if args.analysis:

@@ -18,7 +18,7 @@ pytest.importorskip("numpy")
 def test_the_readers_are_scored_on_fresh_hands() -> None:
     fig = reading_figures("parejas", 1, 5, level="heuristic", draws=12)
     assert fig["decisions"] == 40 and fig["network"] is True
-    for name in ("uniform", "l1", "model"):
+    for name in ("uniform", "l1", "model", "model_deals"):
         row = fig[name]
         assert row["log_likelihood"] <= 0 and 0 <= row["top1"] <= 1 and row["cards"] > 300
         assert row["partner_log_likelihood"] <= 0

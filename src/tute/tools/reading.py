@@ -9,7 +9,10 @@ likely to be, and is scored on where it really was:
 - ``l1``: the same deals weighed as ``expert`` weighs them (the L1 model's likelihood
   of the others' play, tempered; where the hand cannot be replayed -- a stock was
   drawn -- the expert weighs nothing, and this is ``uniform``);
-- ``model``: the card-location network (:mod:`tute.learn`).
+- ``model``: the card-location network (:mod:`tute.learn`), its chances as they are;
+- ``model_deals``: the same deals weighed by the network (tempered as the expert
+  tempers), as ``expert-read`` weighs them -- the rules' constraints exact, the
+  network's reading on top.
 
 Scores, per hidden card: the mean log-likelihood of its true place, and how often the
 likeliest place is the true one (top-1); and the same for the partner's cards alone --
@@ -18,6 +21,7 @@ what the partner holds, read (partnerships only).
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from typing import Any
@@ -38,7 +42,7 @@ from tute.learn.features import card_order, hidden, relative
 from tute.learn.model import Model, shipped
 from tute.tools.training import targets
 
-READERS = ("uniform", "l1", "model")
+READERS = ("uniform", "l1", "model", "model_deals")
 FLOOR = 40            # the expert tempers to this many effective deals (its samples)
 
 
@@ -95,7 +99,7 @@ def reading_figures(variant: str, deals: int, seed: int, level: str = "expert",
     out: dict[str, Any] = {"variant": variant, "hands": deals, "decisions": decisions,
                            "level": level, "network": model is not None}
     for r, t in sums.items():
-        if r == "model" and model is None:
+        if r.startswith("model") and model is None:
             continue
         out[r] = {"log_likelihood": round(t["ll"] / max(1, t["n"]), 4),
                   "top1": round(t["top"] / max(1, t["n"]), 4), "cards": int(t["n"])}
@@ -123,7 +127,12 @@ def _score(g: Game, view: PlayerView, model: Model | None, l1: HeuristicBot,
     else:
         readers["l1"] = readers["uniform"]
     if model is not None:
-        readers["model"] = model.chances(view)
+        chances = model.chances(view)
+        readers["model"] = chances
+        logs = [model.log_weight(view, chances, h, st) for h, st in dealt]
+        top = max(logs)
+        w = tempered([math.exp(x - top) for x in logs], min(FLOOR, draws))
+        readers["model_deals"] = _marginals(view, dealt, w, open_)
     partner = (view.seat + 2) % n if view.variant.partnerships else None
     for c in hidden(view):
         truth = int(y[card_order(view, c)])
