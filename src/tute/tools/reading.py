@@ -28,19 +28,17 @@ from typing import Any
 
 import numpy as np
 
-from tute.bots import Budget, HeuristicBot, make_bot
+from tute.bots import Budget, HeuristicBot
 from tute.bots.expert import likelihood, replayable, tempered
 from tute.bots.sampler import exclusions, sample_hidden
-from tute.core.actions import Play
 from tute.core.cards import Card
-from tute.core.driver import step
 from tute.core.game import Game
 from tute.core.position import from_view
 from tute.core.variants import parse_variant
 from tute.core.views import PlayerView
 from tute.learn.features import card_order, hidden, relative
 from tute.learn.model import Model, shipped
-from tute.tools.training import targets
+from tute.tools.training import self_play, targets
 
 READERS = ("uniform", "l1", "model", "model_deals")
 FLOOR = 40            # the expert tempers to this many effective deals (its samples)
@@ -83,17 +81,9 @@ def reading_figures(variant: str, deals: int, seed: int, level: str = "expert",
     decisions = 0
     for k in range(deals):
         g = Game.new(v, seed=seed * 7_919 + 1_000_000 + k)
-        bots = [make_bot(level, seed=seed * 31 + k * 10 + s, budget=Budget(samples=samples))
-                for s in range(g.players)]
-        for s, b in enumerate(bots):
-            b.start_hand(g.view(s))
-        while not g.is_over:
-            now = g.to_act
-            if now is not None and any(isinstance(a, Play) for a in g.legal_actions(now)):
-                decisions += 1
-                _score(g, g.view(now), model, l1, rng, draws, sums)
-            if not step(g, bots):
-                break
+        for view in self_play(g, level, seed * 31 + k * 10, Budget(samples=samples)):
+            decisions += 1
+            _score(g, view, model, l1, rng, draws, sums)
         if progress is not None:
             progress(f"hand {k + 1} of {deals}: {decisions} decisions read")
     out: dict[str, Any] = {"variant": variant, "hands": deals, "decisions": decisions,

@@ -13,7 +13,7 @@ the robots, the split and PyTorch.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,6 +64,21 @@ def targets(g: Game, view: PlayerView) -> tuple[Ints, Bools]:
     return y, open_
 
 
+def self_play(g: Game, level: str, seed: int, budget: Budget | None) -> Iterator[PlayerView]:
+    """Play ``g`` to its end with ``level`` robots at every seat (seat ``s`` seeded
+    ``seed + s``), yielding the view of each seat about to choose a card (the game as it
+    stands then: read it before the next is asked)."""
+    bots = [make_bot(level, seed=seed + s, budget=budget) for s in range(g.players)]
+    for s, b in enumerate(bots):
+        b.start_hand(g.view(s))
+    while not g.is_over:
+        now = g.to_act
+        if now is not None and any(isinstance(a, Play) for a in g.legal_actions(now)):
+            yield g.view(now)
+        if not step(g, bots):
+            break
+
+
 def examples(variant: str, deals: int, seed: int, level: str = "expert",
              samples: int | None = None, first: int = 0,
              progress: Callable[[int], None] | None = None) -> Data:
@@ -78,20 +93,11 @@ def examples(variant: str, deals: int, seed: int, level: str = "expert",
     budget = Budget(samples=samples) if samples else None
     for k in range(first, first + deals):
         g = Game.new(v, seed=seed * 1_000_003 + k)
-        players = [make_bot(level, seed=seed * 10_007 + k * 10 + s, budget=budget)
-                   for s in range(g.players)]
-        for s, p in enumerate(players):
-            p.start_hand(g.view(s))
-        while not g.is_over:
-            now = g.to_act
-            if now is not None and any(isinstance(a, Play) for a in g.legal_actions(now)):
-                view = g.view(now)
-                y, open_ = targets(g, view)
-                xs.append(encode(view))
-                ys.append(y)
-                opens.append(open_)
-            if not step(g, players):
-                break
+        for view in self_play(g, level, seed * 10_007 + k * 10, budget):
+            y, open_ = targets(g, view)
+            xs.append(encode(view))
+            ys.append(y)
+            opens.append(open_)
         if progress is not None:
             progress(k + 1 - first)
     return Data(np.stack(xs), np.stack(ys), np.stack(opens), v.players)
