@@ -183,7 +183,6 @@ def _read_record(path: str, lang: str) -> GameRecord | int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-
     from tute.core.records import record_to_json_text
     from tute.term.replay import print_replay
     from tute.term.style import Style

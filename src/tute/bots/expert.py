@@ -33,19 +33,22 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from tute.bots.base import Budget
 from tute.bots.heuristic import HeuristicBot
-from tute.bots.sampler import sample_game
+from tute.bots.sampler import sample_hidden
 from tute.bots.search import PimcBot, outcome, solvable
 from tute.core.actions import Action, Play
 from tute.core.cards import Card
 from tute.core.driver import step
 from tute.core.errors import TuteError
 from tute.core.game import Game
+from tute.core.position import from_view
 from tute.core.views import PlayerView
 from tute.search.solver import solve
+
+Weight = Callable[[Game, list[list[Card]], list[Card]], float]
 
 EPSILON = 0.4        # how often a player's card is not the model's
 DECLINED = 0.05      # how often a player lets a window close on a cante he could sing
@@ -232,15 +235,23 @@ class ExpertBot(PimcBot):
         if not replayable(view):
             return None
         model = HeuristicBot(0)
+        return self.draw(view, excluded, wanted, deadline, lambda g, _hands, _stock:
+                         likelihood(view, g, model, self.partner_epsilon))
+
+    def draw(self, view: PlayerView, excluded: dict[int, set[Card]], wanted: int,
+             deadline: float | None, weight: Weight) -> tuple[list[Game], list[float]]:
+        """:meth:`pool_size` deals drawn consistently with the view, each with its
+        ``weight`` (of the game, every seat's hand and the stock) -- as many as 40 % of
+        a time budget allows: the search gets the rest."""
         start = time.perf_counter()
-        # weighing may take up to 40% of a time budget; the search gets the rest
         stop = None if deadline is None else start + 0.4 * (deadline - start)
         pool: list[Game] = []
         weights: list[float] = []
         while len(pool) < self.pool_size(wanted):
-            g = sample_game(view, self.rng, excluded)
+            hands, stock = sample_hidden(view, self.rng, excluded)
+            g = from_view(view, hands, stock)          # what sample_game does
             pool.append(g)
-            weights.append(likelihood(view, g, model, self.partner_epsilon))
+            weights.append(weight(g, hands, stock))
             if stop is not None and time.perf_counter() > stop:
                 break
         return pool, weights

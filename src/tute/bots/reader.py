@@ -11,14 +11,9 @@ expert.
 
 from __future__ import annotations
 
-import math
-import time
-
 from tute.bots.expert import ExpertBot
-from tute.bots.sampler import sample_hidden
 from tute.core.cards import Card
 from tute.core.game import Game
-from tute.core.position import from_view
 from tute.core.views import PlayerView
 
 
@@ -28,22 +23,13 @@ class ReaderBot(ExpertBot):
     def weigh(self, view: PlayerView, excluded: dict[int, set[Card]], wanted: int,
               deadline: float | None) -> tuple[list[Game], list[float]] | None:
         try:
-            from tute.learn.model import shipped
+            from tute.learn.model import normalized, shipped
         except ImportError:                       # no numpy: the expert's own weights
             return super().weigh(view, excluded, wanted, deadline)
         model = shipped(view.variant)
         if model is None:
             return super().weigh(view, excluded, wanted, deadline)
-        start = time.perf_counter()
-        stop = None if deadline is None else start + 0.4 * (deadline - start)
         chances = model.chances(view)
-        pool: list[Game] = []
-        logs: list[float] = []
-        while len(pool) < self.pool_size(wanted):
-            hands, stock = sample_hidden(view, self.rng, excluded)
-            pool.append(from_view(view, hands, stock))
-            logs.append(model.log_weight(view, chances, hands, stock))
-            if stop is not None and time.perf_counter() > stop:
-                break
-        top = max(logs)
-        return pool, [math.exp(x - top) for x in logs]
+        pool, logs = self.draw(view, excluded, wanted, deadline, lambda _g, hands, stock:
+                               model.log_weight(view, chances, hands, stock))
+        return pool, normalized(logs)

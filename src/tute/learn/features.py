@@ -148,6 +148,19 @@ def encode(view: PlayerView) -> Vector:
     return x
 
 
+def open_places(view: PlayerView) -> npt.NDArray[np.bool_]:
+    """The places that can hold a hidden card now: the other seats with cards (from
+    the viewer: 1..n-1), then the stock."""
+    n = view.variant.players
+    out = np.zeros(n, dtype=bool)
+    for s, k in enumerate(view.hand_counts):
+        r = relative(view, s)
+        if r and k > 0:
+            out[r - 1] = True
+    out[-1] = view.stock_left > 0
+    return out
+
+
 def hidden(view: PlayerView) -> list[Card]:
     """The cards the viewer has not seen: where the network says they may be."""
     seen = {a.card for _s, a in view.history if isinstance(a, Play)} | set(view.hand)

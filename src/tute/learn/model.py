@@ -15,6 +15,7 @@ a variant, once.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -28,7 +29,16 @@ import numpy.typing as npt
 from tute.core.cards import Card
 from tute.core.variants import Variant
 from tute.core.views import PlayerView
-from tute.learn.features import CARDS, Vector, encode, hidden, relative, size, suit_order
+from tute.learn.features import (
+    CARDS,
+    Vector,
+    encode,
+    hidden,
+    open_places,
+    relative,
+    size,
+    suit_order,
+)
 
 Matrix = npt.NDArray[np.float32]
 VERSION = 1
@@ -57,12 +67,7 @@ class Model:
         """Each hidden card's chance of each place (``players`` numbers: seats 1..n-1
         from the viewer, then the stock), zero where a place holds no card now."""
         logits = self.logits(encode(view))
-        open_ = np.zeros(self.players, dtype=bool)
-        for s, k in enumerate(view.hand_counts):
-            r = relative(view, s)
-            if r and k > 0:
-                open_[r - 1] = True
-        open_[-1] = view.stock_left > 0
+        open_ = open_places(view)
         order = suit_order(view)
         out: dict[Card, Matrix] = {}
         for c in hidden(view):
@@ -90,6 +95,12 @@ class Model:
             if p is not None:
                 total += float(np.log(max(float(p[-1]), 1e-9)))
         return total
+
+
+def normalized(logs: Sequence[float]) -> list[float]:
+    """Weights from their logs, the largest 1 (no overflow, no underflow of them all)."""
+    top = max(logs)
+    return [math.exp(x - top) for x in logs]
 
 
 def save(model: Model, path: Path) -> None:

@@ -21,7 +21,6 @@ what the partner holds, read (partnerships only).
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable
 from typing import Any
@@ -37,7 +36,7 @@ from tute.core.position import from_view
 from tute.core.variants import parse_variant
 from tute.core.views import PlayerView
 from tute.learn.features import card_order, hidden, relative
-from tute.learn.model import Model, shipped
+from tute.learn.model import Model, normalized, shipped
 from tute.tools.training import self_play, targets
 
 READERS = ("uniform", "l1", "model", "model_deals")
@@ -120,8 +119,7 @@ def _score(g: Game, view: PlayerView, model: Model | None, l1: HeuristicBot,
         chances = model.chances(view)
         readers["model"] = chances
         logs = [model.log_weight(view, chances, h, st) for h, st in dealt]
-        top = max(logs)
-        w = tempered([math.exp(x - top) for x in logs], min(FLOOR, draws))
+        w = tempered(normalized(logs), min(FLOOR, draws))
         readers["model_deals"] = _marginals(view, dealt, w, open_)
     partner = (view.seat + 2) % n if view.variant.partnerships else None
     for c in hidden(view):

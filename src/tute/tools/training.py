@@ -26,7 +26,7 @@ from tute.core.driver import step
 from tute.core.game import Game
 from tute.core.variants import parse_variant
 from tute.core.views import PlayerView
-from tute.learn.features import CARDS, encode, hidden, relative, size, suit_order
+from tute.learn.features import CARDS, encode, hidden, open_places, relative, size, suit_order
 from tute.learn.model import Matrix, Model
 
 Ints = npt.NDArray[np.int64]
@@ -55,13 +55,7 @@ def targets(g: Game, view: PlayerView) -> tuple[Ints, Bools]:
         s = where.get(c)
         y[order[c.suit.index] * 10 + c.index % 10] = \
             n - 1 if s is None else relative(view, s) - 1
-    open_ = np.zeros(n, dtype=bool)
-    for s, k in enumerate(view.hand_counts):
-        r = relative(view, s)
-        if r and k > 0:
-            open_[r - 1] = True
-    open_[-1] = view.stock_left > 0
-    return y, open_
+    return y, open_places(view)
 
 
 def self_play(g: Game, level: str, seed: int, budget: Budget | None) -> Iterator[PlayerView]:

@@ -13,6 +13,7 @@ from tute.analysis.walk import Restart, restart_at
 from tute.core.errors import TuteError
 from tute.server.routes.common import Site, answer, run
 from tute.server.routes.people import may_see
+from tute.server.site.accounts import Account
 from tute.server.site.names import InvalidNameError, validate_name
 from tute.server.social.doors import Social
 from tute.server.tables.kept import game_id, parse_game_id
@@ -34,10 +35,9 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
         except ValueError as e:
             raise AgainError("again_no_decision") from e
 
-    def name_for(ask: PlayAgain, request: Request, again: Restart) -> str:
+    def name_for(ask: PlayAgain, logged: Account | None, again: Restart) -> str:
         if ask.name is not None:
             return validate_name(ask.name)
-        logged = site.account(request)
         if logged is not None:
             return logged.name
         try:                                  # the seat's own name, where it may be used
@@ -49,9 +49,9 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
         table_id, number = parse_game_id(request.path_params["game_id"])
         ask = decode_body(PlayAgain, await request.body())
         found = await run(lambda: restart(request, table_id, number, ask))
-        name = name_for(ask, request, found)
-        player, secret = site.ensure(request)
         logged = site.account(request)
+        name = name_for(ask, logged, found)
+        player, secret = site.ensure(request)
         staged = stage(found.variant, found.game.deal, found.before,
                        game_id(table_id, number), found.hand, found.trick)
         table = await site.lobby.again(staged, found.variant, found.seat, player, name,
