@@ -89,7 +89,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
                   f"{cost.get('redis_commands')} Redis commands" if cost else ""))
         return 0
     if args.reading:
-        from tute.tools.reading import reading_figures
+        from tute.tools.reading import READERS, reading_figures
         for variant in args.variant or ["parejas"]:
             fig = reading_figures(variant, args.hands, args.reading_seed,
                                   progress=None if args.json else print)
@@ -99,13 +99,13 @@ def _cmd_bench(args: argparse.Namespace) -> int:
             print(f"{variant}: {fig['decisions']} decisions in {fig['hands']} hands played "
                   f"by {fig['level']}; per hidden card, log-likelihood of its place / top-1"
                   " (the partner's cards)")
-            for name in ("uniform", "l1", "model", "model_deals"):
+            for name in READERS:
                 if name in fig:
                     row = fig[name]
                     extra = (f"  ({row['partner_log_likelihood']:.4f} / "
                              f"{row['partner_top1']:.1%})"
                              if "partner_log_likelihood" in row else "")
-                    print(f"  {name:11} {row['log_likelihood']:.4f} / {row['top1']:.1%}"
+                    print(f"  {name:12} {row['log_likelihood']:.4f} / {row['top1']:.1%}"
                           f"{extra}  [{row['cards']} cards]")
         return 0
     if args.analysis:
@@ -803,8 +803,8 @@ def build_parser() -> argparse.ArgumentParser:
     an.add_argument("--lang", default="es", choices=("es", "pt", "it", "en"))
     an.set_defaults(func=_cmd_analyze)
 
-    t = sub.add_parser("train", help="train the card-location network on seeded "
-                                      "self-play (needs the 'train' extra: PyTorch)")
+    t = sub.add_parser("train", help="train the card-location or policy network on "
+                                      "seeded self-play (needs the 'train' extra: PyTorch)")
     t.add_argument("--variant", default="parejas", help="variant text (default parejas)")
     t.add_argument("--deals", type=int, default=600, help="hands of self-play (default 600)")
     t.add_argument("--seed", type=int, default=1, help="seed of the deals, robots and fit")
@@ -816,6 +816,9 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--epochs", type=int, default=30, help="passes over the data (default 30)")
     t.add_argument("--workers", type=int, default=1, help="processes that play the hands")
     t.add_argument("--data", help="a .npz of rows: read when there, else written there")
+    t.add_argument("--head", default="location", choices=("location", "policy"),
+                   help="the network: where the hidden cards are (location, the default) "
+                        "or which card a seat plays (policy)")
     t.add_argument("--out", required=True, help="where the model's .npz is written")
     t.set_defaults(func=_cmd_train)
 
@@ -836,7 +839,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
         print("--hidden: sizes separated by commas, e.g. 256,256", file=sys.stderr)
         return 2
     return command(args.variant, args.deals, args.seed, args.level, args.samples, sizes,
-                   args.epochs, args.workers, args.out, args.data)
+                   args.epochs, args.workers, args.out, args.data, head=args.head)
 
 
 def with_data_folder(args: argparse.Namespace) -> None:

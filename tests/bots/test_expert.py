@@ -142,7 +142,7 @@ def test_declined_reads_a_lead_that_closes_a_window_with_a_cante_in_hand() -> No
         could = any(model.declaration(g.view(s)) is not None
                     for s in (leader, *g.seats_with_declarations()))
         me = next(s for s in range(4) if g.variant.side_of(s) != g.variant.side_of(leader))
-        w = expert._declined(g.view(me), g, leader, g.view(leader), model)
+        w = expert.declined(g.view(me), g, leader, g.view(leader), model)
         assert (w < 1.0) == could
         seen[could] += 1
     assert seen[True] > 0 and seen[False] > 0

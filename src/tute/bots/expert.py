@@ -97,14 +97,14 @@ def likelihood(view: PlayerView, g: Game, model: HeuristicBot,
                         natural = model.card(then) == action.card
                         w *= (1 - eps + eps / n) if natural else eps / n
                 if past.window_open:
-                    w *= _declined(view, past, seat, then, model)
+                    w *= declined(view, past, seat, then, model)
             past.apply(seat, action)
     except TuteError:                        # a deal the play contradicts: impossible
         return 0.0
     return w
 
 
-def _declined(view: PlayerView, past: Game, leader: int, leader_view: PlayerView | None,
+def declined(view: PlayerView, past: Game, leader: int, leader_view: PlayerView | None,
               model: HeuristicBot) -> float:
     """The lead closes a declaration window: a seat that could sing (or declare tute, a
     manilla) then and did not is unlikely to hold what it would have declared.

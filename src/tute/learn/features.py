@@ -169,3 +169,13 @@ def hidden(view: PlayerView) -> list[Card]:
     if view.turn_up is not None:            # face up: where it goes is known too
         seen.add(view.turn_up)
     return [c for c in deck(view.variant.deck) if c not in seen]
+
+
+def playable(view: PlayerView) -> npt.NDArray[np.bool_]:
+    """The cards the viewer may play now, in the turned order (the policy's mask)."""
+    out = np.zeros(CARDS, dtype=bool)
+    order = suit_order(view)
+    for a in view.legal:
+        if isinstance(a, Play):
+            out[order[a.card.suit.index] * 10 + a.card.index % 10] = True
+    return out

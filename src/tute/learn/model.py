@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -56,12 +56,7 @@ class Model:
     def logits(self, x: Vector) -> Matrix:
         """The raw outputs for one view's numbers (or a batch of them): ``[..., 40,
         players]``."""
-        h = x.astype(np.float32)
-        for i, (w, b) in enumerate(self.layers):
-            h = h @ w + b
-            if i < len(self.layers) - 1:
-                h = np.maximum(h, 0.0)
-        return h.reshape(*x.shape[:-1], CARDS, self.players)
+        return forward(self.layers, x).reshape(*x.shape[:-1], CARDS, self.players)
 
     def chances(self, view: PlayerView) -> dict[Card, Matrix]:
         """Each hidden card's chance of each place (``players`` numbers: seats 1..n-1
@@ -97,13 +92,34 @@ class Model:
         return total
 
 
+def forward(layers: Sequence[tuple[Matrix, Matrix]], x: Vector) -> Matrix:
+    """Dense layers with ReLU between them, on one row of numbers or a batch."""
+    h = x.astype(np.float32)
+    for i, (w, b) in enumerate(layers):
+        h = h @ w + b
+        if i < len(layers) - 1:
+            h = np.maximum(h, 0.0)
+    return h
+
+
 def normalized(logs: Sequence[float]) -> list[float]:
     """Weights from their logs, the largest 1 (no overflow, no underflow of them all)."""
     top = max(logs)
     return [math.exp(x - top) for x in logs]
 
 
-def save(model: Model, path: Path) -> None:
+class Network(Protocol):
+    """What is saved of a network: its table, its layers and what made it."""
+
+    @property
+    def players(self) -> int: ...
+    @property
+    def layers(self) -> tuple[tuple[Matrix, Matrix], ...]: ...
+    @property
+    def meta(self) -> dict[str, Any]: ...
+
+
+def save(model: Network, path: Path) -> None:
     arrays: dict[str, Any] = {}
     for i, (w, b) in enumerate(model.layers):
         arrays[f"w{i}"] = w
@@ -112,9 +128,12 @@ def save(model: Model, path: Path) -> None:
     np.savez_compressed(path, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
 
 
-def load(path: Path | Any) -> Model:
-    """A model from its ``.npz`` (a path, or a file opened by :mod:`importlib.resources`);
-    ValueError where it is not one this version reads."""
+def read(path: Path | Any, kind: str
+         ) -> tuple[int, tuple[tuple[Matrix, Matrix], ...], dict[str, Any]]:
+    """A network's table, layers and meta from its ``.npz`` (a path, or a file opened
+    by :mod:`importlib.resources`); ValueError where it is not one this version reads,
+    or not of this ``kind`` (``location``: the card-location network, the kind of the
+    files that say none; ``policy``)."""
     with np.load(path, allow_pickle=False) as data:
         meta = json.loads(str(data["meta"]))
         if meta.get("version") != VERSION:
@@ -122,10 +141,18 @@ def load(path: Path | Any) -> Model:
         count = sum(1 for k in data.files if k.startswith("w"))
         layers = tuple((data[f"w{i}"].astype(np.float32), data[f"b{i}"].astype(np.float32))
                        for i in range(count))
+    if meta.get("kind", "location") != kind:
+        raise ValueError(f"a {meta.get('kind', 'location')} network, not a {kind} one")
     players = int(meta["players"])
-    if layers[0][0].shape[0] != size(players) or layers[-1][0].shape[1] != CARDS * players:
+    outputs = CARDS * players if kind == "location" else CARDS
+    if layers[0][0].shape[0] != size(players) or layers[-1][0].shape[1] != outputs:
         raise ValueError("the model's layers do not fit its table")
-    return Model(players, layers, meta)
+    return players, layers, meta
+
+
+def load(path: Path | Any) -> Model:
+    """A card-location network from its ``.npz`` (see :func:`read`)."""
+    return Model(*read(path, "location"))
 
 
 def name_for(variant: Variant) -> str:

@@ -12,7 +12,10 @@ likely to be, and is scored on where it really was:
 - ``model``: the card-location network (:mod:`tute.learn`), its chances as they are;
 - ``model_deals``: the same deals weighed by the network (tempered as the expert
   tempers), as ``expert-read`` weighs them -- the rules' constraints exact, the
-  network's reading on top.
+  network's reading on top;
+- ``policy_deals``: the same deals weighed by the policy network's chance of the
+  others' cards (tempered), as ``expert-policy`` weighs them (where the hand can be
+  replayed; elsewhere ``model_deals``).
 
 Scores, per hidden card: the mean log-likelihood of its true place, and how often the
 likeliest place is the true one (top-1); and the same for the partner's cards alone --
@@ -29,6 +32,7 @@ import numpy as np
 
 from tute.bots import Budget, HeuristicBot
 from tute.bots.expert import likelihood, replayable, tempered
+from tute.bots.reader import policy_log_likelihood
 from tute.bots.sampler import exclusions, sample_hidden
 from tute.core.cards import Card
 from tute.core.game import Game
@@ -37,9 +41,10 @@ from tute.core.variants import parse_variant
 from tute.core.views import PlayerView
 from tute.learn.features import card_order, hidden, relative
 from tute.learn.model import Model, normalized, shipped
+from tute.learn.policy import Policy, shipped_policy
 from tute.tools.training import self_play, targets
 
-READERS = ("uniform", "l1", "model", "model_deals")
+READERS = ("uniform", "l1", "model", "model_deals", "policy_deals")
 FLOOR = 40            # the expert tempers to this many effective deals (its samples)
 
 
@@ -69,10 +74,14 @@ def _marginals(view: PlayerView, draws: list[tuple[list[list[Card]], list[Card]]
 
 def reading_figures(variant: str, deals: int, seed: int, level: str = "expert",
                     samples: int = 40, draws: int = 60,
-                    progress: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """The three readers scored on ``deals`` fresh hands of ``variant``."""
+                    progress: Callable[[str], None] | None = None,
+                    model: Model | None = None, policy: Policy | None = None
+                    ) -> dict[str, Any]:
+    """The readers scored on ``deals`` fresh hands of ``variant`` (the networks: the
+    package's, unless given)."""
     v = parse_variant(variant)
-    model: Model | None = shipped(v)
+    model = model or shipped(v)
+    policy = policy or shipped_policy(v)
     rng = random.Random(seed)
     l1 = HeuristicBot(0)
     sums: dict[str, dict[str, float]] = {r: {"ll": 0.0, "top": 0.0, "n": 0.0, "pll": 0.0,
@@ -82,13 +91,14 @@ def reading_figures(variant: str, deals: int, seed: int, level: str = "expert",
         g = Game.new(v, seed=seed * 7_919 + 1_000_000 + k)
         for view in self_play(g, level, seed * 31 + k * 10, Budget(samples=samples)):
             decisions += 1
-            _score(g, view, model, l1, rng, draws, sums)
+            _score(g, view, model, policy, l1, rng, draws, sums)
         if progress is not None:
             progress(f"hand {k + 1} of {deals}: {decisions} decisions read")
     out: dict[str, Any] = {"variant": variant, "hands": deals, "decisions": decisions,
-                           "level": level, "network": model is not None}
+                           "level": level, "network": model is not None,
+                           "policy": policy is not None}
     for r, t in sums.items():
-        if r.startswith("model") and model is None:
+        if not t["n"]:
             continue
         out[r] = {"log_likelihood": round(t["ll"] / max(1, t["n"]), 4),
                   "top1": round(t["top"] / max(1, t["n"]), 4), "cards": int(t["n"])}
@@ -98,7 +108,8 @@ def reading_figures(variant: str, deals: int, seed: int, level: str = "expert",
     return out
 
 
-def _score(g: Game, view: PlayerView, model: Model | None, l1: HeuristicBot,
+def _score(g: Game, view: PlayerView, model: Model | None, policy: Policy | None,
+           l1: HeuristicBot,
            rng: random.Random, draws: int, sums: dict[str, dict[str, float]]) -> None:
     n = g.players
     y, open_ = targets(g, view)
@@ -121,6 +132,14 @@ def _score(g: Game, view: PlayerView, model: Model | None, l1: HeuristicBot,
         logs = [model.log_weight(view, chances, h, st) for h, st in dealt]
         w = tempered(normalized(logs), min(FLOOR, draws))
         readers["model_deals"] = _marginals(view, dealt, w, open_)
+    if policy is not None and replayable(view):
+        logs = [policy_log_likelihood(view, from_view(view, h, st), policy)
+                for h, st in dealt]
+        if max(logs) > -np.inf:
+            w = tempered(normalized(logs), min(FLOOR, draws))
+            readers["policy_deals"] = _marginals(view, dealt, w, open_)
+    elif "model_deals" in readers:
+        readers["policy_deals"] = readers["model_deals"]
     partner = (view.seat + 2) % n if view.variant.partnerships else None
     for c in hidden(view):
         truth = int(y[card_order(view, c)])
