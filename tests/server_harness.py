@@ -267,6 +267,7 @@ class Playing:
         self.acted = 0
         self.settled: dict[str, Any] | None = None     # the match's pay-out, as sent
         self.paid = threading.Event()
+        self.earned: list[dict[str, Any]] = []         # achievements told to the table
         self.error: BaseException | None = None
         self._stop = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
@@ -301,6 +302,8 @@ class Playing:
                     if m["event"]["kind"] == "settled":
                         self.settled = m
                         self.paid.set()
+                    if m["event"]["kind"] == "earned":
+                        self.earned.append(m["event"])
                     if legal and seq > done and not self.over.is_set():
                         done = seq
                         w.send(json.dumps({"type": "act", "action": legal[0]}))

@@ -503,6 +503,40 @@ def _cmd_admin(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_achievements(args: argparse.Namespace) -> int:
+    """The achievements' feats read again from every table's events, against those kept
+    (exit 1 where they differ, unless ``--write`` made them the same)."""
+    from sqlalchemy import create_engine
+
+    from tute.server.site.achievements import Achievements, earned
+    from tute.server.tables.feats import every_feat
+
+    engine = create_engine(args.db)
+    try:
+        found = every_feat(engine)
+        missing, extra = Achievements(engine).compare(found, write=args.write)
+    except Exception as e:
+        print(f"tute: cannot rebuild the achievements of {args.db}: {e}", file=sys.stderr)
+        return 2
+    finally:
+        engine.dispose()
+    people = {f.account for f in found}
+    total = sum(sum(1 for p in earned(f for f in found if f.account == a).values() if p.done)
+                for a in people)
+    print(f"tute: {len(found)} feats in the tables' events ({len(people)} people, "
+          f"{total} achievements earned)")
+    for f in missing:
+        print(f"tute: not kept: account {f.account}, table {f.table_id} match {f.match}")
+    for f in extra:
+        print(f"tute: kept but not in the events: account {f.account}, table "
+              f"{f.table_id} match {f.match}")
+    if (missing or extra) and not args.write:
+        return 1
+    print("tute: the kept feats are the events' own" + (" (written)" if missing or extra
+                                                           else ""))
+    return 0
+
+
 def _cmd_reports(args: argparse.Namespace) -> int:
     """The chat messages players reported, newest first, for the operator."""
     import datetime
@@ -741,7 +775,7 @@ def build_parser() -> argparse.ArgumentParser:
     sv.set_defaults(func=_cmd_serve)
 
     ad = sub.add_parser("admin", help="the server's database: migrate, export, ledger, "
-                                      "reports")
+                                      "achievements, reports")
     ad_sub = ad.add_subparsers(dest="admin_command", required=True)
     mg = ad_sub.add_parser("migrate", help="upgrade the database to the newest schema")
     mg.add_argument("--db", help=DB_HELP)
@@ -756,6 +790,12 @@ def build_parser() -> argparse.ArgumentParser:
                     help="prove every balance equals its movements and all sum to zero")
     lg.add_argument("--db", help=DB_HELP)
     lg.set_defaults(func=_cmd_ledger)
+    ac = ad_sub.add_parser("achievements", help="rebuild the achievements' feats from "
+                                                "every table's events and compare")
+    ac.add_argument("--write", action="store_true",
+                    help="make the kept feats those of the events (else only compare)")
+    ac.add_argument("--db", help=DB_HELP)
+    ac.set_defaults(func=_cmd_achievements)
     rp = ad_sub.add_parser("reports", help="the chat messages players reported")
     rp.add_argument("--db", help=DB_HELP)
     rp.add_argument("--limit", type=int, default=100, help="at most this many (newest)")

@@ -195,3 +195,15 @@ analyses = Table(
     Column("created", Integer, nullable=False),
     Column("data", Text, nullable=False),                 # JSON: the decisions
 )
+
+# achievements: what each person did in each counted match (site.achievements folds them)
+feats = Table(
+    "tute_feats", metadata,
+    Column("account_id", Integer, primary_key=True),
+    Column("table_id", String(32), primary_key=True),
+    Column("match", Integer, primary_key=True),
+    Column("at", Integer, nullable=False, index=True),
+    Column("preset", String(32), nullable=False),
+    Column("won", Integer, nullable=False),
+    Column("things", Text, nullable=False),
+)

@@ -33,6 +33,7 @@ from sqlalchemy.exc import IntegrityError
 from tute.core.errors import TuteError
 from tute.server.db.schema import accounts, sessions, xp
 from tute.server.site import ledger
+from tute.server.site.achievements import Achievements
 from tute.server.site.names import name_key, name_skeleton, validate_name
 from tute.server.site.passwords import PasswordError, check_new, hash_password, needs_rehash, verify
 from tute.server.site.ratings import ratings_of
@@ -216,7 +217,8 @@ class Accounts:
         return {"id": account.id, "author": f"a{account.id}",
                 "name": account.name, "chips": self.chips(account), "xp": points,
                 "level": level_of(points), "ratings": skill, "abandons": int(abandons or 0),
-                "games": games}
+                "games": games,
+                "achievements": [p.json() for p in Achievements(self.engine).of(account.id)]}
 
     def rankings(self, period: str, now: float | None = None, limit: int = 100
                  ) -> list[dict[str, Any]]:

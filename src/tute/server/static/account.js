@@ -1,5 +1,6 @@
-// The account: register, log in and out, the profile (chips, XP, level, the ledger) and
-// the rankings.  The session is an HttpOnly cookie: the page never holds it.
+// The account: register, log in and out, the profile (chips, XP, level, achievements,
+// the ledger) and the rankings.  The session is an HttpOnly cookie: the page never holds it.
+import { renderAchievements } from "/static/achievements.js";
 import { t } from "/static/i18n.js";
 import { api } from "/static/lobby.js";
 
@@ -86,6 +87,7 @@ export async function showProfile() {
     dd.textContent = t("games_won", { played: g.played, won: g.won });
     facts.append(dt, dd);
   }
+  renderAchievements(me.achievements || [], $("profile-achievements"), $("profile-ach-summary"));
   showGames();
   const list = $("profile-ledger");
   list.replaceChildren();

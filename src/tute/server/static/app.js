@@ -15,6 +15,7 @@ import { actionLabel, drawHand as layHand } from "/static/hand.js";
 import { renderGains, renderStake } from "/static/money.js";
 import { heard, renderAuction } from "/static/auction.js";
 import { announce, placeAnnouncement } from "/static/announce.js";
+import { earnedLines } from "/static/achievements.js";
 import {
   renderCount, shortName, renderScore, renderSeats, renderStock, renderTrick, showClock, sweepTrick,
 } from "/static/table.js";
@@ -292,6 +293,13 @@ function handle(msg) {
   if (ev.kind === "settled") {     // the pot paid: what each took, then my new balance
     renderGains(session ? session.seat : null, tableInfo, null);
     refreshMe().then(() => { if (tableInfo) renderGains(session ? session.seat : null, tableInfo, currentAccount()); });
+  }
+  if (ev.kind === "earned") {      // achievements: told to the table, kept in the count
+    const name = shortName(ev.name);
+    const lines = earnedLines(ev, session ? session.seat : null, name);
+    $("count").append(...lines);
+    say(lines.map((p) => p.textContent).join(" "), true);
+    play("cante");
   }
   if (ev.kind === "start") refreshMe();            // the bet left the balance
   if (!msg.view) { if (current) drawAfter(current); return; }

@@ -114,9 +114,20 @@ class SeatGain(msgspec.Struct, frozen=True):
 
 class Settled(TableEvent, frozen=True, tag="settled"):
     """A competitive match's pot and XP paid out (after its ``match_over``): what each
-    person took, as the ledger has it."""
+    person took, as the ledger has it, and when (seconds since the epoch; 0: stored
+    before it was said) -- the order of a person's matches for the achievements."""
 
     gains: list[SeatGain]
+    at: int = 0
+
+
+class Earned(TableEvent, frozen=True, tag="earned"):
+    """A person earned achievements with the match just settled (their keys, in the
+    catalogue's order): the table announces it ("¡Ana consigue *Tute de reyes*!")."""
+
+    seat: int
+    name: str
+    keys: list[str]
 
 
 class Invited(TableEvent, frozen=True, tag="invite"):
@@ -163,7 +174,7 @@ class Said(TableEvent, frozen=True, tag="chat"):
 
 
 AnyEvent = (OptionsSet | Seated | Started | Practice | Staged | Acted | HandEnded | MatchEnded
-            | Settled | Invited | AutomaticSet | Editing | Abandoned | AnnulVoted | AnnulRefused
+            | Settled | Earned | Invited | AutomaticSet | Editing | Abandoned | AnnulVoted | AnnulRefused
             | AnnulExpired | Annulled | Said)
 _SECRET = {"start": ("seed", "escrow"), "seat": ("player", "account", "where"),
            "staged": ("hands", "turn_up", "stock", "before")}

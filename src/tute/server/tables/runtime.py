@@ -339,10 +339,13 @@ class TableRuntime(TableMoney):
         await self.emit(played.events, ops, settle)
         if gains:                                # what each person took, for every page
             try:
-                await self.emit([Settled([SeatGain(g.seat, g.chips, g.xp) for g in gains])])
+                await self.emit([Settled([SeatGain(g.seat, g.chips, g.xp) for g in gains],
+                                         int(time.time()))])
             except TuteError:                    # paid all the same: the profile shows it
                 log.warning("table %s: the settlement of match %s was not kept", self.id,
                             self.escrow)
+            else:
+                await self.announce_achievements()
         return True
 
     async def automatic_play(self, player: str | None, on: bool) -> None:
