@@ -87,7 +87,8 @@ export async function showProfile() {
     dd.textContent = t("games_won", { played: g.played, won: g.won });
     facts.append(dt, dd);
   }
-  renderAchievements(me.achievements || [], $("profile-achievements"), $("profile-ach-summary"));
+  renderAchievements(me.achievements || [], $("profile-achievements"), $("profile-ach-summary"),
+    $("profile-ach-detail"));
   showGames();
   const list = $("profile-ledger");
   list.replaceChildren();

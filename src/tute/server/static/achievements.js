@@ -29,23 +29,30 @@ export function about(key, goal) {
 
 const day = (at) => new Date(at * 1000).toLocaleDateString(document.documentElement.lang);
 
-// the profile: every achievement, earned ones first (newest first), then the rest in the
-// catalogue's order with their progress
-export function renderAchievements(list, box, summary) {
+// the profile: every achievement as a tile (its badge, its name, the date it was earned
+// or how far along it is), earned ones first (newest first), then the rest in the
+// catalogue's order; a tap on a tile says what it asks for, below the tiles
+export function renderAchievements(list, box, summary, detail) {
   box.replaceChildren();
   const done = list.filter((a) => a.at !== null).sort((a, b) => b.at - a.at);
   const rest = list.filter((a) => a.at === null);
   summary.textContent = t("ach_summary", { n: done.length, total: list.length });
+  const tell = (a, li) => {
+    for (const other of box.querySelectorAll("li.open")) other.classList.remove("open");
+    li.classList.add("open");
+    detail.replaceChildren();
+    const name = document.createElement("strong");
+    name.textContent = title(a.key);
+    detail.append(name, document.createTextNode(` · ${about(a.key, a.goal)}`));
+  };
   for (const a of [...done, ...rest]) {
     const li = document.createElement("li");
     li.className = a.at !== null ? "earned" : "locked";
     li.dataset.key = a.key;
-    const text = document.createElement("div");
+    li.tabIndex = 0;
+    li.title = about(a.key, a.goal);
     const name = document.createElement("strong");
     name.textContent = title(a.key);
-    const said = document.createElement("span");
-    said.className = "about";
-    said.textContent = about(a.key, a.goal);
     const when = document.createElement("span");
     when.className = "when";
     if (a.at !== null) when.textContent = t("ach_earned_on", { date: day(a.at) });
@@ -53,12 +60,14 @@ export function renderAchievements(list, box, summary) {
       const bar = document.createElement("progress");
       bar.max = a.goal;
       bar.value = a.count;
-      when.append(bar, " ", t("ach_progress", { count: a.count, goal: a.goal }));
+      when.append(bar, t("ach_progress", { count: a.count, goal: a.goal }));
     }
-    text.append(name, said, when);
-    li.append(badge(a.key, a.at !== null), text);
+    li.append(badge(a.key, a.at !== null), name, when);
+    li.onclick = () => tell(a, li);
+    li.onkeydown = (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); tell(a, li); } };
     box.append(li);
   }
+  detail.textContent = t("ach_tap");
 }
 
 // the table's news: one line per achievement earned, with its badge

@@ -297,8 +297,8 @@ function handle(msg) {
   if (ev.kind === "earned") {      // achievements: told to the table, kept in the count
     const name = shortName(ev.name);
     const lines = earnedLines(ev, session ? session.seat : null, name);
-    $("count").append(...lines);
-    say(lines.map((p) => p.textContent).join(" "), true);
+    $("count").append(...lines);                   // the count in sight: said there only
+    if ($("count-box").hidden) say(lines.map((p) => p.textContent).join(" "), true);
     play("cante");
   }
   if (ev.kind === "start") refreshMe();            // the bet left the balance

@@ -1,0 +1,112 @@
+"""Achievements in a real browser: Ana plays a competitive match by clicking against
+Bea (a person at another address, over the socket); the table tells who earned what,
+with its badge; the profile shows the badges, dates and progress -- on a desktop and on
+a phone, with screenshots to look at."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from browser_kit import DESKTOP, PHONE, chromium, click, needs_chromium, shot
+from server_harness import Playing, Server
+
+pytestmark = needs_chromium
+
+
+@pytest.fixture()
+def server(tmp_path: Path) -> Iterator[Server]:
+    s = Server(f"sqlite:///{tmp_path / 'ach.db'}")
+    yield s
+    s.stop()
+
+
+def _log_in(page: object, port: int, name: str) -> None:
+    page.goto(f"http://127.0.0.1:{port}/")  # type: ignore[attr-defined]
+    page.wait_for_selector("#variant option", state="attached")  # type: ignore[attr-defined]
+    page.click("#login-open")  # type: ignore[attr-defined]
+    page.fill("#login-name", name)  # type: ignore[attr-defined]
+    page.fill("#login-password", "naipes de la abuela")  # type: ignore[attr-defined]
+    page.click("#login")  # type: ignore[attr-defined]
+    page.wait_for_selector("#account-in:not([hidden])")  # type: ignore[attr-defined]
+
+
+def test_an_achievement_told_at_the_table_and_seen_on_the_profile(server: Server) -> None:
+    from playwright.sync_api import sync_playwright
+
+    from tute.server.site.economy import winning_seats
+
+    ana = server.account("Ana")
+    bea = server.account("Bea", "127.0.0.2")
+    table = ana.post("/api/tables", {"variant": "habanero", "name": "Ana",
+                                     "competitive": True, "bet": 10}).json()["id"]
+    assert bea.post(f"/api/tables/{table}/seats", {"seat": 1, "name": "Bea"}
+                    ).status_code == 200
+    with sync_playwright() as p, Playing(bea, table) as b:
+        browser = chromium(p)
+        page = browser.new_context(viewport=DESKTOP).new_page()
+        _log_in(page, server.port, "Ana")
+        page.goto(f"http://127.0.0.1:{server.port}/?table={table}")
+        page.wait_for_selector("#table:not([hidden])")
+        time.sleep(0.3)
+        assert ana.post(f"/api/tables/{table}/start").status_code == 200
+        for _ in range(1500):
+            if not page.is_hidden("#after"):
+                break
+            legal = page.query_selector_all("#hand button[data-legal]")
+            if legal and not page.query_selector("#trick[data-closed]"):
+                click(legal[0])
+            ok = page.query_selector("#count-ok:not([hidden])")
+            if ok:
+                click(ok)
+            page.wait_for_timeout(80)
+        b.wait()
+        t = server.lobby.tables[table]
+        assert t.match is not None
+        won = 0 in winning_seats(t.match, list(t.seats))
+        page.wait_for_selector("#count .earned-news", timeout=15000)
+        news = page.inner_text("#count")
+        said = "¡Consigues «Primera victoria»!" if won else "¡Bea consigue «Primera victoria»!"
+        assert said in news, news
+        badge = page.query_selector("#count .earned-news svg.badge")
+        assert badge is not None
+        box = badge.bounding_box()
+        assert box is not None and box["width"] >= 30 and box["height"] >= 30   # in sight
+        shot(page, "achievement-told-desktop")
+        mine = {a["key"]: a for a in ana.get("/api/me").json()["achievements"]}
+        page.click("#back")
+        page.wait_for_selector("#lobby:not([hidden])")
+        page.click("#profile-open")
+        page.wait_for_selector("#profile-achievements li")
+        earned = page.query_selector_all("#profile-achievements li.earned")
+        assert len(earned) == sum(1 for a in mine.values() if a["at"] is not None)
+        assert ("Primera victoria" in page.inner_text("#profile-achievements li.earned")
+                if won else not earned or "Primera victoria" not in
+                " ".join(e.inner_text() for e in earned))
+        habanero = page.inner_text("#profile-achievements li[data-key='games_habanero']")
+        assert "Asiduo: Tute habanero" in habanero and "1 de 10" in habanero
+        assert "Toca una conquista" in page.inner_text("#profile-ach-detail")
+        page.click("#profile-achievements li[data-key='games_habanero']")
+        assert page.inner_text("#profile-ach-detail") == \
+            "Asiduo: Tute habanero · Juega 10 partidas de Tute habanero."
+        # a badge is drawn (the sprite's drawing, not an empty box): its pixels vary
+        first = page.query_selector("#profile-achievements li svg.badge")
+        assert first is not None
+        png = first.screenshot()
+        assert len(set(png[100:4000])) > 20
+        page.query_selector("#profile-achievements").scroll_into_view_if_needed()
+        shot(page, "achievements-profile-desktop")
+        phone = browser.new_context(viewport=PHONE).new_page()
+        _log_in(phone, server.port, "Ana")
+        phone.click("#profile-open")
+        phone.wait_for_selector("#profile-achievements li")
+        phone.query_selector("#profile-achievements").scroll_into_view_if_needed()
+        shot(phone, "achievements-profile-phone")
+        row = phone.query_selector("#profile-achievements li")
+        assert row is not None
+        r = row.bounding_box()
+        assert r is not None and r["x"] >= 0 and r["x"] + r["width"] <= PHONE["width"] + 1
+        browser.close()
