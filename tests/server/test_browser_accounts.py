@@ -103,8 +103,8 @@ def test_register_play_for_chips_and_see_the_profile(server: Server) -> None:
         assert "apuesta" in page.inner_text("#profile-ledger")
         assert "Nivel en Tute (uno contra uno)" in facts
         level = facts.split("Nivel en Tute (uno contra uno)")[1].strip().splitlines()[0]
-        assert level.endswith(", provisional (1 partida)"), level   # not a raw "-2.6"
-        assert level.split(",")[0].isdigit(), level
+        assert level == "se verá tras 5 partidas (1 jugada)", level   # not a raw "-2.6",
+        assert "1 · Novato (faltan 100 XP para el nivel 2)" in facts   # nor a guess
         assert "Tute habanero" in facts and "1 partida" in facts
         with server.lobby.store.engine.connect() as c:   # alone with robots: no XP (the
             rows = c.exec_driver_sql("SELECT amount FROM tute_xp").all()   # third attack)
@@ -112,6 +112,7 @@ def test_register_play_for_chips_and_see_the_profile(server: Server) -> None:
         page.click("#rank-periods button[data-period='day']")
         wait_until(page, "!document.querySelector('#rank-empty').hidden")
         assert page.query_selector_all("#rank-rows tr") == []
+        assert page.inner_text("#rank-mine") == "Aún no estás en esta clasificación."
         assert "dos personas" in page.inner_text("#rank-counts")   # says what counts
         page.click("#logout")
         page.wait_for_selector("#account-out:not([hidden])")

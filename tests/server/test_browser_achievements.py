@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_kit import DESKTOP, PHONE, chromium, click, needs_chromium, shot
+from browser_kit import DESKTOP, PHONE, chromium, click, needs_chromium, shot, wait_until
 from server_harness import Playing, Server
 
 pytestmark = needs_chromium
@@ -99,6 +99,32 @@ def test_an_achievement_told_at_the_table_and_seen_on_the_profile(server: Server
         assert len(set(png[100:4000])) > 20
         page.query_selector("#profile-achievements").scroll_into_view_if_needed()
         shot(page, "achievements-profile-desktop")
+        # the rankings, per game: the stored results (XP, played, won), Ana's place marked
+        page.click("#profile-close")
+        page.click("#rank-periods button[data-period='day']")
+        page.select_option("#rank-game", "habanero")
+        wait_until(page, "document.querySelectorAll('#rank-rows tr').length === 2")
+        rows = [r.inner_text().split("\t") for r in page.query_selector_all("#rank-rows tr")]
+        stored = ana.get("/api/rankings?period=day&game=habanero").json()
+        assert [[c.strip() for c in r] for r in rows] == [
+            [str(x["place"]), x["name"], str(x["xp"]), "1",
+             f"{x['won']} ({100 * x['won']} %)"] for x in stored["rows"]]
+        assert {x["name"]: x["xp"] for x in stored["rows"]} == (
+            {"Ana": 20, "Bea": 5} if won else {"Ana": 5, "Bea": 20})
+        mine = page.query_selector("#rank-rows tr.mine")
+        assert mine is not None and "Ana" in mine.inner_text()
+        place = 1 if won else 2
+        assert page.inner_text("#rank-mine") == f"Tu puesto: {place}.º de 2 · " \
+            f"{20 if won else 5} XP"
+        page.query_selector("#rankings").scroll_into_view_if_needed()
+        shot(page, "rankings-per-game-desktop")
+        table = page.query_selector("#rankings table").bounding_box()
+        panel = page.query_selector("#rankings").bounding_box()
+        assert table is not None and panel is not None
+        assert table["x"] + table["width"] <= panel["x"] + panel["width"]   # inside it
+        page.select_option("#rank-game", "guinote")
+        wait_until(page, "!document.querySelector('#rank-empty').hidden")
+        assert page.inner_text("#rank-mine") == "Aún no estás en esta clasificación."
         phone = browser.new_context(viewport=PHONE).new_page()
         _log_in(phone, server.port, "Ana")
         phone.click("#profile-open")

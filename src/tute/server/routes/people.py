@@ -13,6 +13,7 @@ from starlette.routing import BaseRoute, Route
 from tute.server.routes.common import Site, run
 from tute.server.site import ledger
 from tute.server.site.accounts import SESSION_COOKIE, SESSION_DAYS, Account
+from tute.server.site.rankings import page as ranked_page
 from tute.server.social.chat import ChatError
 from tute.server.social.doors import Door, Social
 from tute.server.social.moderation import account_of_author
@@ -74,9 +75,14 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
         return JSONResponse(await run(lambda: people.me(person)))
 
     async def rankings(request: Request) -> JSONResponse:
+        """XP won in a period (``period``: day, week, month, all) in one game or all
+        (``game``: a preset's name, or all), with the person's own place."""
         period = request.query_params.get("period", "all")
-        rows = await run(lambda: people.rankings(period))
-        return JSONResponse({"period": period, "rows": rows})
+        game = request.query_params.get("game", "all")
+        person = await run(lambda: site.account(request))
+        return JSONResponse(await run(lambda: ranked_page(
+            site.store.engine, period, None if game == "all" else game,
+            None if person is None else person.id)))
 
     async def chips_ledger(request: Request) -> JSONResponse:
         person = await run(lambda: site.me(request))

@@ -23,7 +23,7 @@ import hashlib
 import secrets
 import time
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import delete, func, select
@@ -36,6 +36,7 @@ from tute.server.site import ledger
 from tute.server.site.achievements import Achievements
 from tute.server.site.names import name_key, name_skeleton, validate_name
 from tute.server.site.passwords import PasswordError, check_new, hash_password, needs_rehash, verify
+from tute.server.site.rankings import level_json
 from tute.server.site.ratings import ratings_of
 from tute.server.wire.limits import RateLimit
 
@@ -44,7 +45,6 @@ SESSION_DAYS = 30
 LOGIN_WINDOW = 300.0
 LOGINS_PER_ACCOUNT = 10
 LOGINS_PER_ADDRESS = 30
-PERIODS = ("day", "week", "month", "all")
 
 
 class AccountError(TuteError):
@@ -68,11 +68,6 @@ class Account:
 
 def _token(secret: str) -> str:
     return hashlib.sha256(secret.encode("ascii", "replace")).hexdigest()
-
-
-def level_of(points: int) -> int:
-    """The level an XP total reaches: 100 XP for level 2, then 100 more each level."""
-    return 1 + max(0, points) // 100
 
 
 class Accounts:
@@ -216,44 +211,6 @@ class Accounts:
                                         .group_by(xp.c.preset))}
         return {"id": account.id, "author": f"a{account.id}",
                 "name": account.name, "chips": self.chips(account), "xp": points,
-                "level": level_of(points), "ratings": skill, "abandons": int(abandons or 0),
+                **level_json(points), "ratings": skill, "abandons": int(abandons or 0),
                 "games": games,
                 "achievements": [p.json() for p in Achievements(self.engine).of(account.id)]}
-
-    def rankings(self, period: str, now: float | None = None, limit: int = 100
-                 ) -> list[dict[str, Any]]:
-        """XP won in the period (UTC day, ISO week, month, or all time), the most first:
-        registered players who hold chips to cover the biggest bet they played in it."""
-        if period not in PERIODS:
-            raise AccountError("bad_period", periods=", ".join(PERIODS))
-        since = _period_start(period, now)
-        with self.engine.connect() as c:
-            rows = c.execute(select(accounts.c.id, accounts.c.name,
-                                    func.sum(xp.c.amount).label("xp"))
-                             .join(xp, xp.c.account_id == accounts.c.id)
-                             .where(xp.c.at >= since)
-                             .group_by(accounts.c.id, accounts.c.name)
-                             .having(func.sum(xp.c.amount) > 0)
-                             .order_by(func.sum(xp.c.amount).desc(), accounts.c.name)
-                             ).all()
-            out: list[dict[str, Any]] = []
-            for r in rows:
-                holder = ledger.player(int(r.id))
-                if ledger.balance(c, holder) < ledger.biggest_bet(c, holder, since):
-                    continue
-                out.append({"name": r.name, "xp": int(r.xp)})
-                if len(out) >= limit:
-                    break
-        return out
-
-
-def _period_start(period: str, now: float | None) -> int:
-    if period == "all":
-        return 0
-    moment = datetime.fromtimestamp(now if now is not None else time.time(), UTC)
-    day = moment.replace(hour=0, minute=0, second=0, microsecond=0)
-    if period == "week":
-        day -= timedelta(days=day.weekday())
-    elif period == "month":
-        day = day.replace(day=1)
-    return int(day.timestamp())

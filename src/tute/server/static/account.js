@@ -13,7 +13,9 @@ function number(n) { return new Intl.NumberFormat(document.documentElement.lang)
 
 // openskill's cautious rating (mu - 3 sigma) starts at 0 and goes below it while few
 // games are known: shown on a scale a player reads (1000 at the start, 40 a point),
-// and called provisional for the first games
+// not at all for the first games (a number after one game says nothing), and called
+// provisional for the next ones
+const HIDDEN = 5;
 const PROVISIONAL = 10;
 const shownRating = (rating) => Math.max(0, Math.round(1000 + 40 * rating));
 
@@ -63,8 +65,10 @@ export async function showProfile() {
   $("profile-name").textContent = me.name;
   const facts = $("profile-facts");
   facts.replaceChildren();
+  const level = t("level_line", { level: me.level, band: t(`band_${me.band}`), n: number(me.xp_next),
+    next: me.level + 1 });
   for (const [key, value] of [["chips", number(me.chips)], ["xp", number(me.xp)],
-    ["level", String(me.level)], ["abandons", String(me.abandons)]]) {
+    ["level", level], ["abandons", String(me.abandons)]]) {
     const dt = document.createElement("dt");
     dt.textContent = t(`profile_${key}`);
     const dd = document.createElement("dd");
@@ -76,8 +80,9 @@ export async function showProfile() {
     const dt = document.createElement("dt");
     dt.textContent = t("rating_of", { game: t(`family_${kind}`), format: t(`seats_${format}`) });
     const dd = document.createElement("dd");
-    dd.textContent = t(r.games < PROVISIONAL ? "rating_provisional" : "rating_value",
-      { rating: shownRating(r.rating), n: r.games });
+    dd.textContent = r.games < HIDDEN ? t("rating_hidden", { goal: HIDDEN, n: r.games })
+      : t(r.games < PROVISIONAL ? "rating_provisional" : "rating_value",
+        { rating: shownRating(r.rating), n: r.games });
     facts.append(dt, dd);
   }
   for (const [preset, g] of Object.entries(me.games || {})) {   // per game
@@ -130,25 +135,56 @@ async function showGames() {
   }
 }
 
-export async function showRankings(period = "week") {
+let rankPeriod = "week";
+
+// the ranking of a period, for every game or one: place, name, XP, matches played and
+// won; the person's own place below it when it is not on the page
+export async function showRankings(period = rankPeriod) {
+  rankPeriod = period;
   for (const b of document.querySelectorAll("#rank-periods button")) {
     b.setAttribute("aria-pressed", b.dataset.period === period ? "true" : "false");
   }
+  const game = $("rank-game").value || "all";
   const body = $("rank-rows");
   body.replaceChildren();
+  const mineBox = $("rank-mine");
+  mineBox.hidden = true;
   try {
-    const { rows } = await api(`/api/rankings?period=${period}`);
+    const { rows, mine, ranked } = await api(`/api/rankings?period=${period}&game=${encodeURIComponent(game)}`);
     $("rank-empty").hidden = rows.length > 0;
-    rows.forEach((r, i) => {
+    $("rankings").querySelector("thead").hidden = rows.length === 0;
+    for (const r of rows) {
       const tr = document.createElement("tr");
-      for (const text of [String(i + 1), r.name, number(r.xp)]) {
+      if (mine && r.place === mine.place) tr.className = "mine";
+      const share = r.played ? Math.round((100 * r.won) / r.played) : 0;
+      for (const text of [String(r.place), r.name, number(r.xp), number(r.played),
+        t("rank_won_share", { won: number(r.won), share })]) {
         const td = document.createElement("td");
         td.textContent = text;
         tr.append(td);
       }
       body.append(tr);
-    });
+    }
+    if (me) {
+      mineBox.hidden = false;
+      mineBox.textContent = mine ? t("rank_mine", { place: mine.place, ranked, xp: number(mine.xp) })
+        : t("rank_mine_none");
+    }
   } catch { $("rank-empty").hidden = false; }
+}
+
+export function fillRankGames() {
+  const select = $("rank-game");
+  const chosen = select.value || "all";
+  select.replaceChildren();
+  for (const key of ["all", "parejas", "habanero", "tres", "individual", "corriente", "arrastre",
+    "online", "guinote", "subastado", "cabrero"]) {
+    const o = document.createElement("option");
+    o.value = key;
+    o.textContent = key === "all" ? t("rank_game_all") : t(`preset_${key}`);
+    select.append(o);
+  }
+  select.value = chosen;
 }
 
 export function wireAccount() {
@@ -163,6 +199,8 @@ export function wireAccount() {
     show();
   };
   $("profile-open").onclick = showProfile;
+  fillRankGames();
+  $("rank-game").onchange = () => showRankings();
   $("profile-close").onclick = () => { $("profile").hidden = true; };
   for (const b of document.querySelectorAll("#rank-periods button")) b.onclick = () => showRankings(b.dataset.period);
   $("competitive").onchange = () => { $("bet-label").hidden = !$("competitive").checked; };

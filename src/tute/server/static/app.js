@@ -8,7 +8,7 @@ import {
   api, fillChoices, invitation, lobbySend, setMeta, showOptions, stopWatching, tableOptions, watchTables,
 } from "/static/lobby.js";
 import { wireOptions } from "/static/options.js";
-import { current as currentAccount, refreshMe, showRankings, wireAccount } from "/static/account.js";
+import { current as currentAccount, fillRankGames, refreshMe, showRankings, wireAccount } from "/static/account.js";
 import { pause, save, settings, SPEEDS } from "/static/settings.js";
 import { play } from "/static/sound.js";
 import { actionLabel, drawHand as layHand } from "/static/hand.js";
@@ -479,6 +479,8 @@ async function changeLanguage(next) {
   $("lang").value = code;
   translate();
   fillChoices();
+  fillRankGames();
+  showRankings();
   if (current) draw(current);
   if (tableInfo && tableInfo.status === "open") renderWaiting(tableInfo);
   if ($("table").hidden) openLobby();

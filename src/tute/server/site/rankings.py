@@ -1,0 +1,121 @@
+"""Rankings (seed 001's "Ranking por pontos"): XP won in a period, the most first, for
+every game together or one game (parejas, habanero, Guiñote...), with each player's
+matches played and won there; a person's own place even when it is off the page.
+
+Who is ranked: registered players whose XP in the period is above zero and who hold
+chips to cover the biggest bet they played in it (a ranking bought with chips lost
+elsewhere is not one).  Levels: an XP total's level (100 XP a level) and its band's name,
+as players of card sites know them.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.engine import Engine
+
+from tute.core.errors import TuteError
+from tute.core.variants import PRESETS
+from tute.server.db.schema import accounts, xp
+from tute.server.site import ledger
+
+PERIODS = ("day", "week", "month", "all")
+XP_PER_LEVEL = 100
+# the first level of each band, and the band's name (its catalogue key: level_<band>)
+BANDS = ((1, "novice"), (2, "apprentice"), (4, "amateur"), (7, "regular"), (11, "skilled"),
+         (16, "expert"), (26, "master"), (41, "legend"))
+
+
+class RankingError(TuteError):
+    """A ranking that cannot be asked for (an unknown period or game)."""
+
+
+def level_of(points: int) -> int:
+    """The level an XP total reaches: 100 XP for level 2, then 100 more each level."""
+    return 1 + max(0, points) // XP_PER_LEVEL
+
+
+def band_of(level: int) -> str:
+    """The name (key) of the band a level is in."""
+    return [name for first, name in BANDS if level >= first][-1]
+
+
+def to_next_level(points: int) -> int:
+    """The XP still to win for the next level."""
+    return XP_PER_LEVEL - max(0, points) % XP_PER_LEVEL
+
+
+def level_json(points: int) -> dict[str, Any]:
+    level = level_of(points)
+    return {"level": level, "band": band_of(level), "xp_next": to_next_level(points)}
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """A ranked player: the place, the name, the XP and the matches played and won
+    in the period (in the game asked for)."""
+
+    place: int
+    account: int
+    name: str
+    xp: int
+    played: int
+    won: int
+
+    def json(self) -> dict[str, Any]:
+        return {"place": self.place, "name": self.name, "xp": self.xp,
+                "played": self.played, "won": self.won}
+
+
+def period_start(period: str, now: float | None = None) -> int:
+    if period not in PERIODS:
+        raise RankingError("bad_period", periods=", ".join(PERIODS))
+    if period == "all":
+        return 0
+    moment = datetime.fromtimestamp(now if now is not None else time.time(), UTC)
+    day = moment.replace(hour=0, minute=0, second=0, microsecond=0)
+    if period == "week":
+        day -= timedelta(days=day.weekday())
+    elif period == "month":
+        day = day.replace(day=1)
+    return int(day.timestamp())
+
+
+def ranking(engine: Engine, period: str, game: str | None = None,
+            now: float | None = None) -> list[Row]:
+    """Every ranked player of the period (and game: a preset's name, None for all),
+    in order."""
+    since = period_start(period, now)
+    if game is not None and game not in PRESETS:
+        raise RankingError("bad_game", games=", ".join(PRESETS))
+    query = (select(accounts.c.id, accounts.c.name, func.sum(xp.c.amount).label("xp"),
+                    func.count().label("played"), func.sum(xp.c.won).label("won"))
+             .join(xp, xp.c.account_id == accounts.c.id).where(xp.c.at >= since))
+    if game is not None:
+        query = query.where(xp.c.preset == game)
+    query = (query.group_by(accounts.c.id, accounts.c.name)
+             .having(func.sum(xp.c.amount) > 0)
+             .order_by(func.sum(xp.c.amount).desc(), accounts.c.name))
+    out: list[Row] = []
+    with engine.connect() as c:
+        for r in c.execute(query).all():
+            holder = ledger.player(int(r.id))
+            if ledger.balance(c, holder) < ledger.biggest_bet(c, holder, since):
+                continue
+            out.append(Row(len(out) + 1, int(r.id), str(r.name), int(r.xp), int(r.played),
+                           int(r.won or 0)))
+    return out
+
+
+def page(engine: Engine, period: str, game: str | None = None, me: int | None = None,
+         limit: int = 100, now: float | None = None) -> dict[str, Any]:
+    """The first ``limit`` rows, and the person's own row (``mine``: None where they are
+    not ranked) -- the same whether or not it is on the page."""
+    rows = ranking(engine, period, game, now)
+    mine = next((r for r in rows if r.account == me), None) if me is not None else None
+    return {"period": period, "game": game or "all", "rows": [r.json() for r in rows[:limit]],
+            "mine": None if mine is None else mine.json(), "ranked": len(rows)}
