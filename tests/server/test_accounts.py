@@ -44,8 +44,10 @@ def test_register_log_out_and_in_again(server: Server) -> None:
     me = r.json()
     assert isinstance(me["id"], int) and me["author"] == f"a{me['id']}"   # in the chat
     assert me == {"id": me["id"], "author": me["author"], "name": name,
-                  "chips": ledger.GRANT, "xp": 0, "level": 1, "ratings": {}, "abandons": 0,
-                  "games": {}}
+                  "chips": ledger.GRANT, "xp": 0, "level": 1, "band": "novice",
+                  "xp_next": 100, "ratings": {}, "abandons": 0, "games": {},
+                  "achievements": me["achievements"]}
+    assert len(me["achievements"]) == 17 and not any(a["at"] for a in me["achievements"])
     cookie = r.headers["set-cookie"]
     assert "tute_session=" in cookie and "HttpOnly" in cookie and "SameSite=lax" in cookie
     assert ana.get("/api/me").json()["name"] == name

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 from sqlalchemy import create_engine
+from sqlalchemy.engine import Engine
 
 from tute.server.db import migrate
 from tute.server.db.schema import accounts, xp
@@ -26,7 +27,7 @@ DAY = 86_400
 NOW = int(time.time())          # the ledger's moves are now: so are the results
 
 
-def _store(tmp_path: Path) -> object:
+def _store(tmp_path: Path) -> Engine:
     engine = create_engine(f"sqlite:///{tmp_path / 'r.db'}")
     migrate.upgrade(engine)
     with engine.begin() as c:
@@ -37,9 +38,9 @@ def _store(tmp_path: Path) -> object:
     return engine
 
 
-def _result(engine: object, account: int, n: int, preset: str, won: bool, amount: int,
+def _result(engine: Engine, account: int, n: int, preset: str, won: bool, amount: int,
             at: int) -> None:
-    with engine.begin() as c:  # type: ignore[attr-defined]
+    with engine.begin() as c:
         c.execute(xp.insert().values(key=f"xp:t{account}-{n}:1:{account}", account_id=account,
                                      at=at, amount=amount, table_id=f"t{account}-{n}",
                                      preset=preset, won=1 if won else 0))
