@@ -71,7 +71,7 @@ def test_an_achievement_told_at_the_table_and_seen_on_the_profile(server: Server
         news = page.inner_text("#count")
         said = "¡Consigues «Primera victoria»!" if won else "¡Bea consigue «Primera victoria»!"
         assert said in news, news
-        badge = page.query_selector("#count .earned-news svg.badge")
+        badge = page.query_selector("#count .earned-news svg.ach-badge")
         assert badge is not None
         box = badge.bounding_box()
         assert box is not None and box["width"] >= 30 and box["height"] >= 30   # in sight
@@ -93,7 +93,7 @@ def test_an_achievement_told_at_the_table_and_seen_on_the_profile(server: Server
         assert page.inner_text("#profile-ach-detail") == \
             "Asiduo: Tute habanero · Juega 10 partidas de Tute habanero."
         # a badge is drawn (the sprite's drawing, not an empty box): its pixels vary
-        first = page.query_selector("#profile-achievements li svg.badge")
+        first = page.query_selector("#profile-achievements li svg.ach-badge")
         assert first is not None
         png = first.screenshot()
         assert len(set(png[100:4000])) > 20

@@ -8,7 +8,7 @@ const SVG = "http://www.w3.org/2000/svg";
 export function badge(key, earned = true) {
   const svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("viewBox", "0 0 64 64");
-  svg.setAttribute("class", earned ? "badge" : "badge locked");
+  svg.setAttribute("class", earned ? "ach-badge" : "ach-badge locked");
   svg.setAttribute("aria-hidden", "true");
   const use = document.createElementNS(SVG, "use");
   use.setAttribute("href", `/static/badges.svg#ach-${key}`);

@@ -16,6 +16,7 @@ import { renderGains, renderStake } from "/static/money.js";
 import { heard, renderAuction } from "/static/auction.js";
 import { announce, placeAnnouncement } from "/static/announce.js";
 import { earnedLines } from "/static/achievements.js";
+import { wireLook } from "/static/look.js";
 import {
   renderCount, shortName, renderScore, renderSeats, renderStock, renderTrick, showClock, sweepTrick,
 } from "/static/table.js";
@@ -541,6 +542,7 @@ async function resume() {
   await changeLanguage(settings.lang);
   $("speed").value = settings.speed;
   showSpeed();
+  wireLook(() => { if (current) draw(current); });
   showSound();
   if (!$("name").value) $("name").value = localStorage.getItem("tute.name") || "";   // typed first: kept
   try {

@@ -32,6 +32,15 @@ const SUITS = {
 // The number the Spanish deck prints in the corners.
 const NUMBER = { A: "1", S: "10", C: "11", R: "12" };
 
+// The deck's style (the player's setting): "classic", the cream face of the Spanish
+// deck; "four", each suit's face in its own light colour, told apart at a glance even
+// where the cards overlap.
+const TINT = { o: "#f9e7a6", c: "#f7cfc6", e: "#d3e3f6", b: "#d6e8bd" };
+let deck = "classic";
+export const DECKS = ["classic", "four"];
+export function setDeck(style) { deck = DECKS.includes(style) ? style : "classic"; }
+const faceOf = (suit) => (deck === "four" ? TINT[suit] : FACE);
+
 // Short numbers keep the markup small.
 const f = (v) => String(Math.round(v * 100) / 100);
 
@@ -250,8 +259,8 @@ function frame(suit) {
   const gaps = { 0: [], 1: [30], 2: [23, 37], 3: [19, 30, 41] }[s.breaks];
   let out = `<rect x="2.6" y="2.6" width="54.8" height="84.8" rx="3" fill="none" stroke="${s.ink}" stroke-width="1.3"/>`;
   for (const x of gaps) {
-    out += `<rect x="${x - 2.2}" y="1.5" width="4.4" height="2.3" fill="${FACE}"/>` +
-      `<rect x="${x - 2.2}" y="86.2" width="4.4" height="2.3" fill="${FACE}"/>`;
+    out += `<rect x="${x - 2.2}" y="1.5" width="4.4" height="2.3" fill="${faceOf(suit)}"/>` +
+      `<rect x="${x - 2.2}" y="86.2" width="4.4" height="2.3" fill="${faceOf(suit)}"/>`;
   }
   return out;
 }
@@ -279,7 +288,7 @@ export function cardSVG(code) {
   const rank = code[0], suit = code[1];
   const body = FIGURE[rank] ? FIGURE[rank](suit) : pips(suit, rank === "A" ? 1 : Number(rank));
   return OPEN +
-    `<rect x="0.5" y="0.5" width="59" height="89" rx="4.5" fill="${FACE}" stroke="${EDGE}"/>` +
+    `<rect x="0.5" y="0.5" width="59" height="89" rx="4.5" fill="${faceOf(suit)}" stroke="${EDGE}"/>` +
     frame(suit) + body + indices(suit, NUMBER[rank] || rank) + `</svg>`;
 }
 

@@ -16,10 +16,17 @@ function sortHand(cards, order) {
     order.indexOf(b.slice(0, -1)) - order.indexOf(a.slice(0, -1)));
 }
 
+// a hand card's width in pixels: --hw is registered as a length (style.css), so the
+// browser gives it computed, the card size setting's scale included
+function cardWidth(hand) {
+  const value = getComputedStyle(hand).getPropertyValue("--hw").trim();
+  const n = parseFloat(value);
+  return value.endsWith("rem") ? n * parseFloat(getComputedStyle(document.documentElement).fontSize) : n;
+}
+
 // how many rows the hand needs at this width: two where one row leaves less than TARGET
 function rowsFor(hand, n) {
-  const card = parseFloat(getComputedStyle(hand).getPropertyValue("--hw")) *
-    parseFloat(getComputedStyle(document.documentElement).fontSize);
+  const card = cardWidth(hand);
   const width = hand.clientWidth;
   if (n < 2 || !width || !card) return 1;
   return (width - card) / (n - 1) >= TARGET ? 1 : 2;

@@ -1,0 +1,73 @@
+"""The cards' look, a player's setting kept in the browser: the deck's style (classic,
+or four colours with each suit's face in its own colour) and the cards' size; the
+table redraws with them, the hand still fits a phone, and a reload keeps them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from browser_kit import PHONE, chromium, needs_chromium, open_lobby, shot, start_against_robots
+from server_harness import Server
+
+pytestmark = needs_chromium
+
+
+@pytest.fixture()
+def server(tmp_path: Path) -> Iterator[Server]:
+    s = Server(f"sqlite:///{tmp_path / 'look.db'}")
+    yield s
+    s.stop()
+
+
+def _face(page: object, selector: str) -> str:
+    """The fill of a card's face (its first rect), as drawn."""
+    return str(page.evaluate(  # type: ignore[attr-defined]
+        f"document.querySelector({selector!r}).querySelector('svg rect').getAttribute('fill')"))
+
+
+def _hand_faces(page: object) -> dict[str, str]:
+    """Each card of the hand, and its face's fill."""
+    found = page.eval_on_selector_all(  # type: ignore[attr-defined]
+        "#hand button.card", "(cs) => cs.map((c) => [c.dataset.card, "
+        "c.querySelector('svg rect').getAttribute('fill')])")
+    return {str(code): str(fill) for code, fill in found}
+
+
+def test_the_deck_style_and_card_size_change_the_table(server: Server) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = chromium(p)
+        page = browser.new_context(viewport=PHONE).new_page()
+        open_lobby(page, server.port)
+        start_against_robots(page, "parejas", "random")
+        page.wait_for_selector("#hand button.card")
+        width = page.query_selector("#hand button.card").bounding_box()["width"]
+        assert set(_hand_faces(page).values()) == {"#fbf5e6"}   # the classic cream face
+        page.click("#look-open")
+        page.wait_for_selector("#look-box:not([hidden]) #look-sample .card")
+        page.select_option("#deck", "four")
+        assert _face(page, "#look-sample .card:nth-child(1)") == "#f9e7a6"   # oros, gold
+        assert _face(page, "#look-sample .card:nth-child(2)") == "#f7cfc6"   # copas, red
+        page.select_option("#card-size", "large")
+        shot(page, "look-settings-phone")
+        page.click("#look-close")
+        suits = {"o": "#f9e7a6", "c": "#f7cfc6", "e": "#d3e3f6", "b": "#d6e8bd"}
+        faces = _hand_faces(page)
+        assert len(faces) == 10
+        assert all(fill == suits[code[-1]] for code, fill in faces.items()), faces
+        bigger = page.query_selector("#hand button.card").bounding_box()["width"]
+        assert bigger > width * 1.1, (width, bigger)
+        for card in page.query_selector_all("#hand button.card"):   # still on the phone
+            box = card.bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+        shot(page, "look-table-four-colours-large-phone")
+        page.reload()
+        page.wait_for_selector("#hand button.card")
+        assert page.input_value("#deck") == "four" and page.input_value("#card-size") == "large"
+        again = page.query_selector("#hand button.card").bounding_box()["width"]
+        assert abs(again - bigger) < 1
+        browser.close()
