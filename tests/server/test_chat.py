@@ -199,3 +199,41 @@ def test_the_lobby_chat(db: str) -> None:
             ("lobby", got["id"])]
     finally:
         s.stop()
+
+
+def test_quick_phrases_are_keys_each_reader_reads_in_their_language(db: str) -> None:
+    """A quick phrase travels as its key (each page says it in its reader's language);
+    a key that is not one is refused in words and stored as nothing; the closed chat
+    and the flood rule hold for phrases too (the hostile player's attacks)."""
+    s = Server(db)
+    try:
+        ana, bea, table = _two_at_a_table(s, chat_in_hand=False)
+        with ana.ws(table) as wa, bea.ws(table) as wb:
+            until(wa, _kind("state"))
+            until(wb, _kind("state"))
+            wa.send(json.dumps({"type": "phrase", "key": "well_played"}))
+            said = until(wb, _kind("chat"))["event"]
+            assert said["phrase"] == "well_played" and said["text"] == "" \
+                and said["name"] == "Ana"
+            for bad in ("<script>", "well played", "", "x" * 25, 7, None):
+                wa.send(json.dumps({"type": "phrase", "key": bad}))
+                error = until(wa, lambda m: m.get("type") == "error")
+                assert error["key"] in ("chat_bad_phrase", "request_malformed"), error
+                assert error["message"]                 # in words
+            wa.send(json.dumps({"type": "phrase", "key": "smile", "text": "<b>"}))
+            assert until(wa, lambda m: m.get("type") == "error")["key"] == \
+                "request_malformed"
+            for _ in range(4):                       # the flood rule: the same again
+                wa.send(json.dumps({"type": "phrase", "key": "lucky"}))
+            assert until(wa, lambda m: m.get("type") == "error")["key"] in (
+                "chat_too_fast", "chat_repeated")
+            assert ana.post(f"/api/tables/{table}/start").status_code == 200
+            until(wa, _kind("start"))
+            wa.send(json.dumps({"type": "phrase", "key": "good_hand_partner"}))
+            assert until(wa, lambda m: m.get("type") == "error")["key"] == \
+                "chat_closed_in_hand"
+        kept = [e for e in s.table(table).history if e["kind"] == "chat"]
+        assert all(e.get("phrase") in ("well_played", "lucky") for e in kept)
+        assert kept[0]["phrase"] == "well_played"
+    finally:
+        s.stop()

@@ -1,6 +1,7 @@
 // A chat box (a table's, or the lobby's): lines as text only -- never markup --, each
 // with what one may do about it (mute, block, report), and the box to write in.
 import { t } from "/static/i18n.js";
+import { shown, wirePhrases } from "/static/phrases.js";
 
 const LIMIT = 200;       // lines kept on the page
 
@@ -31,6 +32,7 @@ export class ChatBox {
       input.value = "";
     };
     root.addEventListener("toggle", () => { if (root.open) this.markRead(); });
+    wirePhrases(root, send);
   }
 
   clear() { this.lines.replaceChildren(); this.markRead(); }
@@ -41,7 +43,7 @@ export class ChatBox {
     if (badge) badge.textContent = "";
   }
 
-  // one message: {seq or id, author, name, text, seat (-1 a spectator), quiet}
+  // one message: {seq or id, author, name, text, seat (-1 a spectator), quiet, phrase}
   add(m) {
     const number = m.seq ?? m.id;
     const li = el("li", "chat-line");
@@ -49,7 +51,9 @@ export class ChatBox {
     li.dataset.number = String(number);
     const who = el("span", "who", m.name);
     if (m.seat === -1) who.append(" ", el("span", "badge watcher", t("chat_watcher")));
-    li.append(who, " ", el("span", "said", m.text));          // text, never markup
+    const said = el("span", "said", m.phrase ? undefined : m.text);   // text, never markup
+    if (m.phrase) { said.classList.add("phrase"); said.append(shown(m.phrase)); }
+    li.append(who, " ", said);
     if (m.quiet) li.append(" ", el("span", "quiet-note", t("chat_quiet")));
     const mine = this.me().author === m.author;
     if (!mine) {

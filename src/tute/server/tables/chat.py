@@ -19,6 +19,7 @@ from typing import Any, Protocol
 from tute.core.match import Match
 from tute.server.social.chat import ChatError, Flood, WordFilter, clean
 from tute.server.social.moderation import Moderation, ReportDesk
+from tute.server.social.phrases import phrase
 from tute.server.store import SeatRow
 from tute.server.tables.events import Said, TableEvent
 from tute.server.tables.options import Options
@@ -75,19 +76,28 @@ class TableChat:
     async def say(self, viewer: Viewer, text: object, lang: str) -> None:
         """A message from the person behind ``viewer``: stored, then sent; or a
         ChatError and nothing changes."""
+        said = clean(text)
+        await self._said(viewer, said, lambda: WordFilter(lang).mask(said), None)
+
+    async def say_phrase(self, viewer: Viewer, key: object) -> None:
+        """A quick phrase or emoticon (:mod:`tute.server.social.phrases`), kept as its
+        key; the same rules as any message."""
+        checked = phrase(key)
+        await self._said(viewer, f"phrase:{checked}", lambda: "", checked)
+
+    async def _said(self, viewer: Viewer, flood_text: str, shown: Callable[[], str],
+                    key: str | None) -> None:
         t = self.table
         async with t.lock:
             name, seat = self._writer(viewer)
-            said = clean(text)
             in_hand = t.match is not None and not t.match.is_over
             if in_hand and not t.options.chat_in_hand:   # players' and spectators': no
                 raise ChatError("chat_closed_in_hand")   # word, and no sign, in a hand
             if self.count() >= TABLE_MESSAGES:
                 raise ChatError("chat_full")
-            self.flood.check(viewer.author, said)
+            self.flood.check(viewer.author, flood_text)
             quiet = seat == SPECTATOR and in_hand        # never shown to the players
-            await t.emit([Said(viewer.author, name, seat, WordFilter(lang).mask(said),
-                               quiet)])
+            await t.emit([Said(viewer.author, name, seat, shown(), quiet, key)])
 
     def mute(self, viewer: Viewer, author: str, on: bool) -> None:
         """The person behind ``viewer`` no longer gets ``author``'s messages at this

@@ -166,11 +166,15 @@ class Annulled(TableEvent, frozen=True, tag="annulled"):
 
 
 class Said(TableEvent, frozen=True, tag="chat"):
+    """A chat message; ``phrase``: a quick phrase's or emoticon's key (its text then
+    empty: each reader's page says it in their language)."""
+
     author: str
     name: str
     seat: int
     text: str
     quiet: bool = False
+    phrase: str | None = None
 
 
 AnyEvent = (OptionsSet | Seated | Started | Practice | Staged | Acted | HandEnded | MatchEnded

@@ -202,6 +202,14 @@ class Chat(msgspec.Struct, frozen=True, tag_field="type", tag="chat",
     text: Annotated[str, msgspec.Meta(max_length=1000)]
 
 
+class Phrase(msgspec.Struct, frozen=True, tag_field="type", tag="phrase",
+             forbid_unknown_fields=True):
+    """A quick phrase or emoticon of the table's chat, by its key
+    (:mod:`tute.server.social.phrases`): each reader sees it in their language."""
+
+    key: Annotated[str, msgspec.Meta(max_length=24)]
+
+
 class Mute(msgspec.Struct, frozen=True, tag_field="type", tag="mute",
            forbid_unknown_fields=True):
     """Stop getting a person's messages at this table (``on`` false: get them again)."""
@@ -230,8 +238,8 @@ class Hint(msgspec.Struct, frozen=True, tag_field="type", tag="hint",
     """A hint for one's seat at a practice table ("pista"): the best move and why."""
 
 
-ClientMessage = (Act | StartMatch | Ping | Annul | Automatic | Leave | Editing | Chat | Mute
-                 | Block | Report | Hint)
+ClientMessage = (Act | StartMatch | Ping | Annul | Automatic | Leave | Editing | Chat | Phrase
+                 | Mute | Block | Report | Hint)
 
 T = TypeVar("T")
 _DECODERS: dict[type, msgspec.json.Decoder[Any]] = {}

@@ -25,6 +25,7 @@ from tute.server.wire.protocol import (
     Hint,
     Leave,
     Mute,
+    Phrase,
     Ping,
     ProtocolError,
     Report,
@@ -97,6 +98,8 @@ async def serve_seat(ws: WebSocket, table: TableRuntime, player: str | None, vie
                     await table.edit_options(player, message.on)
                 elif isinstance(message, Chat):
                     await table.chat.say(viewer, message.text, lang)
+                elif isinstance(message, Phrase):
+                    await table.chat.say_phrase(viewer, message.key)
                 elif isinstance(message, Mute):
                     table.chat.mute(viewer, message.author, message.on)
                 elif isinstance(message, Block):

@@ -1,0 +1,64 @@
+"""Quick phrases and emoticons in two real browsers: Ana, whose page speaks Spanish,
+sends "¡Bien jugado!" and a smile; Bea, whose page speaks English, reads "Well played!"
+and sees the face drawn."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from browser_kit import PHONE, chromium, needs_chromium, shot, wait_until
+from server_harness import Server
+
+pytestmark = needs_chromium
+
+
+@pytest.fixture()
+def server(tmp_path: Path) -> Iterator[Server]:
+    s = Server(f"sqlite:///{tmp_path / 'phr.db'}")
+    yield s
+    s.stop()
+
+
+def test_a_quick_phrase_is_read_in_each_readers_language(server: Server) -> None:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = chromium(p)
+        ana = browser.new_context(viewport=PHONE).new_page()
+        bea = browser.new_context(viewport=PHONE).new_page()
+        ana.goto(f"http://127.0.0.1:{server.port}/")
+        ana.wait_for_selector("#variant option", state="attached")
+        ana.fill("#name", "Ana")
+        ana.select_option("#variant", "habanero")
+        ana.click("#friends")
+        ana.wait_for_selector("#waiting:not([hidden])")
+        bea.goto(f"http://127.0.0.1:{server.port}/")
+        bea.wait_for_selector("#variant option", state="attached")
+        bea.select_option("#lang", "en")
+        wait_until(bea, "document.documentElement.lang === 'en'")
+        bea.fill("#name", "Bea")
+        bea.click("#tables li button")
+        bea.wait_for_selector("#waiting:not([hidden])")
+        ana.click("#chat .phrases-open")
+        ana.wait_for_selector("#chat .phrases:not([hidden]) button[data-phrase]")
+        assert ana.inner_text("#chat .phrases button[data-phrase='well_played']") == \
+            "¡Bien jugado!"
+        shot(ana, "phrases-picker-phone")
+        ana.click("#chat .phrases button[data-phrase='well_played']")
+        wait_until(bea, "document.querySelectorAll('#chat .chat-line').length >= 1")
+        assert bea.inner_text("#chat .chat-line .said") == "Well played!"
+        wait_until(ana, "document.querySelectorAll('#chat .chat-line').length >= 1")
+        assert ana.inner_text("#chat .chat-line .said") == "¡Bien jugado!"
+        ana.click("#chat .phrases-open")
+        ana.click("#chat .phrases button[data-phrase='smile']")
+        wait_until(bea, "document.querySelectorAll('#chat .chat-line').length >= 2")
+        face = bea.query_selector("#chat .chat-line:nth-child(2) svg.emoticon")
+        assert face is not None and face.get_attribute("aria-label") == "smile"
+        box = face.bounding_box()
+        assert box is not None and box["width"] >= 16 and box["height"] >= 16
+        bea.query_selector("#chat").scroll_into_view_if_needed()
+        shot(bea, "phrases-read-in-english-phone")
+        browser.close()
