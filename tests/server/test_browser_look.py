@@ -71,3 +71,38 @@ def test_the_deck_style_and_card_size_change_the_table(server: Server) -> None:
         again = page.query_selector("#hand button.card").bounding_box()["width"]
         assert abs(again - bigger) < 1
         browser.close()
+
+
+def test_the_hands_log_one_tap_away(server: Server) -> None:
+    """Two tricks into a hand, "Historial" shows each trick's four cards, who took it,
+    and where a cante came; it fits a phone."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = chromium(p)
+        page = browser.new_context(viewport=PHONE).new_page()
+        open_lobby(page, server.port)
+        start_against_robots(page, "parejas", "heuristic")
+        (table,) = server.lobby.tables
+        t = server.lobby.tables[table]
+        for _ in range(400):
+            if t.match is not None and len(t.match.game.trick_winners) >= 2:
+                break
+            legal = page.query_selector_all("#hand button[data-legal]")
+            if legal and not page.query_selector("#trick[data-closed]"):
+                legal[0].click(timeout=2000)
+            page.wait_for_timeout(100)
+        page.click("#hand-log")
+        page.wait_for_selector("#log-box:not([hidden]) .log-trick")
+        tricks = page.query_selector_all("#log-list .log-trick")
+        assert len(tricks) >= 2
+        first = tricks[0].inner_text()
+        assert first.startswith("Baza 1") and "se la lleva" in first or "te la llevas" in first
+        assert len(tricks[0].query_selector_all(".card")) == 4
+        assert tricks[0].query_selector(".log-card.won") is not None
+        box = page.query_selector("#log-box").bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+        shot(page, "hand-log-phone")
+        page.click("#log-close")
+        assert page.is_hidden("#log-box")
+        browser.close()

@@ -17,6 +17,7 @@ import { heard, renderAuction } from "/static/auction.js";
 import { announce, placeAnnouncement } from "/static/announce.js";
 import { earnedLines } from "/static/achievements.js";
 import { wireLook } from "/static/look.js";
+import { showLog, wireLog } from "/static/handlog.js";
 import {
   renderCount, shortName, renderScore, renderSeats, renderStock, renderTrick, showClock, sweepTrick,
 } from "/static/table.js";
@@ -187,6 +188,7 @@ function talk(msg) {
   if (msg.type === "audience") { showAudience(msg); return true; }
   if (msg.type === "notice") { notice(msg); return true; }
   if (msg.type === "hint") { showHint(msg); return true; }
+  if (msg.type === "log") { showLog(msg, current); return true; }
   const ev = msg.type === "event" ? msg.event : null;
   if (!ev || (ev.kind !== "chat" && ev.kind !== "hidden")) return false;
   lastSeq = Math.max(lastSeq, ev.seq);                  // a hidden one: its number only
@@ -524,6 +526,7 @@ $("friends").onclick = createForFriends;
 wireOptions({ info: () => tableInfo, table: () => session.tableId, send, say });
 $("annul").onclick = () => send({ type: "annul" });
 $("hint").onclick = () => send({ type: "hint" });
+wireLog(send);
 $("auto-on").onclick = () => send({ type: "automatic", on: true });
 $("auto-off").onclick = () => send({ type: "automatic", on: false });
 $("annul-yes").onclick = () => send({ type: "annul", agree: true });

@@ -238,8 +238,13 @@ class Hint(msgspec.Struct, frozen=True, tag_field="type", tag="hint",
     """A hint for one's seat at a practice table ("pista"): the best move and why."""
 
 
+class HandLog(msgspec.Struct, frozen=True, tag_field="type", tag="log",
+              forbid_unknown_fields=True):
+    """The running hand's tricks and announcements so far, as everybody saw them."""
+
+
 ClientMessage = (Act | StartMatch | Ping | Annul | Automatic | Leave | Editing | Chat | Phrase
-                 | Mute | Block | Report | Hint)
+                 | Mute | Block | Report | Hint | HandLog)
 
 T = TypeVar("T")
 _DECODERS: dict[type, msgspec.json.Decoder[Any]] = {}

@@ -22,6 +22,7 @@ from tute.server.wire.protocol import (
     Block,
     Chat,
     Editing,
+    HandLog,
     Hint,
     Leave,
     Mute,
@@ -32,7 +33,7 @@ from tute.server.wire.protocol import (
     StartMatch,
     decode_message,
 )
-from tute.server.wire.views import encode
+from tute.server.wire.views import encode, hand_log
 
 log = logging.getLogger("tute.server")
 HINT_SECONDS = 4.0               # one hint at a time, now and then
@@ -106,6 +107,12 @@ async def serve_seat(ws: WebSocket, table: TableRuntime, player: str | None, vie
                     await block(message.author, message.on)
                 elif isinstance(message, Report):
                     await table.chat.report(viewer, message.seq)
+                elif isinstance(message, HandLog):
+                    m = table.match
+                    if m is None:
+                        raise TuteError("no_match_running")
+                    viewer.push(encode({"type": "log", "hand": m.hand_number,
+                                        "entries": hand_log(m.game), "seq": table.seq}))
                 elif isinstance(message, Hint):
                     view = table.hint_view(player)
                     if not hints.allow():

@@ -140,3 +140,27 @@ def encode(message: dict[str, Any]) -> str:
     """A message's JSON text (orjson: the server writes one per seat per event; a
     view already encoded goes in as an ``orjson.Fragment``, :func:`joined`)."""
     return orjson.dumps(message).decode()
+
+
+def hand_log(game: Game) -> list[dict[str, Any]]:
+    """The hand so far as every player saw it ("historial de la mano"): each trick
+    (its cards by seat, and who took it once it is complete) and each announcement
+    (cantes, tute, swap, bids, the trump named) where it came, seats as in the views."""
+    per_trick = game.variant.players_dealt
+    winners = game.trick_winners
+    out: list[dict[str, Any]] = []
+    current: dict[str, Any] | None = None
+    done = 0
+    for seat, action in game.history:
+        if isinstance(action, Play):
+            if current is None:
+                current = {"kind": "trick", "n": done + 1, "cards": [], "winner": None}
+                out.append(current)
+            current["cards"].append([seat, action.card.code])
+            if len(current["cards"]) == per_trick:
+                current["winner"] = winners[done] if done < len(winners) else None
+                done += 1
+                current = None
+        else:
+            out.append({"kind": "said", "seat": seat, "action": str(action)})
+    return out
