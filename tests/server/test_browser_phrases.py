@@ -62,3 +62,59 @@ def test_a_quick_phrase_is_read_in_each_readers_language(server: Server) -> None
         bea.query_selector("#chat").scroll_into_view_if_needed()
         shot(bea, "phrases-read-in-english-phone")
         browser.close()
+
+
+def test_a_rematch_agreed_by_two_people_in_two_browsers(server: Server) -> None:
+    """Ana and Bea play a match at a friends' table; Bea (not the host) asks for "Otra
+    con los mismos", Ana is asked and agrees, and the next match starts for both."""
+    from playwright.sync_api import sync_playwright
+
+    from browser_kit import click
+
+    with sync_playwright() as p:
+        browser = chromium(p)
+        ana = browser.new_context(viewport=PHONE).new_page()
+        bea = browser.new_context(viewport=PHONE).new_page()
+        ana.goto(f"http://127.0.0.1:{server.port}/")
+        ana.wait_for_selector("#variant option", state="attached")
+        ana.fill("#name", "Ana")
+        ana.select_option("#variant", "habanero")
+        ana.click("#friends")
+        ana.wait_for_selector("#waiting:not([hidden])")
+        bea.goto(f"http://127.0.0.1:{server.port}/")
+        bea.wait_for_selector("#variant option", state="attached")
+        bea.fill("#name", "Bea")
+        bea.click("#tables li button")
+        bea.wait_for_selector("#waiting:not([hidden])")
+        wait_until(ana, "document.querySelector('#seats').textContent.includes('Bea')")
+        ana.click("#start")
+        (table,) = server.lobby.tables
+        t = server.lobby.tables[table]
+        for _ in range(1500):
+            if t.match is not None and t.match.is_over:
+                break
+            for pg in (ana, bea):
+                card = pg.query_selector("#hand button.card.legal")
+                if card is not None:
+                    click(card)
+                ok = pg.query_selector("#count-ok:not([hidden])")
+                if ok is not None:
+                    click(ok)
+            ana.wait_for_timeout(60)
+        assert t.match is not None and t.match.is_over
+        bea.wait_for_selector("#rematch:not([hidden])")
+        assert ana.is_visible("#rematch")
+        bea.click("#rematch")
+        ana.wait_for_selector("#rematch-box:not([hidden])")
+        assert ana.inner_text("#rematch-text") == "Bea propone otra con los mismos: ¿aceptas?"
+        wait_until(bea, "document.querySelector('#rematch-text').textContent.includes('Ana')")
+        assert bea.inner_text("#rematch-text") == "Otra con los mismos: esperando a Ana"
+        shot(ana, "rematch-asked-phone")
+        ana.click("#rematch-yes")
+        wait_until(ana, "document.querySelectorAll('#hand button.card').length > 0 && "
+                        "document.querySelector('#count-box').hidden")
+        wait_until(bea, "document.querySelectorAll('#hand button.card').length > 0 && "
+                        "document.querySelector('#count-box').hidden")
+        assert t.matches_started() == 2
+        assert [r.name for _, r in sorted(t.seats.items())] == ["Ana", "Bea"]
+        browser.close()

@@ -18,6 +18,7 @@ import { announce, placeAnnouncement } from "/static/announce.js";
 import { earnedLines } from "/static/achievements.js";
 import { wireLook } from "/static/look.js";
 import { showLog, wireLog } from "/static/handlog.js";
+import { showRematch, wireRematch } from "/static/rematch.js";
 import {
   renderCount, shortName, renderScore, renderSeats, renderStock, renderTrick, showClock, sweepTrick,
 } from "/static/table.js";
@@ -258,6 +259,7 @@ function handle(msg) {
   }
   if (ev.kind === "annul_refused") say(t("annul_refused", { name: shortName(current ? current.names[ev.seat] : "") }));
   if (ev.kind === "annul_expired") say(t("annul_expired"));
+  if (ev.kind === "rematch_refused") say(t("rematch_refused", { name: shortName(current ? current.names[ev.seat] : "") }));
   if (ev.kind === "staged") say(t(ev.trick ? "again_started" : "again_started_auction", { hand: ev.hand, trick: ev.trick }), true);
   if (ev.kind === "practice") {
     say(t(ev.why === "address_unknown" ? "practice_address_unknown" : "practice_same_address"), true);
@@ -395,6 +397,8 @@ function drawAfter(v) {
   $("again").hidden = watching || !(tableInfo && tableInfo.host === v.seat);
   $("options-again").hidden = $("again").hidden;
   $("wait-again").hidden = watching || !(over && tableInfo && tableInfo.host !== v.seat);
+  const people = tableInfo ? (tableInfo.seats || []).filter((x) => x && !x.robot).map((x) => x.seat) : [];
+  showRematch(tableInfo ? tableInfo.rematch : null, v, people, watching);
 }
 
 function drawHand(v, waiting = false) { layHand(v, waiting || offline, act); }
@@ -527,6 +531,7 @@ wireOptions({ info: () => tableInfo, table: () => session.tableId, send, say });
 $("annul").onclick = () => send({ type: "annul" });
 $("hint").onclick = () => send({ type: "hint" });
 wireLog(send);
+wireRematch(send);
 $("auto-on").onclick = () => send({ type: "automatic", on: true });
 $("auto-off").onclick = () => send({ type: "automatic", on: false });
 $("annul-yes").onclick = () => send({ type: "annul", agree: true });

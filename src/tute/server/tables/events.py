@@ -165,6 +165,18 @@ class Annulled(TableEvent, frozen=True, tag="annulled"):
     agreed: list[int]
 
 
+class RematchVoted(TableEvent, frozen=True, tag="rematch_vote"):
+    """A person agreed to another match with the same people (the first proposes it):
+    who agreed so far."""
+
+    seat: int
+    agreed: list[int]
+
+
+class RematchRefused(TableEvent, frozen=True, tag="rematch_refused"):
+    seat: int
+
+
 class Said(TableEvent, frozen=True, tag="chat"):
     """A chat message; ``phrase``: a quick phrase's or emoticon's key (its text then
     empty: each reader's page says it in their language)."""
@@ -179,7 +191,7 @@ class Said(TableEvent, frozen=True, tag="chat"):
 
 AnyEvent = (OptionsSet | Seated | Started | Practice | Staged | Acted | HandEnded | MatchEnded
             | Settled | Earned | Invited | AutomaticSet | Editing | Abandoned | AnnulVoted | AnnulRefused
-            | AnnulExpired | Annulled | Said)
+            | AnnulExpired | Annulled | RematchVoted | RematchRefused | Said)
 _SECRET = {"start": ("seed", "escrow"), "seat": ("player", "account", "where"),
            "staged": ("hands", "turn_up", "stock", "before")}
 

@@ -60,6 +60,7 @@ from tute.server.tables.leaving import ABANDON_SECONDS, Leaving
 from tute.server.tables.money import TableMoney
 from tute.server.tables.options import Options
 from tute.server.tables.places import Place, process_placer
+from tute.server.tables.rematch import Rematch
 from tute.server.tables.robots import Thinkers
 from tute.server.tables.state import (
     TableState,
@@ -103,6 +104,7 @@ class TableRuntime(TableMoney):
         self.moved = False                         # its lease was lost (cluster.py)
         self.purse: Purse | None = None            # bets and XP of competitive matches
         self.annulment = Annulment(self)           # a proposal to annul the match
+        self.rematch = Rematch(self)               # a proposal of another, the same people
         self.metrics: Metrics | None = None        # the process's counters (the lobby's)
         self.place: Place = process_placer()       # an address's place (places.py)
         self.gone_since: dict[int, float] = {}     # people's seats with nobody connected
@@ -266,13 +268,15 @@ class TableRuntime(TableMoney):
             decide.check_host(self.state, self.host, player)
             await self.emit(decide.editing(self.state, on))
 
-    async def start(self, player: str | None, staged: Staged | None = None) -> None:
-        """The host starts a match (a table of robots only starts itself: None);
-        ``staged``: its first hand is a kept hand played again from a decision."""
+    async def start(self, player: str | None, staged: Staged | None = None,
+                    by_all: bool = False) -> None:
+        """The host starts a match (a table of robots only starts itself: None; every
+        person agreed to a rematch: ``by_all``); ``staged``: its first hand is a kept
+        hand played again from a decision."""
         async with self.lock:
             if self.broken is not None:
                 raise TableBrokenError("table_broken")
-            if player is not None or self.host is not None:
+            if not by_all and (player is not None or self.host is not None):
                 decide.check_host(self.state, self.host, player)
             why = self.shared_address()
             attempt = secrets.token_hex(4)             # its own escrow (the third attack)
@@ -367,6 +371,11 @@ class TableRuntime(TableMoney):
         """A person proposes to annul the running match, or agrees, or refuses
         (:class:`~tute.server.tables.annul.Annulment`)."""
         await self.annulment.vote(player, agree)
+
+    async def vote_rematch(self, player: str | None, agree: bool) -> None:
+        """A person proposes another match with the same people, agrees, or refuses
+        (:class:`~tute.server.tables.rematch.Rematch`)."""
+        await self.rematch.vote(player, agree)
 
     async def abandon(self, player: str | None) -> None:
         """A person leaves a running competitive match (:mod:`tute.server.tables.leaving`)."""

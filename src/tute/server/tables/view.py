@@ -17,6 +17,7 @@ from tute.server.tables.annul import Annulment
 from tute.server.tables.decide import TableError
 from tute.server.tables.options import Options
 from tute.server.tables.places import Place
+from tute.server.tables.rematch import Rematch
 from tute.server.tables.state import TableState
 from tute.server.wire.hub import Hub
 
@@ -29,6 +30,7 @@ class TableView:
     host: str | None                 # the host's player key (None: robots only)
     hub: Hub
     annulment: Annulment
+    rematch: Rematch
     broken: str | None
     closed: bool
     place: Place
@@ -145,6 +147,7 @@ class TableView:
                 "spectators": len(self.hub.spectators()),
                 "move_seconds": self.move_seconds, "host": self.host_seat(),
                 "annul": self.annulment.open_vote(), "automatic": sorted(self.automatic),
+                "rematch": self.rematch.open_vote(),
                 "editing": self.editing, "pot": self.state.pot,
                 "gains": [{"seat": g.seat, "chips": g.chips, "xp": g.xp}
                           for g in self.state.gains],

@@ -172,6 +172,14 @@ class Annul(msgspec.Struct, frozen=True, tag_field="type", tag="annul",
     agree: bool = True
 
 
+class RematchVote(msgspec.Struct, frozen=True, tag_field="type", tag="rematch",
+                  forbid_unknown_fields=True):
+    """Propose another match with the same people at the end of one, or agree
+    (``agree``: true), or refuse."""
+
+    agree: bool = True
+
+
 class Automatic(msgspec.Struct, frozen=True, tag_field="type", tag="automatic",
                 forbid_unknown_fields=True):
     """Automatic play of one's seat on (the table's robot plays), or off ("volver")."""
@@ -244,7 +252,7 @@ class HandLog(msgspec.Struct, frozen=True, tag_field="type", tag="log",
 
 
 ClientMessage = (Act | StartMatch | Ping | Annul | Automatic | Leave | Editing | Chat | Phrase
-                 | Mute | Block | Report | Hint | HandLog)
+                 | Mute | Block | Report | Hint | HandLog | RematchVote)
 
 T = TypeVar("T")
 _DECODERS: dict[type, msgspec.json.Decoder[Any]] = {}

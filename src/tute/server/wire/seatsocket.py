@@ -29,6 +29,7 @@ from tute.server.wire.protocol import (
     Phrase,
     Ping,
     ProtocolError,
+    RematchVote,
     Report,
     StartMatch,
     decode_message,
@@ -91,6 +92,8 @@ async def serve_seat(ws: WebSocket, table: TableRuntime, player: str | None, vie
                     await table.act(table.seat_of(player), message.action)
                 elif isinstance(message, Annul):
                     await table.vote_annul(player, message.agree)
+                elif isinstance(message, RematchVote):
+                    await table.vote_rematch(player, message.agree)
                 elif isinstance(message, Automatic):
                     await table.automatic_play(player, message.on)
                 elif isinstance(message, Leave):
