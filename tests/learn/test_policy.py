@@ -165,3 +165,26 @@ def test_a_deal_the_play_contradicts_scores_nothing(policy: Policy) -> None:
             assert math.isfinite(policy_log_likelihood(view, g.copy(), policy))
             return
     pytest.fail("no seat showed out of a suit in 40 hands")
+
+
+def test_the_shipped_policy_loads_says_what_made_it_and_reads_play() -> None:
+    """The parejas policy ships (a few MB at most) with its command and seed; numpy
+    gives what PyTorch gives; on fresh hands it predicts the cards played better than
+    any playable card alike."""
+    from tute.learn.policy import shipped_policy
+
+    v = parse_variant("parejas")
+    made = shipped_policy(v)
+    assert made is not None
+    path = Path(__file__).parent.parent.parent / "src" / "tute" / "learn" / "models"
+    assert (path / "parejas-4-policy.npz").stat().st_size < 5_000_000
+    assert made.meta["command"].startswith("tute train --variant parejas") and \
+        made.meta["command"].endswith("--head policy")
+    data = examples("parejas", 3, 78, "heuristic")
+    with torch.no_grad():
+        theirs = from_model(made)(torch.from_numpy(data.x)).numpy()
+    assert np.allclose(made.logits(data.x), theirs, atol=1e-4)
+    figures = evaluate(made, data)
+    assert figures["log_likelihood"] > figures["uniform_log_likelihood"]
+    assert figures["top1"] > figures["uniform_top1"]
+    assert shipped_policy(parse_variant("habanero")) is None     # none ships for it

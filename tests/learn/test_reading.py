@@ -1,7 +1,7 @@
 """The reading benchmark and the robot that reads with the network: figures for every
-reader, each a probability's log (never above 0) and a share; ``expert-read`` plays
-whole hands legally where a network ships and where none does (it is then the
-expert)."""
+reader, each a probability's log (never above 0) and a share; ``expert-read`` and
+``expert-policy`` play whole hands legally where a network ships and where none does
+(they are then the expert)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ pytest.importorskip("numpy")
 def test_the_readers_are_scored_on_fresh_hands() -> None:
     fig = reading_figures("parejas", 1, 5, level="heuristic", draws=12)
     assert fig["decisions"] == 40 and fig["network"] is True
-    for name in ("uniform", "l1", "model", "model_deals"):
+    assert fig["policy"] is True
+    for name in ("uniform", "l1", "model", "model_deals", "policy_deals"):
         row = fig[name]
         assert row["log_likelihood"] <= 0 and 0 <= row["top1"] <= 1 and row["cards"] > 300
         assert row["partner_log_likelihood"] <= 0
@@ -26,9 +27,10 @@ def test_the_readers_are_scored_on_fresh_hands() -> None:
     assert "partner_top1" not in habanero["uniform"]
 
 
+@pytest.mark.parametrize("level", ["expert-read", "expert-policy"])
 @pytest.mark.parametrize("variant", ["parejas", "habanero", "tres"])
-def test_expert_read_plays_whole_hands(variant: str) -> None:
+def test_the_reading_robots_play_whole_hands(variant: str, level: str) -> None:
     g = Game.new(variant, seed=3)
-    play_hand(g, [make_bot("expert-read", seed=s, budget=Budget(samples=6))
+    play_hand(g, [make_bot(level, seed=s, budget=Budget(samples=6))
                   for s in range(g.players)])
     assert g.is_over and g.result() is not None
