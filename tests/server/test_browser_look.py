@@ -107,3 +107,53 @@ def test_the_hands_log_one_tap_away(server: Server) -> None:
         page.click("#log-close")
         assert page.is_hidden("#log-box")
         browser.close()
+
+
+def test_faces_chosen_on_the_profile_and_seen_at_the_seats(server: Server) -> None:
+    """Ana chooses a face on her profile; at her table her plate shows it, the robots
+    show theirs; her chat line too; on a phone, then on a desktop."""
+    from playwright.sync_api import sync_playwright
+
+    from browser_kit import DESKTOP
+
+    server.account("Ana")
+    with sync_playwright() as p:
+        browser = chromium(p)
+        for viewport, label in ((PHONE, "phone"), (DESKTOP, "desktop")):
+            page = browser.new_context(viewport=viewport).new_page()
+            page.goto(f"http://127.0.0.1:{server.port}/")
+            page.wait_for_selector("#variant option", state="attached")
+            page.click("#login-open")
+            page.fill("#login-name", "Ana")
+            page.fill("#login-password", "naipes de la abuela")
+            page.click("#login")
+            page.wait_for_selector("#account-in:not([hidden])")
+            if label == "phone":
+                page.click("#profile-open")
+                page.wait_for_selector("#avatar-picker button")
+                assert len(page.query_selector_all("#avatar-picker button")) == 13
+                page.click("#avatar-picker button[data-avatar='face05']")
+                page.wait_for_selector(
+                    "#avatar-picker button[data-avatar='face05'][aria-pressed='true']")
+                shot(page, "avatar-picker-phone")
+                page.click("#profile-close")
+                start_against_robots(page, "parejas", "random")
+            else:                                   # the same person: back at her table
+                (table,) = server.lobby.tables
+                page.goto(f"http://127.0.0.1:{server.port}/?table={table}")
+            page.wait_for_selector(".seat .plate svg.avatar")
+            faces = page.query_selector_all(".seat .plate svg.avatar")
+            assert len(faces) == 4
+            mine = page.query_selector(".seat[data-seat='0'] .plate svg.avatar")
+            assert mine is not None and mine.get_attribute("aria-label") == "Ana"
+            box = mine.bounding_box()
+            assert box is not None and box["width"] >= 18 and box["x"] >= 0
+            heads = page.eval_on_selector_all(
+                ".seat .plate svg.avatar", "(fs) => fs.map((f) => f.querySelectorAll('rect').length)")
+            assert sum(1 for n in heads if n >= 2) == 3          # three robot heads
+            if label == "phone":
+                page.fill("#chat-text", "hola")
+                page.press("#chat-text", "Enter")
+            page.wait_for_selector("#chat .chat-line svg.avatar")
+            shot(page, f"avatars-at-the-seats-{label}")
+        browser.close()

@@ -55,6 +55,7 @@ accounts = Table(
     Column("pw_hash", Text, nullable=False),             # argon2id, with its parameters
     Column("created", Integer, nullable=False),
     Column("abandons", Integer, nullable=False, server_default="0"),
+    Column("avatar", String(24), nullable=True),          # site.avatars (None: from the name)
 )
 
 sessions = Table(

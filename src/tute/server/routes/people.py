@@ -13,13 +13,14 @@ from starlette.routing import BaseRoute, Route
 from tute.server.routes.common import Site, run
 from tute.server.site import ledger
 from tute.server.site.accounts import SESSION_COOKIE, SESSION_DAYS, Account
+from tute.server.site.avatars import set_avatar
 from tute.server.site.rankings import page as ranked_page
 from tute.server.social.chat import ChatError
 from tute.server.social.doors import Door, Social
 from tute.server.social.moderation import account_of_author
 from tute.server.tables.kept import KeptError, parse_game_id, replay_hand
 from tute.server.wire.edge import client_address
-from tute.server.wire.protocol import BlockBody, Credentials, decode_body
+from tute.server.wire.protocol import AvatarBody, BlockBody, Credentials, decode_body
 
 
 def may_see(site: Site, social: Social, request: Request, table_id: str,
@@ -72,6 +73,14 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
 
     async def me(request: Request) -> JSONResponse:
         person = await run(lambda: site.me(request))
+        return JSONResponse(await run(lambda: people.me(person)))
+
+    async def avatar(request: Request) -> JSONResponse:
+        """``POST /api/me/avatar``: choose a face of the site's set (null: drawn from
+        the name)."""
+        person = await run(lambda: site.me(request))
+        data = decode_body(AvatarBody, await request.body())
+        await run(lambda: set_avatar(site.store.engine, person.id, data.avatar))
         return JSONResponse(await run(lambda: people.me(person)))
 
     async def rankings(request: Request) -> JSONResponse:
@@ -135,6 +144,7 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
             Route("/api/login", login, methods=["POST"]),
             Route("/api/logout", logout, methods=["POST"]),
             Route("/api/me", me, methods=["GET"]),
+            Route("/api/me/avatar", avatar, methods=["POST"]),
             Route("/api/rankings", rankings, methods=["GET"]),
             Route("/api/ledger", chips_ledger, methods=["GET"]),
             Route("/api/blocks", blocked, methods=["GET", "POST"]),

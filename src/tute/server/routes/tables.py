@@ -84,7 +84,8 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
             await run(lambda: can_bet(logged, table.options.bet))
         await run(lambda: social.check_sit(table, logged, data.invite))
         await table.sit(player, data.seat, data.name, logged.id if logged else None,
-                        client_address(request.scope))
+                        client_address(request.scope),
+                        await lobby.avatar(logged.id if logged else None))
         return answer(request, {"id": table.id, "seat": data.seat,
                                 "table": table.summary()}, secret)
 

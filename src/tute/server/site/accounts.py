@@ -201,8 +201,8 @@ class Accounts:
         self.top_up(account)
         points = self.xp(account)
         with self.engine.connect() as c:
-            abandons = c.execute(select(accounts.c.abandons)
-                                 .where(accounts.c.id == account.id)).scalar()
+            abandons, avatar = c.execute(select(accounts.c.abandons, accounts.c.avatar)
+                                         .where(accounts.c.id == account.id)).one()
             skill = ratings_of(c, account.id)
             games = {str(r.preset): {"played": int(r.played), "won": int(r.won or 0)}
                      for r in c.execute(select(xp.c.preset, func.count().label("played"),
@@ -210,7 +210,8 @@ class Accounts:
                                         .where(xp.c.account_id == account.id)
                                         .group_by(xp.c.preset))}
         return {"id": account.id, "author": f"a{account.id}",
-                "name": account.name, "chips": self.chips(account), "xp": points,
+                "name": account.name, "avatar": avatar, "chips": self.chips(account),
+                "xp": points,
                 **level_json(points), "ratings": skill, "abandons": int(abandons or 0),
                 "games": games,
                 "achievements": [p.json() for p in Achievements(self.engine).of(account.id)]}

@@ -65,9 +65,10 @@ class Row:
     xp: int
     played: int
     won: int
+    avatar: str | None = None
 
     def json(self) -> dict[str, Any]:
-        return {"place": self.place, "name": self.name, "xp": self.xp,
+        return {"place": self.place, "name": self.name, "avatar": self.avatar, "xp": self.xp,
                 "played": self.played, "won": self.won}
 
 
@@ -92,12 +93,13 @@ def ranking(engine: Engine, period: str, game: str | None = None,
     since = period_start(period, now)
     if game is not None and game not in PRESETS:
         raise RankingError("bad_game", games=", ".join(PRESETS))
-    query = (select(accounts.c.id, accounts.c.name, func.sum(xp.c.amount).label("xp"),
+    query = (select(accounts.c.id, accounts.c.name, accounts.c.avatar,
+                    func.sum(xp.c.amount).label("xp"),
                     func.count().label("played"), func.sum(xp.c.won).label("won"))
              .join(xp, xp.c.account_id == accounts.c.id).where(xp.c.at >= since))
     if game is not None:
         query = query.where(xp.c.preset == game)
-    query = (query.group_by(accounts.c.id, accounts.c.name)
+    query = (query.group_by(accounts.c.id, accounts.c.name, accounts.c.avatar)
              .having(func.sum(xp.c.amount) > 0)
              .order_by(func.sum(xp.c.amount).desc(), accounts.c.name))
     out: list[Row] = []
@@ -107,7 +109,7 @@ def ranking(engine: Engine, period: str, game: str | None = None,
             if ledger.balance(c, holder) < ledger.biggest_bet(c, holder, since):
                 continue
             out.append(Row(len(out) + 1, int(r.id), str(r.name), int(r.xp), int(r.played),
-                           int(r.won or 0)))
+                           int(r.won or 0), None if r.avatar is None else str(r.avatar)))
     return out
 
 

@@ -1,6 +1,7 @@
 // The account: register, log in and out, the profile (chips, XP, level, achievements,
 // the ledger) and the rankings.  The session is an HttpOnly cookie: the page never holds it.
 import { renderAchievements } from "/static/achievements.js";
+import { AVATARS, face } from "/static/avatars.js";
 import { t } from "/static/i18n.js";
 import { api } from "/static/lobby.js";
 
@@ -63,6 +64,8 @@ export async function showProfile() {
   const box = $("profile");
   box.hidden = false;
   $("profile-name").textContent = me.name;
+  $("profile-face").replaceChildren(face(me.avatar, me.name));
+  showPicker();
   const facts = $("profile-facts");
   facts.replaceChildren();
   const level = t("level_line", { level: me.level, band: t(`band_${me.band}`), n: number(me.xp_next),
@@ -107,6 +110,26 @@ export async function showProfile() {
       list.append(li);
     }
   } catch { /* shown empty */ }
+}
+
+// the faces one may choose: the drawn set, and the one drawn from the name (null)
+function showPicker() {
+  const box = $("avatar-picker");
+  box.replaceChildren();
+  for (const key of [null, ...AVATARS]) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.dataset.avatar = key || "";
+    b.setAttribute("aria-pressed", (me.avatar || null) === key ? "true" : "false");
+    b.setAttribute("aria-label", key ? t("avatar_n", { n: AVATARS.indexOf(key) + 1 }) : t("avatar_initials"));
+    b.append(face(key, me.name));
+    b.onclick = async () => {
+      try { me = await api("/api/me/avatar", { avatar: key }); } catch { return; }
+      $("profile-face").replaceChildren(face(me.avatar, me.name));
+      showPicker();
+    };
+    box.append(b);
+  }
 }
 
 // the finished matches: when, what, with whom, how it went, XP and chips; each a
@@ -163,6 +186,7 @@ export async function showRankings(period = rankPeriod) {
         td.textContent = text;
         tr.append(td);
       }
+      tr.children[1].prepend(face(r.avatar, r.name));
       body.append(tr);
     }
     if (me) {

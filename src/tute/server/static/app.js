@@ -16,6 +16,7 @@ import { renderGains, renderStake } from "/static/money.js";
 import { heard, renderAuction } from "/static/auction.js";
 import { announce, placeAnnouncement } from "/static/announce.js";
 import { earnedLines } from "/static/achievements.js";
+import { seatFace } from "/static/avatars.js";
 import { wireLook } from "/static/look.js";
 import { showLog, wireLog } from "/static/handlog.js";
 import { showRematch, wireRematch } from "/static/rematch.js";
@@ -35,7 +36,8 @@ let myAuthor = "";    // this person's id in the table's chat (the server says i
 
 const spectator = () => Boolean(session && (session.seat === null || session.seat === undefined));
 const chatMe = () => ({ author: myAuthor, loggedIn: Boolean(currentAccount()) });
-const tableChat = new ChatBox($("chat"), (m) => send(m), chatMe);
+const tableChat = new ChatBox($("chat"), (m) => send(m), chatMe,
+  (m) => seatFace(tableInfo ? tableInfo.seats : [], m.name));
 tableChat.canMute = true;
 const lobbyChat = new ChatBox($("lobby-chat"), (m) => { if (!lobbySend(m)) say(t("offline")); },
   () => ({ author: currentAccount() ? currentAccount().author : "", loggedIn: Boolean(currentAccount()) }));

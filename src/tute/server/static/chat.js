@@ -14,11 +14,13 @@ function el(tag, cls, text) {
 
 export class ChatBox {
   // root: the box's element, holding .chat-lines and a form with an input;
-  // send(message): to the server; me(): {author, loggedIn} of this page's person
-  constructor(root, send, me) {
+  // send(message): to the server; me(): {author, loggedIn} of this page's person;
+  // face(message): the writer's face (an element), or none
+  constructor(root, send, me, face = null) {
     this.root = root;
     this.send = send;
     this.me = me;
+    this.face = face;
     this.lines = root.querySelector(".chat-lines");
     this.unread = 0;
     const form = root.querySelector("form");
@@ -53,6 +55,7 @@ export class ChatBox {
     if (m.seat === -1) who.append(" ", el("span", "badge watcher", t("chat_watcher")));
     const said = el("span", "said", m.phrase ? undefined : m.text);   // text, never markup
     if (m.phrase) { said.classList.add("phrase"); said.append(shown(m.phrase)); }
+    if (this.face) li.append(this.face(m), " ");
     li.append(who, " ", said);
     if (m.quiet) li.append(" ", el("span", "quiet-note", t("chat_quiet")));
     const mine = this.me().author === m.author;

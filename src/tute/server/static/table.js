@@ -1,6 +1,7 @@
 // The card table: seats around the cloth, the stock, the trick, your hand, the score.
 // Every function here draws from a seat's view as the server sent it (never the whole
 // deal: the page has no card it may not see) and builds text as text, never as markup.
+import { seatFace } from "/static/avatars.js";
 import { backSVG, cardSVG, suitSVG } from "/static/cards.js";
 import { cardWords, suitName, t } from "/static/i18n.js";
 
@@ -69,7 +70,7 @@ export function renderSeats(v, info, clock) {
     const robot = robots.has(s) && info;
     const shown = robot ? shortName(v.names[s]) : v.names[s];     // the badge says it
     const name = el("span", "who", s === v.seat ? t("you_named", { name: shown }) : shown);
-    plate.append(name);
+    plate.append(seatFace(info ? info.seats : [], v.names[s]), name);
     if (robot) {
       plate.append(el("span", "badge", t("robot_level", { level: t(`level_${info.robot_level}`) })));
     }

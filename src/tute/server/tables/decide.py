@@ -92,7 +92,7 @@ def free_seat(state: TableState, seat: object) -> int:
 
 
 def sit(state: TableState, player: str, seat: object, name: object, account: int | None,
-        where: str | None) -> Seated:
+        where: str | None, avatar: str | None = None) -> Seated:
     """A person takes a free seat before the match starts."""
     if state.options.competitive and account is None:
         raise TableError("competitive_needs_account")
@@ -104,7 +104,7 @@ def sit(state: TableState, player: str, seat: object, name: object, account: int
     for r in state.seats.values():
         if name_skeleton(r.name) == name_skeleton(shown):
             raise InvalidNameError("name_in_use", name=r.name)
-    return Seated(chosen, shown, False, player, account, where)
+    return Seated(chosen, shown, False, player, account, where, avatar)
 
 
 def robots(state: TableState) -> list[Seated]:

@@ -40,7 +40,8 @@ class OptionsSet(TableEvent, frozen=True, tag="options"):
 
 
 class Seated(TableEvent, frozen=True, tag="seat"):
-    """A seat taken, by a person (``player``: its key, ``where``: its place) or a robot."""
+    """A seat taken, by a person (``player``: its key, ``where``: its place; ``avatar``:
+    the face its account chose then) or a robot."""
 
     seat: int
     name: str
@@ -48,6 +49,7 @@ class Seated(TableEvent, frozen=True, tag="seat"):
     player: str | None = None       # None: a robot, or a seat stored before it was said
     account: int | None = None
     where: str | None = None
+    avatar: str | None = None
 
 
 class Started(TableEvent, frozen=True, tag="start"):

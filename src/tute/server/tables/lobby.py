@@ -8,6 +8,7 @@ closed after a while.  New tables are limited per client address and per guest.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import time
@@ -17,6 +18,7 @@ from typing import Any
 from tute.bots import QUICK
 from tute.core.match import Match
 from tute.core.variants import PRESETS, Variant, preset_variant
+from tute.server.site.avatars import avatar_of
 from tute.server.site.economy import Purse, accounts_at, stakes_of, winning_seats
 from tute.server.site.names import validate_name
 from tute.server.social.invites import server_key
@@ -161,6 +163,14 @@ class Lobby:
             raise TableError("table_broken" if table_id in self.broken else "no_such_table")
         return table
 
+    async def avatar(self, account: int | None) -> str | None:
+        """The face an account chose (off the event loop; None: none, or no purse)."""
+        if account is None or self.purse is None:
+            return None
+        engine = self.purse.engine
+        return await asyncio.get_running_loop().run_in_executor(
+            None, avatar_of, engine, account)
+
     async def create(self, body: CreateTable, player: str, address: str,
                      account: int | None = None) -> TableRuntime:
         options = body.to_options()
@@ -192,7 +202,8 @@ class Lobby:
         try:
             table = await TableRuntime.create(self.store, self.thinkers, options, host,
                                               body.seat, body.name, self.robot_delay,
-                                              account, address, table_id, self.place)
+                                              account, address, table_id, self.place,
+                                              await self.avatar(account))
         except BaseException:
             if self.release is not None:                   # its lease, given back now
                 with contextlib.suppress(Exception):

@@ -123,7 +123,7 @@ class TableRuntime(TableMoney):
                      host: str | None, seat: int = 0, name: str | None = None,
                      robot_delay: float = 0.4, account: int | None = None,
                      address: str | None = None, table_id: str | None = None,
-                     place: Place | None = None) -> TableRuntime:
+                     place: Place | None = None, avatar: str | None = None) -> TableRuntime:
         """A new table, its options and (unless robots only) its host seated, in one
         transaction."""
         t = cls(table_id or new_table_id(), options, store, thinkers, host, robot_delay)
@@ -136,7 +136,7 @@ class TableRuntime(TableMoney):
         if host is not None:
             decide.free_seat(t.state, seat)
             where = t.place(address) if address is not None else None
-            e = Seated(seat, validate_name(name), False, host, account, where)
+            e = Seated(seat, validate_name(name), False, host, account, where, avatar)
             events.append(e)
             ops.append(PutSeat(seat_row(e)))
         await t.emit(events, ops)
@@ -226,13 +226,14 @@ class TableRuntime(TableMoney):
 
     # ------------------------------------------------------------------ requests
     async def sit(self, player: str, seat: int, name: object, account: int | None = None,
-                  address: str | None = None) -> None:
+                  address: str | None = None, avatar: str | None = None) -> None:
         """A person takes a free seat of their choice before the match starts (at a
-        competitive table, a logged-in one: ``account``)."""
+        competitive table, a logged-in one: ``account``; ``avatar``: the face it
+        chose)."""
         async with self.lock:
             decide.check_open(self.state, self.broken)
             where = self.place(address) if address is not None else None
-            e = decide.sit(self.state, player, seat, name, account, where)
+            e = decide.sit(self.state, player, seat, name, account, where, avatar)
             await self.emit([e], [PutSeat(seat_row(e))])
 
     async def invite(self, player: str | None, account: int, name: str) -> None:

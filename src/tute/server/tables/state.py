@@ -57,6 +57,7 @@ class TableState:
     started_at: int = 0               # the last match's start event
     seats: dict[int, SeatRow] = field(default_factory=dict)
     places: dict[int, str] = field(default_factory=dict)     # where each person sat from
+    avatars: dict[int, str] = field(default_factory=dict)    # the faces people chose
     invited: set[int] = field(default_factory=set)          # accounts the host invited
     automatic: set[int] = field(default_factory=set)        # people's seats a robot plays
     abandoned: set[int] = field(default_factory=set)        # who left the running match
@@ -143,6 +144,9 @@ def apply(state: TableState, seq: int, event: TableEvent) -> None:
     elif isinstance(event, Seated):
         state.seats[event.seat] = seat_row(event)
         state.places.pop(event.seat, None)
+        state.avatars.pop(event.seat, None)
+        if event.avatar is not None:
+            state.avatars[event.seat] = event.avatar
         if event.where is not None:
             state.places[event.seat] = event.where
     elif isinstance(event, Started):
@@ -224,5 +228,7 @@ def replay(variant: str, robot_level: str, events: list[Event],
         state.seats = {r.seat: r for r in seats}
         state.places = {s: p for s, p in state.places.items()
                         if s in state.seats and state.seats[s].kind == "human"}
+        state.avatars = {s: a for s, a in state.avatars.items()
+                         if s in state.seats and state.seats[s].kind == "human"}
     state.editing = False             # a restart closes the host's options: no page has them
     return state

@@ -151,7 +151,8 @@ class TableView:
                 "editing": self.editing, "pot": self.state.pot,
                 "gains": [{"seat": g.seat, "chips": g.chips, "xp": g.xp}
                           for g in self.state.gains],
-                "seats": [{"seat": s, "name": r.name, "robot": r.kind == "robot"}
+                "seats": [{"seat": s, "name": r.name, "robot": r.kind == "robot",
+                           "avatar": self.state.avatars.get(s)}
                           for s, r in sorted(self.seats.items())]}
 
     def seat_of(self, player: str | None) -> int | None:

@@ -145,6 +145,12 @@ class BlockBody(_Body, frozen=True, forbid_unknown_fields=True):
     on: bool = True
 
 
+class AvatarBody(_Body, frozen=True, forbid_unknown_fields=True):
+    """``POST /api/me/avatar``: a face of the site's set, or null (drawn from the name)."""
+
+    avatar: Annotated[str, msgspec.Meta(max_length=24)] | None = None
+
+
 # -- WebSocket: client to server ------------------------------------------------------
 
 class Act(msgspec.Struct, frozen=True, tag_field="type", tag="act",
