@@ -1,5 +1,6 @@
 // The lobby: the table options (the games and levels the server offers, seed 001's
 // options for Tute online, the match formats of the engine) and the tables, live.
+import { face } from "/static/avatars.js";
 import { getLang, t } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -171,6 +172,7 @@ export function renderTables(tables, join, watch) {
         const name = document.createElement("span");
         name.className = "taken";
         name.textContent = taken.robot ? `${taken.name}` : taken.name;
+        name.prepend(face(taken.avatar, taken.name, taken.robot));
         seats.append(name);
       } else if (tb.status === "open") {                // the player chooses the seat
         const b = document.createElement("button");
