@@ -107,6 +107,16 @@ def _cmd_bench(args: argparse.Namespace) -> int:
                              if "partner_log_likelihood" in row else "")
                     print(f"  {name:12} {row['log_likelihood']:.4f} / {row['top1']:.1%}"
                           f"{extra}  [{row['cards']} cards]")
+            c = fig["choices"]
+            if c.get("choices"):
+                print(f"the card each seat played, {c['choices']} choices among two or more:"
+                      " log-likelihood / top-1")
+                print(f"  uniform      {c['uniform_log_likelihood']:.4f}")
+                print(f"  l1           {c['l1_log_likelihood']:.4f} / {c['l1_top1']:.1%}")
+                if "policy_top1" in c:
+                    print(f"  policy       {c['policy_log_likelihood']:.4f} / "
+                          f"{c['policy_top1']:.1%}  (mixed as expert-policy: "
+                          f"{c['policy_mixed_log_likelihood']:.4f})")
         return 0
     if args.analysis:
         from tute.tools.bench import analysis_figures

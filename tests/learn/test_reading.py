@@ -23,6 +23,11 @@ def test_the_readers_are_scored_on_fresh_hands() -> None:
         row = fig[name]
         assert row["log_likelihood"] <= 0 and 0 <= row["top1"] <= 1 and row["cards"] > 300
         assert row["partner_log_likelihood"] <= 0
+    c = fig["choices"]
+    assert 20 < c["choices"] <= 40
+    assert c["uniform_log_likelihood"] < 0 and c["l1_log_likelihood"] < 0
+    assert c["policy_log_likelihood"] < 0 and 0 <= c["policy_top1"] <= 1
+    assert c["l1_top1"] == 1.0          # heuristic play: L1 is the player itself
     habanero = reading_figures("habanero", 1, 5, level="heuristic", draws=12)
     assert "partner_top1" not in habanero["uniform"]
 

@@ -24,6 +24,7 @@ what the partner holds, read (partnerships only).
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from typing import Any
@@ -31,15 +32,16 @@ from typing import Any
 import numpy as np
 
 from tute.bots import Budget, HeuristicBot
-from tute.bots.expert import likelihood, replayable, tempered
-from tute.bots.reader import policy_log_likelihood
+from tute.bots.expert import EPSILON, likelihood, replayable, tempered
+from tute.bots.reader import POLICY_EPSILON, policy_log_likelihood
 from tute.bots.sampler import exclusions, sample_hidden
+from tute.core.actions import Play
 from tute.core.cards import Card
 from tute.core.game import Game
 from tute.core.position import from_view
 from tute.core.variants import parse_variant
 from tute.core.views import PlayerView
-from tute.learn.features import card_order, hidden, relative
+from tute.learn.features import card_order, encode, hidden, playable, relative
 from tute.learn.model import Model, normalized, shipped
 from tute.learn.policy import Policy, shipped_policy
 from tute.tools.training import self_play, targets
@@ -87,16 +89,22 @@ def reading_figures(variant: str, deals: int, seed: int, level: str = "expert",
     sums: dict[str, dict[str, float]] = {r: {"ll": 0.0, "top": 0.0, "n": 0.0, "pll": 0.0,
                                              "ptop": 0.0, "pn": 0.0} for r in READERS}
     decisions = 0
+    choices: list[tuple[PlayerView, Card | None]] = []
     for k in range(deals):
         g = Game.new(v, seed=seed * 7_919 + 1_000_000 + k)
-        for view in self_play(g, level, seed * 31 + k * 10, Budget(samples=samples)):
+        chosen: list[Card | None] = []
+        views: list[PlayerView] = []
+        for view in self_play(g, level, seed * 31 + k * 10, Budget(samples=samples), chosen):
             decisions += 1
+            views.append(view)
             _score(g, view, model, policy, l1, rng, draws, sums)
+        choices += zip(views, chosen, strict=True)
         if progress is not None:
             progress(f"hand {k + 1} of {deals}: {decisions} decisions read")
     out: dict[str, Any] = {"variant": variant, "hands": deals, "decisions": decisions,
                            "level": level, "network": model is not None,
-                           "policy": policy is not None}
+                           "policy": policy is not None,
+                           "choices": choice_figures(choices, l1, policy)}
     for r, t in sums.items():
         if not t["n"]:
             continue
@@ -105,6 +113,41 @@ def reading_figures(variant: str, deals: int, seed: int, level: str = "expert",
         if t["pn"]:
             out[r]["partner_log_likelihood"] = round(t["pll"] / t["pn"], 4)
             out[r]["partner_top1"] = round(t["ptop"] / t["pn"], 4)
+    return out
+
+
+def choice_figures(choices: list[tuple[PlayerView, Card | None]], l1: HeuristicBot,
+                   policy: Policy | None) -> dict[str, Any]:
+    """How well each model of a player predicts the card it played, over the choices
+    among two cards or more: top-1 and mean log-likelihood -- any playable card alike;
+    L1 as the expert reads the others (its card with probability 1 - EPSILON, any card
+    with the rest); the policy network as it is, and mixed as ``expert-policy`` mixes it
+    (``POLICY_EPSILON`` of any card)."""
+    rows: list[tuple[float, ...]] = []
+    for view, card in choices:
+        plays = [a.card for a in view.legal if isinstance(a, Play)]
+        n = len(plays)
+        if card is None or n < 2:
+            continue
+        natural = l1.card(view) == card
+        row = [-math.log(n), float(natural),
+               math.log((1 - EPSILON + EPSILON / n) if natural else EPSILON / n)]
+        if policy is not None:
+            logp = policy.log_chances(encode(view), playable(view))
+            p = math.exp(float(logp[card_order(view, card)]))
+            row += [float(int(np.argmax(logp)) == card_order(view, card)), math.log(p),
+                    math.log((1 - POLICY_EPSILON) * p + POLICY_EPSILON / n)]
+        rows.append(tuple(row))
+    if not rows:
+        return {"choices": 0}
+    a = np.array(rows)
+    out: dict[str, Any] = {"choices": len(rows), "uniform_log_likelihood": round(float(a[:, 0].mean()), 4),
+                           "l1_top1": round(float(a[:, 1].mean()), 4),
+                           "l1_log_likelihood": round(float(a[:, 2].mean()), 4)}
+    if policy is not None:
+        out.update({"policy_top1": round(float(a[:, 3].mean()), 4),
+                    "policy_log_likelihood": round(float(a[:, 4].mean()), 4),
+                    "policy_mixed_log_likelihood": round(float(a[:, 5].mean()), 4)})
     return out
 
 
