@@ -313,6 +313,19 @@ class Playing:
             self.over.set()
 
 
+def two_at_a_table(s: Server, variant: str = "habanero", bea_address: str = "127.0.0.2",
+                   **options: Any) -> tuple[Client, Client, str]:
+    """Ana (the host, seat 0) and Bea (seat 1, at ``bea_address``) with accounts at a
+    new table of ``variant`` with ``options``."""
+    ana, bea = s.account("Ana"), s.account("Bea", bea_address)
+    r = ana.post("/api/tables", {"variant": variant, "name": "Ana", **options})
+    assert r.status_code == 200, r.text
+    table = str(r.json()["id"])
+    assert bea.post(f"/api/tables/{table}/seats", {"seat": 1, "name": "Bea"}
+                    ).status_code == 200
+    return ana, bea, table
+
+
 def escrows(conn: Any, table: str) -> dict[str, int]:
     """Every escrow of a table's matches (each start's own) with its balance."""
     from sqlalchemy import text

@@ -235,16 +235,12 @@ def test_two_people_earn_and_see_their_achievements(db: str) -> None:
     """Ana and Bea play a competitive match through the real server: the table is told
     what each earned, the profile shows it (the winner's first win, never the loser's),
     and ``tute admin achievements`` rebuilds the same feats from the events."""
-    from server_harness import Playing, Server
+    from server_harness import Playing, Server, two_at_a_table
     from tute.cli import main
 
     s = Server(db)
     try:
-        ana, bea = s.account("Ana"), s.account("Bea", "127.0.0.2")
-        table = ana.post("/api/tables", {"variant": "habanero", "name": "Ana",
-                                         "competitive": True, "bet": 10}).json()["id"]
-        assert bea.post(f"/api/tables/{table}/seats", {"seat": 1, "name": "Bea"}
-                        ).status_code == 200
+        ana, bea, table = two_at_a_table(s, competitive=True, bet=10)
         with Playing(ana, table) as a, Playing(bea, table) as b:
             time.sleep(0.3)
             assert ana.post(f"/api/tables/{table}/start").status_code == 200
@@ -285,15 +281,12 @@ def test_two_people_earn_and_see_their_achievements(db: str) -> None:
 def test_people_at_one_address_earn_nothing(db: str) -> None:
     """A match the server made practice (two people at one address) is not settled:
     no feats, no achievements, nothing told."""
-    from server_harness import Playing, Server
+    from server_harness import Playing, Server, two_at_a_table
 
     s = Server(db)
     try:
-        ana, bea = s.account("Ana"), s.account("Bea")              # the same address
-        table = ana.post("/api/tables", {"variant": "habanero", "name": "Ana",
-                                         "competitive": True, "bet": 10}).json()["id"]
-        assert bea.post(f"/api/tables/{table}/seats", {"seat": 1, "name": "Bea"}
-                        ).status_code == 200
+        ana, bea, table = two_at_a_table(s, bea_address="127.0.0.1",   # the same address
+                                         competitive=True, bet=10)
         with Playing(ana, table) as a, Playing(bea, table):
             time.sleep(0.3)
             assert ana.post(f"/api/tables/{table}/start").status_code == 200

@@ -104,9 +104,13 @@ def test_an_achievement_told_at_the_table_and_seen_on_the_profile(server: Server
         page.click("#rank-periods button[data-period='day']")
         page.select_option("#rank-game", "habanero")
         wait_until(page, "document.querySelectorAll('#rank-rows tr').length === 2")
-        rows = [r.inner_text().split("\t") for r in page.query_selector_all("#rank-rows tr")]
+        rows = page.eval_on_selector_all(   # each cell's own text (the face is a drawing)
+            "#rank-rows tr", "(trs) => trs.map((tr) => Array.from(tr.cells).map((td) => "
+            "Array.from(td.childNodes).filter((n) => n.nodeType === 3)"
+            ".map((n) => n.textContent).join('').trim()))")
         stored = ana.get("/api/rankings?period=day&game=habanero").json()
-        assert [[c.strip() for c in r] for r in rows] == [
+        assert page.query_selector_all("#rank-rows tr td svg.avatar")
+        assert rows == [
             [str(x["place"]), x["name"], str(x["xp"]), "1",
              f"{x['won']} ({100 * x['won']} %)"] for x in stored["rows"]]
         assert {x["name"]: x["xp"] for x in stored["rows"]} == (

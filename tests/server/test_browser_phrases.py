@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,26 +23,34 @@ def server(tmp_path: Path) -> Iterator[Server]:
     s.stop()
 
 
+def _friends_table(browser: Any, port: int, bea_lang: str | None = None) -> tuple[Any, Any]:
+    """Ana's friends' table of habanero on one phone, Bea seated there from another
+    (her page in ``bea_lang``)."""
+    ana = browser.new_context(viewport=PHONE).new_page()
+    bea = browser.new_context(viewport=PHONE).new_page()
+    ana.goto(f"http://127.0.0.1:{port}/")
+    ana.wait_for_selector("#variant option", state="attached")
+    ana.fill("#name", "Ana")
+    ana.select_option("#variant", "habanero")
+    ana.click("#friends")
+    ana.wait_for_selector("#waiting:not([hidden])")
+    bea.goto(f"http://127.0.0.1:{port}/")
+    bea.wait_for_selector("#variant option", state="attached")
+    if bea_lang is not None:
+        bea.select_option("#lang", bea_lang)
+        wait_until(bea, f"document.documentElement.lang === '{bea_lang}'")
+    bea.fill("#name", "Bea")
+    bea.click("#tables li button")
+    bea.wait_for_selector("#waiting:not([hidden])")
+    return ana, bea
+
+
 def test_a_quick_phrase_is_read_in_each_readers_language(server: Server) -> None:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         browser = chromium(p)
-        ana = browser.new_context(viewport=PHONE).new_page()
-        bea = browser.new_context(viewport=PHONE).new_page()
-        ana.goto(f"http://127.0.0.1:{server.port}/")
-        ana.wait_for_selector("#variant option", state="attached")
-        ana.fill("#name", "Ana")
-        ana.select_option("#variant", "habanero")
-        ana.click("#friends")
-        ana.wait_for_selector("#waiting:not([hidden])")
-        bea.goto(f"http://127.0.0.1:{server.port}/")
-        bea.wait_for_selector("#variant option", state="attached")
-        bea.select_option("#lang", "en")
-        wait_until(bea, "document.documentElement.lang === 'en'")
-        bea.fill("#name", "Bea")
-        bea.click("#tables li button")
-        bea.wait_for_selector("#waiting:not([hidden])")
+        ana, bea = _friends_table(browser, server.port, "en")
         ana.click("#chat .phrases-open")
         ana.wait_for_selector("#chat .phrases:not([hidden]) button[data-phrase]")
         assert ana.inner_text("#chat .phrases button[data-phrase='well_played']") == \
@@ -73,19 +82,7 @@ def test_a_rematch_agreed_by_two_people_in_two_browsers(server: Server) -> None:
 
     with sync_playwright() as p:
         browser = chromium(p)
-        ana = browser.new_context(viewport=PHONE).new_page()
-        bea = browser.new_context(viewport=PHONE).new_page()
-        ana.goto(f"http://127.0.0.1:{server.port}/")
-        ana.wait_for_selector("#variant option", state="attached")
-        ana.fill("#name", "Ana")
-        ana.select_option("#variant", "habanero")
-        ana.click("#friends")
-        ana.wait_for_selector("#waiting:not([hidden])")
-        bea.goto(f"http://127.0.0.1:{server.port}/")
-        bea.wait_for_selector("#variant option", state="attached")
-        bea.fill("#name", "Bea")
-        bea.click("#tables li button")
-        bea.wait_for_selector("#waiting:not([hidden])")
+        ana, bea = _friends_table(browser, server.port)
         wait_until(ana, "document.querySelector('#seats').textContent.includes('Bea')")
         ana.click("#start")
         (table,) = server.lobby.tables

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from typing import Any
 
-from server_harness import Client, Server, recv, until
+from server_harness import Server, recv, two_at_a_table, until
 from tute.server.social.moderation import Moderation
 
 
@@ -21,19 +21,10 @@ def _say(ws: Any, text: str) -> None:
     ws.send(json.dumps({"type": "chat", "text": text}))
 
 
-def _two_at_a_table(s: Server, **options: Any) -> tuple[Client, Client, str]:
-    ana, bea = s.account("Ana"), s.account("Bea", "127.0.0.2")
-    table = ana.post("/api/tables", {"variant": "habanero", "name": "Ana", **options}
-                     ).json()["id"]
-    assert bea.post(f"/api/tables/{table}/seats", {"seat": 1, "name": "Bea"}
-                    ).status_code == 200
-    return ana, bea, table
-
-
 def test_chat_between_players_and_spectators(db: str) -> None:
     s = Server(db)
     try:
-        ana, bea, table = _two_at_a_table(s)
+        ana, bea, table = two_at_a_table(s)
         vera = s.account("Vera", "127.0.0.3")
         guest = s.client("127.0.0.4")
         with ana.ws(table) as wa, bea.ws(table) as wb, vera.ws(table, watch=True) as wv, \
@@ -101,7 +92,7 @@ def test_chat_between_players_and_spectators(db: str) -> None:
 def test_a_block_hides_a_person_everywhere_and_for_good(db: str) -> None:
     s = Server(db)
     try:
-        ana, bea, table = _two_at_a_table(s)
+        ana, bea, table = two_at_a_table(s)
         with ana.ws(table) as wa, bea.ws(table) as wb:
             until(wa, _kind("state"))
             until(wb, _kind("state"))
@@ -131,7 +122,7 @@ def test_a_block_hides_a_person_everywhere_and_for_good(db: str) -> None:
 def test_the_players_chat_closed_during_a_hand(db: str) -> None:
     s = Server(db)
     try:
-        ana, bea, table = _two_at_a_table(s, chat_in_hand=False, spectators=False)
+        ana, bea, table = two_at_a_table(s, chat_in_hand=False, spectators=False)
         with ana.ws(table) as wa, bea.ws(table) as wb:
             until(wa, _kind("state"))
             until(wb, _kind("state"))
@@ -151,7 +142,7 @@ def test_the_players_chat_closed_during_a_hand(db: str) -> None:
 def test_the_flood_rule_over_the_wire(db: str) -> None:
     s = Server(db)
     try:
-        ana, _bea, table = _two_at_a_table(s)
+        ana, _bea, table = two_at_a_table(s)
         with ana.ws(table) as wa:
             until(wa, _kind("state"))
             for i in range(5):
@@ -207,7 +198,7 @@ def test_quick_phrases_are_keys_each_reader_reads_in_their_language(db: str) -> 
     and the flood rule hold for phrases too (the hostile player's attacks)."""
     s = Server(db)
     try:
-        ana, bea, table = _two_at_a_table(s, chat_in_hand=False)
+        ana, bea, table = two_at_a_table(s, chat_in_hand=False)
         with ana.ws(table) as wa, bea.ws(table) as wb:
             until(wa, _kind("state"))
             until(wb, _kind("state"))

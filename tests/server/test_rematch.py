@@ -9,7 +9,7 @@ import json
 import time
 from typing import Any
 
-from server_harness import Playing, Server, until
+from server_harness import Playing, Server, two_at_a_table, until
 
 
 def _kind(kind: str) -> Any:
@@ -24,10 +24,7 @@ def _error(ws: Any) -> dict[str, Any]:
 def test_a_rematch_agreed_by_all_starts_with_the_same_people(db: str) -> None:
     s = Server(db)
     try:
-        ana, bea = s.account("Ana"), s.account("Bea", "127.0.0.2")
-        table = ana.post("/api/tables", {"variant": "habanero", "name": "Ana"}).json()["id"]
-        assert bea.post(f"/api/tables/{table}/seats", {"seat": 1, "name": "Bea"}
-                        ).status_code == 200
+        ana, bea, table = two_at_a_table(s)
         vera = s.account("Vera", "127.0.0.3")
         with vera.ws(table, watch=True) as wv, bea.ws(table) as wb:
             until(wv, _kind("state"))
