@@ -159,6 +159,7 @@ async function showGames() {
 }
 
 let rankPeriod = "week";
+let rankAsked = 0;
 
 // the ranking of a period, for every game or one: place, name, XP, matches played and
 // won; the person's own place below it when it is not on the page
@@ -169,11 +170,13 @@ export async function showRankings(period = rankPeriod) {
   }
   const game = $("rank-game").value || "all";
   const body = $("rank-rows");
-  body.replaceChildren();
   const mineBox = $("rank-mine");
-  mineBox.hidden = true;
+  const ticket = ++rankAsked;          // only the last ranking asked for is drawn
   try {
     const { rows, mine, ranked } = await api(`/api/rankings?period=${period}&game=${encodeURIComponent(game)}`);
+    if (ticket !== rankAsked) return;
+    body.replaceChildren();
+    mineBox.hidden = true;
     $("rank-empty").hidden = rows.length > 0;
     $("rankings").querySelector("thead").hidden = rows.length === 0;
     for (const r of rows) {
@@ -194,7 +197,12 @@ export async function showRankings(period = rankPeriod) {
       mineBox.textContent = mine ? t("rank_mine", { place: mine.place, ranked, xp: number(mine.xp) })
         : t("rank_mine_none");
     }
-  } catch { $("rank-empty").hidden = false; }
+  } catch {
+    if (ticket !== rankAsked) return;
+    body.replaceChildren();
+    mineBox.hidden = true;
+    $("rank-empty").hidden = false;
+  }
 }
 
 export function fillRankGames() {
