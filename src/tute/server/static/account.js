@@ -38,6 +38,7 @@ function show() {
   $("competitive-options").hidden = !me;
   if (!me) { $("competitive").checked = false; return; }
   $("me-name").textContent = me.name;
+  $("me-face").replaceChildren(face(me.avatar, me.name));
   $("me-chips").textContent = t("chips_n", { n: me.chips, shown: number(me.chips) });
   $("me-level").textContent = t("level_n", { n: me.level });
   if (!$("name").value || $("name").dataset.fromAccount) {
@@ -126,6 +127,7 @@ function showPicker() {
     b.onclick = async () => {
       try { me = await api("/api/me/avatar", { avatar: key }); } catch { return; }
       $("profile-face").replaceChildren(face(me.avatar, me.name));
+      $("me-face").replaceChildren(face(me.avatar, me.name));
       showPicker();
     };
     box.append(b);
