@@ -43,7 +43,7 @@ def test_register_log_out_and_in_again(server: Server) -> None:
     assert r.status_code == 200, r.text
     me = r.json()
     assert isinstance(me["id"], int) and me["author"] == f"a{me['id']}"   # in the chat
-    assert me == {"id": me["id"], "author": me["author"], "name": name,
+    assert me == {"id": me["id"], "author": me["author"], "name": name, "avatar": None,
                   "chips": ledger.GRANT, "xp": 0, "level": 1, "band": "novice",
                   "xp_next": 100, "ratings": {}, "abandons": 0, "games": {},
                   "achievements": me["achievements"]}

@@ -108,7 +108,10 @@ def test_practice_annulled_robots_and_automatic_play_earn_nothing() -> None:
     assert table_feats("t", _log(practice=True), "habanero", "heuristic") == []
     assert table_feats("t", _log(competitive=False), "habanero", "heuristic") == []
     assert table_feats("t", _log(annul_after=30), "habanero", "heuristic") == []
-    assert table_feats("t", _log(settle_xp=0), "habanero", "heuristic") == []   # no XP
+    unearned = table_feats("t", _log(seed=3, settle_xp=0), "habanero", "heuristic")
+    assert [(f.counted, f.won, f.things) for f in unearned] == \
+        [(False, False, frozenset())] * 2              # no XP: kept, counting for nothing
+    assert not any(p.done for p in earned(unearned).values())
     alone = table_feats("t", _log("parejas", people=1), "parejas", "heuristic")
     assert [f.account for f in alone] == [100]           # robots are nobody
     helped = table_feats("t", _log(seed=3, automatic=frozenset({0})), "habanero",
@@ -190,6 +193,9 @@ def test_each_achievement_is_earned_once_in_the_order_matches_ended() -> None:
     assert earned(run)["streak"].at == 9 + STREAK_GOAL
     broken = [_feat(1, True), _feat(2, False), _feat(3, True), _feat(4, True)]
     assert not earned(broken)["streak"].done
+    left = Feat(7, "tx", 1, 2, "habanero", False, frozenset(), counted=False)
+    assert not earned([_feat(1, True), left, _feat(3, True), _feat(4, True)])["streak"].done
+    assert earned([left])["games_habanero"].count == 0      # it counted for nothing
     ten = [_feat(t, False, "guinote") for t in range(GAMES_GOAL)]
     assert earned(ten)["games_guinote"].at == GAMES_GOAL - 1
     assert earned(ten[:-1])["games_guinote"].count == GAMES_GOAL - 1

@@ -65,7 +65,8 @@ def test_a_ranking_per_game_with_played_and_won(tmp_path: Path) -> None:
     assert [r.name for r in ranking(engine, "all", "guinote", now=NOW)] == ["P005", "P007"]
     got = page(engine, "day", "parejas", me=3, limit=100, now=NOW)
     assert len(got["rows"]) == 100 and got["ranked"] == 130
-    assert got["mine"] == {"place": 128, "name": "P003", "xp": 3, "played": 2, "won": 1}
+    assert got["mine"] == {"place": 128, "name": "P003", "avatar": None, "xp": 3, "played": 2,
+                           "won": 1}
     assert page(engine, "day", "guinote", me=3, now=NOW)["mine"] is None
     on_page = page(engine, "day", "parejas", me=130, now=NOW)
     assert on_page["mine"]["place"] == 1 and on_page["rows"][0]["name"] == "P130"

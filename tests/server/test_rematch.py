@@ -46,6 +46,19 @@ def test_a_rematch_agreed_by_all_starts_with_the_same_people(db: str) -> None:
             voted = until(wv, _kind("rematch_vote"))["event"]
             assert voted["seat"] == 1 and voted["agreed"] == [1]
             assert t.rematch.open_vote() == {"proposer": 1, "agreed": [1]}
+            seq = t.seq
+            wb.send(json.dumps({"type": "rematch"}))           # again: nothing new
+            wb.send(json.dumps({"type": "ping"}))
+            until(wb, lambda m: m.get("type") == "pong")
+            assert t.seq == seq
+            # the host changes the game after Bea agreed: what she agreed to is void
+            assert ana.post(f"/api/tables/{table}/options",
+                            {"variant": "habanero(match_target=2)"}).status_code == 200
+            assert t.rematch.open_vote() is None
+            assert ana.post(f"/api/tables/{table}/options",
+                            {"variant": "habanero"}).status_code == 200
+            wb.send(json.dumps({"type": "rematch"}))           # asked anew
+            until(wv, _kind("rematch_vote"))
             with ana.ws(table) as wa:
                 state = until(wa, _kind("state"))
                 assert state["table"]["rematch"] == {"proposer": 1, "agreed": [1]}

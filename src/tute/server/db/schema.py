@@ -197,7 +197,7 @@ analyses = Table(
     Column("data", Text, nullable=False),                 # JSON: the decisions
 )
 
-# achievements: what each person did in each counted match (site.achievements folds them)
+# achievements: what each person did in each settled match (site.achievements folds them)
 feats = Table(
     "tute_feats", metadata,
     Column("account_id", Integer, primary_key=True),
@@ -206,5 +206,6 @@ feats = Table(
     Column("at", Integer, nullable=False, index=True),
     Column("preset", String(32), nullable=False),
     Column("won", Integer, nullable=False),
+    Column("counted", Integer, nullable=False),            # it earned the person XP
     Column("things", Text, nullable=False),
 )

@@ -5,8 +5,9 @@ counts only where it was competitive, not practice and not annulled; what a robo
 for a person (automatic play, the clock) counts for nobody.  A table's stored events
 say everything: :mod:`tute.server.tables.feats` reads them into one :class:`Feat` per
 person per counted match -- what that person did there -- and the store keeps those rows
-(``tute_feats``).  The achievements are a fold over a person's feats in the order the
-matches ended (:func:`earned`): each earned once, at the first match that reached it,
+(``tute_feats``; a match that earned them no XP is kept too, as not counted: it counts
+for nothing and breaks a streak).  The achievements are a fold over a person's feats in
+the order the matches ended (:func:`earned`): each earned once, at the first match that reached it,
 the counted ones with their progress.  Rebuilding the feats from every table's events
 (``tute admin achievements``) finds the same rows, so the same achievements.
 
@@ -65,9 +66,11 @@ BY_KEY = {a.key: a for a in CATALOGUE}
 
 @dataclass(frozen=True, slots=True)
 class Feat:
-    """What a person did in one counted match: the table and the match's number there,
-    when it ended (the order of the fold), its game, whether the person's side won it
-    (played by themselves: never while a robot played for them), and the hand feats."""
+    """What a person did in one settled match: the table and the match's number there,
+    when it ended (the order of the fold), its game, whether the person's side won it,
+    the hand feats, and whether it ``counted`` (it earned the person XP: played by
+    themselves, not abandoned).  A match that did not count gives nothing -- and breaks
+    a winning streak, as a match lost does."""
 
     account: int
     table_id: str
@@ -76,6 +79,7 @@ class Feat:
     preset: str
     won: bool
     things: frozenset[str] = frozenset()
+    counted: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +109,9 @@ def earned(feats: Iterable[Feat]) -> dict[str, Progress]:
     when: dict[str, tuple[int, str]] = {}
     streak = 0
     for f in sorted(feats, key=lambda f: (f.at, f.table_id, f.match)):
+        if not f.counted:                    # abandoned, or played by a robot
+            streak = 0
+            continue
         done: list[str] = list(f.things)
         if f.won:
             streak += 1
@@ -143,12 +150,14 @@ def new_ones(before: Sequence[Feat], match: Sequence[Feat]) -> dict[int, list[st
 def row(f: Feat) -> dict[str, Any]:
     """A feat as the store's row."""
     return {"account_id": f.account, "table_id": f.table_id, "match": f.match, "at": f.at,
-            "preset": f.preset, "won": 1 if f.won else 0, "things": ",".join(sorted(f.things))}
+            "preset": f.preset, "won": 1 if f.won else 0, "counted": 1 if f.counted else 0,
+            "things": ",".join(sorted(f.things))}
 
 
 def from_row(r: Any) -> Feat:
     return Feat(int(r.account_id), str(r.table_id), int(r.match), int(r.at), str(r.preset),
-                bool(r.won), frozenset(t for t in str(r.things).split(",") if t))
+                bool(r.won), frozenset(t for t in str(r.things).split(",") if t),
+                bool(r.counted))
 
 
 def feats_of(c: Connection, account: int) -> list[Feat]:

@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import String, cast, func, literal, select
 from sqlalchemy.engine import Engine
 
 from tute.core.errors import TuteError
 from tute.core.variants import PRESETS
-from tute.server.db.schema import accounts, xp
-from tute.server.site import ledger
+from tute.server.db.schema import accounts, balances, xp
+from tute.server.db.schema import ledger as movements
 
 PERIODS = ("day", "week", "month", "all")
 XP_PER_LEVEL = 100
@@ -89,28 +89,32 @@ def period_start(period: str, now: float | None = None) -> int:
 def ranking(engine: Engine, period: str, game: str | None = None,
             now: float | None = None) -> list[Row]:
     """Every ranked player of the period (and game: a preset's name, None for all),
-    in order."""
+    in order -- one query: the chips-cover-bets rule in SQL, not a query per player."""
     since = period_start(period, now)
     if game is not None and game not in PRESETS:
         raise RankingError("bad_game", games=", ".join(PRESETS))
+    holder = literal("p:") + cast(accounts.c.id, String)
+    bets = (select(movements.c.source.label("who"), func.max(movements.c.amount).label("bet"))
+            .where(movements.c.at >= since, movements.c.key.like("bet:%"))
+            .group_by(movements.c.source).subquery())
     query = (select(accounts.c.id, accounts.c.name, accounts.c.avatar,
                     func.sum(xp.c.amount).label("xp"),
                     func.count().label("played"), func.sum(xp.c.won).label("won"))
-             .join(xp, xp.c.account_id == accounts.c.id).where(xp.c.at >= since))
+             .join(xp, xp.c.account_id == accounts.c.id)
+             .outerjoin(balances, balances.c.account == holder)
+             .outerjoin(bets, bets.c.who == holder)
+             .where(xp.c.at >= since)
+             .where(func.coalesce(balances.c.balance, 0) >= func.coalesce(bets.c.bet, 0)))
     if game is not None:
         query = query.where(xp.c.preset == game)
     query = (query.group_by(accounts.c.id, accounts.c.name, accounts.c.avatar)
              .having(func.sum(xp.c.amount) > 0)
              .order_by(func.sum(xp.c.amount).desc(), accounts.c.name))
-    out: list[Row] = []
     with engine.connect() as c:
-        for r in c.execute(query).all():
-            holder = ledger.player(int(r.id))
-            if ledger.balance(c, holder) < ledger.biggest_bet(c, holder, since):
-                continue
-            out.append(Row(len(out) + 1, int(r.id), str(r.name), int(r.xp), int(r.played),
-                           int(r.won or 0), None if r.avatar is None else str(r.avatar)))
-    return out
+        found = c.execute(query).all()
+    return [Row(place, int(r.id), str(r.name), int(r.xp), int(r.played), int(r.won or 0),
+                None if r.avatar is None else str(r.avatar))
+            for place, r in enumerate(found, start=1)]
 
 
 def page(engine: Engine, period: str, game: str | None = None, me: int | None = None,

@@ -3,7 +3,7 @@
 import { renderAchievements } from "/static/achievements.js";
 import { AVATARS, face } from "/static/avatars.js";
 import { t } from "/static/i18n.js";
-import { api } from "/static/lobby.js";
+import { api, offeredGames } from "/static/lobby.js";
 
 const $ = (id) => document.getElementById(id);
 let me = null;
@@ -211,14 +211,13 @@ export function fillRankGames() {
   const select = $("rank-game");
   const chosen = select.value || "all";
   select.replaceChildren();
-  for (const key of ["all", "parejas", "habanero", "tres", "individual", "corriente", "arrastre",
-    "online", "guinote", "subastado", "cabrero"]) {
+  for (const key of ["all", ...offeredGames()]) {
     const o = document.createElement("option");
     o.value = key;
     o.textContent = key === "all" ? t("rank_game_all") : t(`preset_${key}`);
     select.append(o);
   }
-  select.value = chosen;
+  select.value = [...select.options].some((o) => o.value === chosen) ? chosen : "all";
 }
 
 export function wireAccount() {

@@ -16,7 +16,7 @@ import { renderGains, renderStake } from "/static/money.js";
 import { heard, renderAuction } from "/static/auction.js";
 import { announce, placeAnnouncement } from "/static/announce.js";
 import { earnedLines } from "/static/achievements.js";
-import { seatFace } from "/static/avatars.js";
+import { face } from "/static/avatars.js";
 import { wireLook } from "/static/look.js";
 import { showLog, wireLog } from "/static/handlog.js";
 import { showRematch, wireRematch } from "/static/rematch.js";
@@ -36,8 +36,10 @@ let myAuthor = "";    // this person's id in the table's chat (the server says i
 
 const spectator = () => Boolean(session && (session.seat === null || session.seat === undefined));
 const chatMe = () => ({ author: myAuthor, loggedIn: Boolean(currentAccount()) });
-const tableChat = new ChatBox($("chat"), (m) => send(m), chatMe,
-  (m) => seatFace(tableInfo ? tableInfo.seats : [], m.name));
+const tableChat = new ChatBox($("chat"), (m) => send(m), chatMe, (m) => {   // by seat:
+  const seat = m.seat >= 0 && tableInfo ? (tableInfo.seats || []).find((x) => x.seat === m.seat) : null;
+  return seat ? face(seat.avatar, seat.name, seat.robot) : face(null, m.name);  // a name is no proof
+});
 tableChat.canMute = true;
 const lobbyChat = new ChatBox($("lobby-chat"), (m) => { if (!lobbySend(m)) say(t("offline")); },
   () => ({ author: currentAccount() ? currentAccount().author : "", loggedIn: Boolean(currentAccount()) }));
@@ -399,8 +401,8 @@ function drawAfter(v) {
   $("again").hidden = watching || !(tableInfo && tableInfo.host === v.seat);
   $("options-again").hidden = $("again").hidden;
   $("wait-again").hidden = watching || !(over && tableInfo && tableInfo.host !== v.seat);
-  const people = tableInfo ? (tableInfo.seats || []).filter((x) => x && !x.robot).map((x) => x.seat) : [];
-  showRematch(tableInfo ? tableInfo.rematch : null, v, people, watching);
+  showRematch(tableInfo ? tableInfo.rematch : null, over, watching || !session ? null : session.seat,
+    tableInfo ? tableInfo.seats || [] : []);
 }
 
 function drawHand(v, waiting = false) { layHand(v, waiting || offline, act); }

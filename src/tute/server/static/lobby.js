@@ -7,6 +7,8 @@ const $ = (id) => document.getElementById(id);
 let meta = null;
 
 export function setMeta(m) { meta = m; }
+// the games this server offers (their presets' names, each once), in its own order
+export const offeredGames = () => (meta ? [...new Set(meta.variants.map((v) => v.preset))] : []);
 
 // the CSRF token the server set for this site's pages, echoed in every change
 function csrf() {

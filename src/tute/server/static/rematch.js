@@ -5,16 +5,19 @@ import { shortName } from "/static/table.js";
 
 const $ = (id) => document.getElementById(id);
 
-// vote: {proposer, agreed} or null; v: the page's view; people: the seats of persons
-export function showRematch(vote, v, people, watching) {
+// vote: {proposer, agreed} or null; over: the match is over; me: this page's table
+// seat (null: watching); seats: the table's seats ({seat, name, robot}) -- table seats
+// all, never a hand's (a Cabrero match's last hand has fewer)
+export function showRematch(vote, over, me, seats) {
   const box = $("rematch-box");
-  const over = Boolean(v && v.match && v.match.over);
+  const watching = me === null || me === undefined;
   $("rematch").hidden = watching || !over || Boolean(vote);
   box.hidden = watching || !over || !vote;
   if (box.hidden) return;
-  const name = (s) => shortName(v.names[s] || "");
-  const mine = vote.agreed.includes(v.seat);
-  const waiting = people.filter((s) => !vote.agreed.includes(s)).map(name).join(", ");
+  const name = (s) => shortName((seats.find((x) => x.seat === s) || {}).name || "");
+  const mine = vote.agreed.includes(me);
+  const waiting = seats.filter((x) => !x.robot && !vote.agreed.includes(x.seat))
+    .map((x) => name(x.seat)).join(", ");
   $("rematch-text").textContent = mine ? t("rematch_waiting", { names: waiting })
     : t("rematch_proposed", { name: name(vote.proposer) });
   $("rematch-yes").hidden = mine;

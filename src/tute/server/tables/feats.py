@@ -1,9 +1,10 @@
 """What each person did in each counted match of a table, read from its stored events
 (:class:`~tute.server.site.achievements.Feat`): the achievements' one source.
 
-A match counts where it was settled (``settled``: competitive, not practice, not
-annulled, finished) and only for the people who earned XP from it (seed 001's real
-competition: two people or more, their moves mostly their own, not abandoned).  A
+A match is read where it was settled (``settled``: competitive, not practice, not
+annulled, finished); it counts only for the people who earned XP from it (seed 001's
+real competition: two people or more, their moves mostly their own, not abandoned) --
+for the others it is kept as not counted: nothing earned, a streak broken.  A
 hand's feats count only for a person who made every move of theirs in that hand
 (none made by the clock or by automatic play).  Per hand, for a person's seat:
 
@@ -122,11 +123,13 @@ def table_feats(table_id: str, stored: Sequence[Event], variant: str,
             preset = state.options.variant.preset
             for gain in event.gains:
                 row = state.seats.get(gain.seat)
-                if gain.xp <= 0 or row is None or row.kind != "human" or row.account is None:
+                if row is None or row.kind != "human" or row.account is None:
                     continue
+                counted = gain.xp > 0
                 out.append(Feat(row.account, table_id, state.matches, event.at, preset,
-                                gain.seat in winners,
-                                frozenset(things.get(gain.seat, set()))))
+                                counted and gain.seat in winners,
+                                frozenset(things.get(gain.seat, set())) if counted
+                                else frozenset(), counted))
     return out
 
 

@@ -9,11 +9,9 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 
 from tute.core.match import Match
-from tute.server.site.achievements import Achievements
 from tute.server.site.economy import Gain, Purse, accounts_at, winning_seats
 from tute.server.store import KeepMatch, Op, Store
-from tute.server.tables.events import Earned, TableEvent
-from tute.server.tables.feats import table_feats
+from tute.server.tables.events import TableEvent
 from tute.server.tables.kept import keep_match
 from tute.server.tables.log import unearned_seats
 from tute.server.tables.view import TableView
@@ -73,30 +71,3 @@ class TableMoney(TableView):
             log.exception("table %s: the %s of match %s failed; the next restart does it",
                           self.id, step, escrow)
         return []
-
-    async def announce_achievements(self) -> None:
-        """After a settled match: its feats kept (read from the table's stored events,
-        :mod:`tute.server.tables.feats`) and the achievements they earned announced at
-        the table.  A failure is logged: ``tute admin achievements --write`` rebuilds
-        the feats from the events."""
-        purse = self.purse
-        if purse is None:
-            return
-        number = self.matches_started()
-        try:
-            record = await self.store.load_async(self.id)
-            if record is None:
-                return
-            found = [f for f in table_feats(self.id, record.events, record.variant,
-                                            record.robot_level) if f.match == number]
-            loop = asyncio.get_running_loop()
-            new = await loop.run_in_executor(None, Achievements(purse.engine).record, found)
-        except Exception:
-            log.exception("table %s: the achievements of match %d were not kept", self.id,
-                          number)
-            return
-        events: list[TableEvent] = [Earned(seat, row.name, new[row.account])
-                                    for seat, row in sorted(self.seats.items())
-                                    if row.account is not None and row.account in new]
-        if events:
-            await self.emit(events)

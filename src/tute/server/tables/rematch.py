@@ -1,13 +1,17 @@
 """The rematch ("revancha": "Otra con los mismos"): at a match's end any person at the
 table proposes another with the same seats and partners; each person is asked, robots
-always agree; the match starts once every person agreed (a refusal ends the proposal).
-Nobody else may start it meanwhile but the host, as always.  The votes are the table's
-events (``rematch_vote``, ``rematch_refused``), so every page -- and a page that comes
-back -- knows who agreed."""
+always agree; the match starts once every person agreed (a refusal ends the proposal),
+under the same hold of the table as the last vote.  What was agreed is what starts: a
+proposal lapses after :data:`REMATCH_SECONDS`, and where the host changed the table's
+options meanwhile (the game, the bet) the votes are void.  The host may still start a
+match as always.  The votes are the table's events (``rematch_vote``,
+``rematch_refused``); the open proposal is in the table's summary for a page that comes
+back (in memory: a restart forgets it)."""
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -16,6 +20,7 @@ from tute.core.match import Match
 from tute.server.store import SeatRow
 from tute.server.tables.events import RematchRefused, RematchVoted, TableEvent
 
+REMATCH_SECONDS = 120.0
 
 class RematchError(TuteError):
     """A rematch vote that cannot be cast (not seated, the match not over, none
@@ -26,18 +31,18 @@ class RematchTable(Protocol):
     """What a rematch needs of its table (:class:`~tute.server.tables.runtime.TableRuntime`)."""
 
     lock: asyncio.Lock
-    broken: str | None
 
     @property
     def seats(self) -> dict[int, SeatRow]: ...
     @property
     def match(self) -> Match | None: ...
+    @property
+    def options(self) -> Any: ...
     def matches_started(self) -> int: ...
     def seat_of(self, player: str | None) -> int | None: ...
     async def emit(self, events: Sequence[TableEvent], ops: Sequence[Any] = (),
                    before_sending: Any = None) -> None: ...
-    async def start(self, player: str | None, staged: Any = None,
-                    by_all: bool = False) -> None: ...
+    async def start_locked(self, staged: Any = None) -> None: ...
 
 
 class Rematch:
@@ -48,11 +53,20 @@ class Rematch:
         self.after = 0                  # the match the proposal follows
         self.proposer: int | None = None
         self.agreed: set[int] = set()
+        self.options: Any = None        # the table's options when it was proposed
+        self.until = 0.0
 
-    def open_vote(self) -> dict[str, object] | None:
-        if self.proposer is None or self.after != self.table.matches_started():
+    def open_vote(self, now: float | None = None) -> dict[str, object] | None:
+        t = self.table
+        if self.proposer is None or self.after != t.matches_started() \
+                or self.options != t.options \
+                or (now if now is not None else time.monotonic()) >= self.until:
             return None
         return {"proposer": self.proposer, "agreed": sorted(self.agreed)}
+
+    def void(self) -> None:
+        """No proposal open any more (the options it was made under changed)."""
+        self.proposer, self.agreed, self.options = None, set(), None
 
     def people(self) -> set[int]:
         return {s for s, r in self.table.seats.items() if r.kind == "human"}
@@ -72,13 +86,16 @@ class Rematch:
                 if not agree:
                     raise RematchError("no_rematch_vote")
                 self.after, self.proposer, self.agreed = t.matches_started(), seat, set()
+                self.options, self.until = t.options, time.monotonic() + REMATCH_SECONDS
             if not agree:
                 self.proposer, self.agreed = None, set()
                 await t.emit([RematchRefused(seat)])
+                return
+            if seat in self.agreed:                       # said already: nothing new
                 return
             self.agreed.add(seat)
             await t.emit([RematchVoted(seat, sorted(self.agreed))])
             if not self.people() <= self.agreed:
                 return
             self.proposer, self.agreed = None, set()
-        await t.start(None, by_all=True)                  # every person agreed
+            await t.start_locked()                        # every person agreed

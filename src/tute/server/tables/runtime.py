@@ -42,6 +42,7 @@ from tute.server.store import (
     TableRecord,
 )
 from tute.server.tables import decide
+from tute.server.tables.achieved import TableAchievements
 from tute.server.tables.annul import Annulment
 from tute.server.tables.audience import Audience
 from tute.server.tables.autoplay import Autoplay
@@ -57,7 +58,6 @@ from tute.server.tables.events import (
     stored,
 )
 from tute.server.tables.leaving import ABANDON_SECONDS, Leaving
-from tute.server.tables.money import TableMoney
 from tute.server.tables.options import Options
 from tute.server.tables.places import Place, process_placer
 from tute.server.tables.rematch import Rematch
@@ -84,7 +84,7 @@ def new_table_id() -> str:
     return secrets.token_hex(6)
 
 
-class TableRuntime(TableMoney):
+class TableRuntime(TableAchievements):
     def __init__(self, table_id: str, options: Options, store: Store, thinkers: Thinkers,
                  host: str | None, robot_delay: float = 0.4,
                  grace_seconds: float = GRACE_SECONDS) -> None:
@@ -260,6 +260,7 @@ class TableRuntime(TableMoney):
             decide.check_host(self.state, self.host, player)
             decide.set_options(self.state, options)
             await self.emit([options_event(options)])
+            self.rematch.void()                     # agreed to the options that were
             self.thinkers.warm(options.robot_level)
 
     async def edit_options(self, player: str | None, on: bool) -> None:
@@ -269,29 +270,34 @@ class TableRuntime(TableMoney):
             decide.check_host(self.state, self.host, player)
             await self.emit(decide.editing(self.state, on))
 
-    async def start(self, player: str | None, staged: Staged | None = None,
-                    by_all: bool = False) -> None:
-        """The host starts a match (a table of robots only starts itself: None; every
-        person agreed to a rematch: ``by_all``); ``staged``: its first hand is a kept
-        hand played again from a decision."""
+    async def start(self, player: str | None, staged: Staged | None = None) -> None:
+        """The host starts a match (a table of robots only starts itself: None);
+        ``staged``: its first hand is a kept hand played again from a decision."""
         async with self.lock:
             if self.broken is not None:
                 raise TableBrokenError("table_broken")
-            if not by_all and (player is not None or self.host is not None):
+            if player is not None or self.host is not None:
                 decide.check_host(self.state, self.host, player)
-            why = self.shared_address()
-            attempt = secrets.token_hex(4)             # its own escrow (the third attack)
-            events = decide.start(self.state, self.broken, secrets.randbits(63), attempt,
-                                  why, staged)
-            escrow = escrow_name(self.matches_started() + 1, attempt)
-            counts = why is None
-            await self.run_purse("reserve", escrow, counts)   # the bets first: all or none
-            try:
-                await self.emit(events, [Status("playing")])
-            except Exception:
-                await self.run_purse("refund", escrow, counts,     # (a restart would, too)
-                                     abandoned=frozenset())
-                raise
+            await self.start_locked(staged)
+
+    async def start_locked(self, staged: Staged | None = None) -> None:
+        """A match starts, the table's lock held and who may start it checked (the
+        host, or every person agreeing to a rematch)."""
+        if self.broken is not None:
+            raise TableBrokenError("table_broken")
+        why = self.shared_address()
+        attempt = secrets.token_hex(4)             # its own escrow (the third attack)
+        events = decide.start(self.state, self.broken, secrets.randbits(63), attempt,
+                              why, staged)
+        escrow = escrow_name(self.matches_started() + 1, attempt)
+        counts = why is None
+        await self.run_purse("reserve", escrow, counts)   # the bets first: all or none
+        try:
+            await self.emit(events, [Status("playing")])
+        except Exception:
+            await self.run_purse("refund", escrow, counts,     # (a restart would, too)
+                                 abandoned=frozenset())
+            raise
 
     async def act(self, seat: int | None, text: object, expect_seq: int | None = None,
                   by_clock: bool = False) -> bool:

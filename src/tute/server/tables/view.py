@@ -20,6 +20,7 @@ from tute.server.tables.places import Place
 from tute.server.tables.rematch import Rematch
 from tute.server.tables.state import TableState
 from tute.server.wire.hub import Hub
+from tute.server.wire.views import hand_log
 
 
 class TableView:
@@ -216,6 +217,14 @@ class TableView:
                 return "same_address"
             seen |= known
         return None
+
+    def hand_log(self) -> dict[str, Any]:
+        """The running hand's log as the socket sends it (everybody's: public only)."""
+        m = self.match
+        if m is None:
+            raise TableError("no_match_running")
+        return {"type": "log", "hand": m.hand_number, "entries": hand_log(m.game),
+                "seq": self.seq}
 
     def hint_view(self, player: str | None) -> PlayerView:
         """The view a hint is thought from: the person's own seat, at a practice table

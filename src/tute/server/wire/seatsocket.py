@@ -34,7 +34,7 @@ from tute.server.wire.protocol import (
     StartMatch,
     decode_message,
 )
-from tute.server.wire.views import encode, hand_log
+from tute.server.wire.views import encode
 
 log = logging.getLogger("tute.server")
 HINT_SECONDS = 4.0               # one hint at a time, now and then
@@ -111,11 +111,7 @@ async def serve_seat(ws: WebSocket, table: TableRuntime, player: str | None, vie
                 elif isinstance(message, Report):
                     await table.chat.report(viewer, message.seq)
                 elif isinstance(message, HandLog):
-                    m = table.match
-                    if m is None:
-                        raise TuteError("no_match_running")
-                    viewer.push(encode({"type": "log", "hand": m.hand_number,
-                                        "entries": hand_log(m.game), "seq": table.seq}))
+                    viewer.push(encode(table.hand_log()))
                 elif isinstance(message, Hint):
                     view = table.hint_view(player)
                     if not hints.allow():

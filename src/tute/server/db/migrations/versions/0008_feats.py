@@ -1,6 +1,6 @@
-"""Achievements: what each person did in each counted match (a competitive match, not
-practice, not annulled), read from the table's events; the achievements are a fold over
-them (:mod:`tute.server.site.achievements`).
+"""Achievements: what each person did in each settled match (a competitive match, not
+practice, not annulled; ``counted`` where it earned them XP), read from the table's
+events; the achievements are a fold over them (:mod:`tute.server.site.achievements`).
 
 Revision ID: 0008
 Revises: 0007
@@ -26,6 +26,7 @@ def upgrade() -> None:
         sa.Column("at", sa.Integer, nullable=False),
         sa.Column("preset", sa.String(32), nullable=False),
         sa.Column("won", sa.Integer, nullable=False),
+        sa.Column("counted", sa.Integer, nullable=False),
         sa.Column("things", sa.Text, nullable=False),
     )
     op.create_index("ix_tute_feats_at", "tute_feats", ["at"])
