@@ -140,10 +140,12 @@ def test_faces_chosen_on_the_profile_and_seen_at_the_seats(server: Server) -> No
                 start_against_robots(page, "parejas", "random")
             else:                                   # the same person: back at her table
                 (table,) = server.lobby.tables
-                page.goto(f"http://127.0.0.1:{server.port}/")
+                guest = browser.new_context(viewport=viewport).new_page()   # the lobby
+                guest.goto(f"http://127.0.0.1:{server.port}/")              # shows them
                 listed = f"li[data-table='{table}'] .lobby-seats .taken svg.avatar"
-                page.wait_for_selector(listed)       # the lobby shows the faces too
-                assert len(page.query_selector_all(listed)) == 4
+                guest.wait_for_selector(listed)
+                assert len(guest.query_selector_all(listed)) == 4
+                shot(guest, "avatars-in-the-lobby-desktop")
                 page.goto(f"http://127.0.0.1:{server.port}/?table={table}")
             page.wait_for_selector(".seat .plate svg.avatar")
             faces = page.query_selector_all(".seat .plate svg.avatar")

@@ -16,12 +16,13 @@ function sortHand(cards, order) {
     order.indexOf(b.slice(0, -1)) - order.indexOf(a.slice(0, -1)));
 }
 
-// a hand card's width in pixels: --hw is registered as a length (style.css), so the
-// browser gives it computed, the card size setting's scale included
+// a hand card's width in pixels: the layout's --hw-base (rem) times the card size
+// setting's --scale (style.css)
 function cardWidth(hand) {
-  const value = getComputedStyle(hand).getPropertyValue("--hw").trim();
-  const n = parseFloat(value);
-  return value.endsWith("rem") ? n * parseFloat(getComputedStyle(document.documentElement).fontSize) : n;
+  const style = getComputedStyle(hand);
+  const base = parseFloat(style.getPropertyValue("--hw-base"));
+  const scale = parseFloat(style.getPropertyValue("--scale")) || 1;
+  return base * scale * parseFloat(getComputedStyle(document.documentElement).fontSize);
 }
 
 // how many rows the hand needs at this width: two where one row leaves less than TARGET
