@@ -45,9 +45,14 @@ def suit_order(view: PlayerView) -> list[int]:
     return order
 
 
+def turned(order: list[int], card: Card) -> int:
+    """The card's place in the turned order ``order`` (a view's :func:`suit_order`)."""
+    return order[card.suit.index] * 10 + card.index % 10
+
+
 def card_order(view: PlayerView, card: Card) -> int:
     """The card's place in the turned order of this view."""
-    return suit_order(view)[card.suit.index] * 10 + card.index % 10
+    return turned(suit_order(view), card)
 
 
 def relative(view: PlayerView, seat: int) -> int:
@@ -88,9 +93,6 @@ def encode(view: PlayerView) -> Vector:
     n = v.players
     order = suit_order(view)
 
-    def place(c: Card) -> int:
-        return order[c.suit.index] * 10 + c.index % 10
-
     x = np.zeros(size(n), dtype=np.float32)
     at = 0
 
@@ -102,21 +104,21 @@ def encode(view: PlayerView) -> Vector:
 
     hand = block(CARDS)
     for c in view.hand:
-        x[hand + place(c)] = 1.0
+        x[hand + turned(order, c)] = 1.0
     played = block(CARDS * n)
     for s, a in view.history:
         if isinstance(a, Play):
-            x[played + relative(view, s) * CARDS + place(a.card)] = 1.0
+            x[played + relative(view, s) * CARDS + turned(order, a.card)] = 1.0
     table = block(CARDS)
     for _s, c in view.table.trick:
-        x[table + place(c)] = 1.0
+        x[table + turned(order, c)] = 1.0
     shown = block(CARDS * n)
     for s, cards in enumerate(view.known_cards):
         for c in cards:
-            x[shown + relative(view, s) * CARDS + place(c)] = 1.0
+            x[shown + relative(view, s) * CARDS + turned(order, c)] = 1.0
     up = block(CARDS)
     if view.turn_up is not None:
-        x[up + place(view.turn_up)] = 1.0
+        x[up + turned(order, view.turn_up)] = 1.0
     void = block(n * 4)
     for s, suits in enumerate(voids(view)):
         for suit in suits:
@@ -177,5 +179,5 @@ def playable(view: PlayerView) -> npt.NDArray[np.bool_]:
     order = suit_order(view)
     for a in view.legal:
         if isinstance(a, Play):
-            out[order[a.card.suit.index] * 10 + a.card.index % 10] = True
+            out[turned(order, a.card)] = True
     return out

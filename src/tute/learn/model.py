@@ -38,6 +38,7 @@ from tute.learn.features import (
     relative,
     size,
     suit_order,
+    turned,
 )
 
 Matrix = npt.NDArray[np.float32]
@@ -66,7 +67,7 @@ class Model:
         order = suit_order(view)
         out: dict[Card, Matrix] = {}
         for c in hidden(view):
-            row = logits[order[c.suit.index] * 10 + c.index % 10]
+            row = logits[turned(order, c)]
             row = np.where(open_, row - row[open_].max(), -np.inf)
             e = np.exp(row)
             out[c] = (e / e.sum()).astype(np.float32)

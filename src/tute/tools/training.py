@@ -36,6 +36,7 @@ from tute.learn.features import (
     relative,
     size,
     suit_order,
+    turned,
 )
 from tute.learn.model import Matrix, Model
 from tute.learn.policy import Policy
@@ -73,7 +74,7 @@ def targets(g: Game, view: PlayerView) -> tuple[Ints, Bools]:
     order = suit_order(view)
     for c in hidden(view):
         s = where.get(c)
-        y[order[c.suit.index] * 10 + c.index % 10] = \
+        y[turned(order, c)] = \
             n - 1 if s is None else relative(view, s) - 1
     return y, open_places(view)
 
@@ -128,7 +129,7 @@ def examples(variant: str, deals: int, seed: int, level: str = "expert",
             orders.append(suit_order(view))
         if progress is not None:
             progress(k + 1 - first)
-    cards = np.array([-1 if c is None else o[c.suit.index] * 10 + c.index % 10
+    cards = np.array([-1 if c is None else turned(o, c)
                       for c, o in zip(chosen, orders, strict=True)], dtype=np.int64)
     return Data(np.stack(xs), np.stack(ys), np.stack(opens), v.players,
                 np.stack(legals), cards)
