@@ -172,6 +172,12 @@ def test_postgresql_connection_killed_mid_hand() -> None:
             assert (played >= 4 or s.table(table).match.is_over)  # type: ignore[union-attr]
             assert refused <= 2
         runtime = s.table(table)
+        deadline = time.time() + 30       # the robots answer Ana's last card: compare once
+        while time.time() < deadline:     # the table is still (her turn, or the end)
+            m = runtime.match
+            if m is not None and (m.is_over or m.game.to_act == 0):
+                break
+            time.sleep(0.05)
         stored = _stored(s, table)
         assert stored == list(range(1, runtime.seq + 1))
     finally:
