@@ -32,7 +32,7 @@ def test_the_readers_are_scored_on_fresh_hands() -> None:
     assert "partner_top1" not in habanero["uniform"]
 
 
-@pytest.mark.parametrize("level", ["expert-read", "expert-policy"])
+@pytest.mark.parametrize("level", ["expert-read", "expert-policy", "expert-policy-sharp"])
 @pytest.mark.parametrize("variant", ["parejas", "habanero", "tres"])
 def test_the_reading_robots_play_whole_hands(variant: str, level: str) -> None:
     g = Game.new(variant, seed=3)

@@ -21,7 +21,7 @@ from tute.bots.expert import (
 )
 from tute.bots.heuristic import HeuristicBot
 from tute.bots.random_bot import RandomBot
-from tute.bots.reader import PolicyReaderBot, ReaderBot
+from tute.bots.reader import PolicyReaderBot, ReaderBot, SharpPolicyReaderBot
 from tute.bots.search import MonteCarloBot, PimcBot
 from tute.bots.signals import SignalExpertBot
 from tute.core.errors import InvalidVariantError
@@ -30,7 +30,7 @@ LEVELS = ("random", "heuristic", "mc", "pimc", "expert")
 # versions of a level measured in the arena, not offered to players
 ARENA_ONLY = ("expert-deep", "expert-roll6", "expert-pool10", "expert-3x",
               "expert-more", "expert-readable", "expert-read",
-              "expert-signals", "expert-policy")
+              "expert-signals", "expert-policy", "expert-policy-sharp")
 BEST = "expert"             # the strongest measured (README: expert vs pimc)
 QUICK = frozenset({"random", "heuristic"})   # think without the search: nothing to warm
 
@@ -49,6 +49,7 @@ _MAKERS: dict[str, Callable[[int | None, Budget | None], Bot]] = {
     "expert-read": ReaderBot,
     "expert-signals": SignalExpertBot,
     "expert-policy": PolicyReaderBot,
+    "expert-policy-sharp": SharpPolicyReaderBot,
 }
 
 

@@ -178,6 +178,7 @@ class ExpertBot(PimcBot):
     rollout_deep: int | None = None
     pool = POOL                          # deals weighed per deal searched
     max_pool = MAX_POOL
+    keep = 1.0                           # tempered to an ESS of this share of the deals searched
     partner_epsilon: float | None = None     # None: partners read as the others
     readable = 0.0                           # points: play the model's card within them
 
@@ -205,7 +206,7 @@ class ExpertBot(PimcBot):
         pool, weights = weighed
         size = len(pool)
         draws = min(wanted, size)                # deals searched per resample
-        weights = tempered(weights, draws)
+        weights = tempered(weights, self.keep * draws)
         total = sum(weights)
         if total <= 0:
             yield from super().deals(view, excluded, wanted, deadline)
