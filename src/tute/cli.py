@@ -208,6 +208,12 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_verify(args: argparse.Namespace) -> int:
+    from tute.tools.verify import main
+
+    return main(args.files, sys.stdout, sys.stderr, args.lang)
+
+
 def _judging(samples: int) -> Settings:
     """The analysis's settings with at most ``samples`` deals a decision (1 at least)."""
     samples = max(1, samples)
@@ -826,6 +832,12 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--lang", default="es", choices=("es", "pt", "it", "en"))
     r.add_argument("--no-color", action="store_true", help="no colours")
     r.set_defaults(func=_cmd_replay)
+
+    ve = sub.add_parser("verify", help="derive every deal of records again from their "
+                                       "seeds (docs/verifiable-deals.md)")
+    ve.add_argument("files", nargs="+", help="records written by tute serve")
+    ve.add_argument("--lang", default="es", choices=("es", "pt", "it", "en"))
+    ve.set_defaults(func=_cmd_verify)
 
     an = sub.add_parser("analyze", help="judge every decision of a seat in a record, "
                                         "from what it knew")

@@ -41,6 +41,7 @@ from tute.core.declarations import DeclarationRules
 from tute.core.errors import InvalidVariantError
 from tute.core.result import HandResult
 from tute.core.scoring import HandFigures, score_hand
+from tute.core.shuffle import ShuffleProof
 from tute.core.tables import (
     AUCTION,
     KINGS,
@@ -84,6 +85,7 @@ class Game(DeclarationRules):
         self.dealer = deal.dealer
         self.deal = deal
         self.seed: int | str | bytes | None = None     # set when dealt from a seed
+        self.proof: ShuffleProof | None = None         # set when dealt verifiably
         n = v.players
         self.n = n
         rk = ranking(v.ranking)
@@ -192,6 +194,18 @@ class Game(DeclarationRules):
             return cls(v, deal_from_deck(v, shuffled_deck(v, rng), dealer))
         g = cls(v, deal_from_seed(v, seed, dealer))
         g.seed = seed
+        return g
+
+    @classmethod
+    def verifiable(cls, variant: VariantLike, proof: ShuffleProof, dealer: int = 0) -> Game:
+        """Deal the deck :mod:`tute.core.shuffle` gives from ``proof``'s seeds (its server
+        seed known); the game keeps the proof, for its record."""
+        from tute.core.shuffle import shuffled_deck
+
+        v = _variant(variant)
+        deck = shuffled_deck(v, proof.server_seed, proof.seeds_by_seat(v.players), proof.nonce)
+        g = cls(v, deal_from_deck(v, deck, dealer))
+        g.proof = proof
         return g
 
     @classmethod

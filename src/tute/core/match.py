@@ -162,12 +162,24 @@ class Match:
             raise WrongPhaseError("match_over")
         if not self._scored:
             raise WrongPhaseError("hand_not_over")
-        n = self.variant.players              # the deal passes to the next player still in
-        self.dealer = next(s for s in ((self.dealer + i) % n for i in range(1, n + 1))
-                           if s in self._in)
+        self.dealer = self._next_dealer()
         self.game = self._deal() if next_game is None else self._check_game(next_game)
         self._scored = False
         return self.game
+
+    def _next_dealer(self) -> int:
+        n = self.variant.players              # the deal passes to the next player still in
+        return next(s for s in ((self.dealer + i) % n for i in range(1, n + 1))
+                    if s in self._in)
+
+    def upcoming(self) -> tuple[Variant, int]:
+        """The next hand's variant and dealer (a seat of that hand's game), once the
+        current hand is scored: what a hand dealt elsewhere must be."""
+        if self.is_over:
+            raise WrongPhaseError("match_over")
+        if not self._scored:
+            raise WrongPhaseError("hand_not_over")
+        return self.hand_variant(), self._in.index(self._next_dealer())
 
     def _record(self, result: HandResult) -> None:
         self._results.append(result)

@@ -40,6 +40,7 @@ from tute.core.errors import TuteError
 from tute.core.game import Game
 from tute.core.match import Match
 from tute.core.result import HandResult
+from tute.core.shuffle import ShuffleProof
 from tute.core.variants import Variant, parse_variant
 
 Visit = Callable[[int, int, Game, tuple[int, ...]], None]
@@ -63,6 +64,7 @@ class HandRecord:
     deck: tuple[Card, ...] | None = None
     actions: tuple[tuple[int, Action], ...] = ()
     notes: tuple[str, ...] = ()          # per action, its annotation ("" none; may be short)
+    proof: ShuffleProof | None = None    # how the deck was shuffled, verifiably
 
     def note(self, i: int) -> str:
         """The annotation of action ``i`` ("" when it has none)."""
@@ -99,7 +101,7 @@ def hand_record(game: Game) -> HandRecord:
     if game.seed is not None and isinstance(game.seed, (int, str)):
         return HandRecord(game.dealer, seed=game.seed, actions=actions)
     deck = tuple(deck_order(game.variant, game.deal))
-    return HandRecord(game.dealer, deck=deck, actions=actions)
+    return HandRecord(game.dealer, deck=deck, actions=actions, proof=game.proof)
 
 
 def record_of_games(games: list[Game], names: tuple[str, ...] = (), date: str = "",
@@ -267,6 +269,8 @@ def format_record(record: GameRecord) -> str:
             out.append(f"[Deck {_quote(' '.join(c.code for c in hand.deck))}]")
         else:
             out.append(f"[Seed {_quote(str(hand.seed))}]")
+        if hand.proof is not None:
+            out.extend(f"[{k} {_quote(v)}]" for k, v in proof_tags(hand.proof))
         r = game.result()
         out.append(f"[Result {_quote(result_text(r))}]")
         if r is not None and not r.void:
@@ -420,10 +424,49 @@ def _read(text: str) -> tuple[GameRecord, dict[tuple[int, int], int]]:
         acts, notes_ = hand["actions"], hand["notes"]
         assert isinstance(acts, list) and isinstance(notes_, list)
         kept = tuple(notes_) if any(notes_) else ()
-        out.append(HandRecord(int(dealer_text), seed, deck, tuple(acts), kept))
+        proof = proof_of_tags(tags, line_no)
+        if proof is not None and deck is None:
+            raise RecordError(line_no, "a verifiable shuffle needs the Deck it dealt")
+        out.append(HandRecord(int(dealer_text), seed, deck, tuple(acts), kept, proof))
     record = GameRecord(variant, names, tuple(out), top.get("Date", ""),
                         top.get("Event", "tute"), tuple(notes))
     return record, where
+
+
+_CLIENT = re.compile(r"(\d{1,2})=([0-9A-Za-z_-]{1,64})@(\d{1,12})")
+
+
+def proof_tags(proof: ShuffleProof) -> list[tuple[str, str]]:
+    """A verifiable shuffle as a hand's tags (``docs/verifiable-deals.md``)."""
+    tags = [("Shuffle", proof.algorithm), ("Commitment", proof.commitment)]
+    if proof.server_seed:
+        tags.append(("ServerSeed", proof.server_seed))
+    if proof.client_seeds:
+        tags.append(("ClientSeeds", " ".join(f"{s}={c}@{e}" for s, c, e in proof.client_seeds)))
+    tags += [("Nonce", str(proof.nonce)), ("Committed", str(proof.committed)),
+             ("Dealt", str(proof.dealt))]
+    return tags
+
+
+def proof_of_tags(tags: dict[str, str], line: int) -> ShuffleProof | None:
+    """A hand's verifiable shuffle from its tags (None: it has none)."""
+    if "Shuffle" not in tags:
+        return None
+    numbers: dict[str, int] = {}
+    for name in ("Nonce", "Committed", "Dealt"):
+        text = tags.get(name, "")
+        if not re.fullmatch(r"\d{1,12}", text):
+            raise RecordError(line, f"a verifiable shuffle needs {name} as a number")
+        numbers[name] = int(text)
+    clients: list[tuple[int, str, int]] = []
+    for item in tags.get("ClientSeeds", "").split():
+        m = _CLIENT.fullmatch(item)
+        if m is None:
+            raise RecordError(line, f"ClientSeeds: cannot read '{item[:40]}'")
+        clients.append((int(m.group(1)), m.group(2), int(m.group(3))))
+    return ShuffleProof(tags.get("Commitment", ""), tags.get("ServerSeed", ""),
+                        tuple(clients), numbers["Nonce"], numbers["Committed"],
+                        numbers["Dealt"], tags["Shuffle"])
 
 
 def _check_derived(text: str, record: GameRecord, rep: Replay) -> None:
@@ -465,6 +508,8 @@ def record_to_json(record: GameRecord) -> dict[str, object]:
             entry["deck"] = [c.code for c in hand.deck]
         else:
             entry["seed"] = hand.seed
+        if hand.proof is not None:
+            entry["shuffle"] = dict(proof_tags(hand.proof))
         entry["actions"] = [{"seat": s, "action": str(a), **({"note": hand.note(i)}
                                                              if hand.note(i) else {})}
                             for i, (s, a) in enumerate(hand.actions)]

@@ -18,6 +18,7 @@ import { announce, placeAnnouncement } from "/static/announce.js";
 import { earnedLines } from "/static/achievements.js";
 import { face } from "/static/avatars.js";
 import { wireLook } from "/static/look.js";
+import { seedFor, showDeal } from "/static/fairdeal.js";
 import { showLog, wireLog } from "/static/handlog.js";
 import { showRematch, wireRematch } from "/static/rematch.js";
 import {
@@ -30,6 +31,7 @@ let socket = null;
 let lastSeq = 0;
 let current = null;   // the seat's view now
 let tableInfo = null; // the table's summary (seats, robots' level, host)
+let dealInfo = null; // the verifiable shuffle: the next commitment, this hand's proof (fairdeal.js)
 let clock = null;
 let offline = false;
 let myAuthor = "";    // this person's id in the table's chat (the server says it)
@@ -193,7 +195,11 @@ function talk(msg) {
   if (msg.type === "audience") { showAudience(msg); return true; }
   if (msg.type === "notice") { notice(msg); return true; }
   if (msg.type === "hint") { showHint(msg); return true; }
-  if (msg.type === "log") { showLog(msg, current); return true; }
+  if (msg.type === "log") {
+    showLog(msg, current);
+    showDeal(dealInfo, session ? session.seat : null);
+    return true;
+  }
   const ev = msg.type === "event" ? msg.event : null;
   if (!ev || (ev.kind !== "chat" && ev.kind !== "hidden")) return false;
   lastSeq = Math.max(lastSeq, ev.seq);                  // a hidden one: its number only
@@ -248,6 +254,8 @@ function handle(msg) {
   }
   if (msg.table) {
     tableInfo = msg.table;
+    if (msg.deal) dealInfo = msg.deal;
+    if (session && !offline) seedFor(dealInfo, session.seat, send);
     showAnnul(tableInfo.annul);
     const hostHere = session && tableInfo.host === session.seat;
     $("editing-note").hidden = !tableInfo.editing || hostHere;

@@ -27,6 +27,7 @@ from tute.server.tables.events import (
     AnnulVoted,
     TableEvent,
 )
+from tute.server.tables.state import revealed
 
 log = logging.getLogger("tute.server")
 ANNUL_SECONDS = 60.0
@@ -140,7 +141,7 @@ class Annulment:
             lone = (t.options.competitive and not t.practice   # one person at its start
                     and sum(r.kind == "human" for r in t.seats.values()) == 1)
             events: list[TableEvent] = [Abandoned(seat)] if lone else []
-            events.append(Annulled(sorted(vote.agreed)))
+            events.append(Annulled(sorted(vote.agreed), revealed(m)))
             left = t.abandoned | {seat} if lone else set(t.abandoned)
             kept = t.kept_op(after, "annulled", t.seq + len(events), left)
 

@@ -88,6 +88,7 @@ class SentTable(Protocol):
     def names(self, match: Match | None = None) -> list[str]: ...
     def game_seat(self, seat: int, match: Match | None = None) -> int | None: ...
     def summary(self) -> dict[str, Any]: ...
+    def deal_summary(self) -> dict[str, Any]: ...
     def clock_state(self) -> dict[str, Any] | None: ...
 
 
@@ -146,6 +147,7 @@ class Audience:
         t = self.table
         chat = p["kind"] == "chat"
         summary = t.summary() if p["kind"] not in ("action", "chat") else None
+        deal = t.deal_summary() if summary is not None else None
         clock = t.clock_state()
         views = self.parts(game, match)
         hidden = encode(event_json(placeholder(p["seq"]), None)) if chat else None
@@ -153,6 +155,7 @@ class Audience:
             message = event_json(p, None if chat else views(seat))
             if summary is not None:
                 message["table"] = summary
+                message["deal"] = deal
             if clock is not None and not chat:
                 message["clock"] = clock
             t.hub.send(seat, encode(message), hidden, viewer_sees(p) if chat else None)
@@ -168,6 +171,7 @@ class Audience:
         view = self.views(game, t.match)(viewer.seat)
         state = event_json({"seq": t.seq, "kind": "state"}, view)
         state["table"] = t.summary()
+        state["deal"] = t.deal_summary()
         state["you"] = None if viewer.seat == SPECTATOR else viewer.seat
         state["author"] = viewer.author             # how the page knows its own lines
         watching = t.hub.spectators()

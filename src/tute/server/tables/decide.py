@@ -18,11 +18,13 @@ from tute.bots import LEVELS
 from tute.core.actions import parse_action
 from tute.core.errors import OutOfTurnError, TuteError, WrongPhaseError
 from tute.core.match import Match
+from tute.core.shuffle import CLIENT_SEED
 from tute.core.variants import Variant
 from tute.server.site.names import InvalidNameError, name_skeleton, validate_name
 from tute.server.tables.events import (
     Acted,
     AutomaticSet,
+    ClientSeed,
     Editing,
     Invited,
     Practice,
@@ -32,7 +34,7 @@ from tute.server.tables.events import (
     TableEvent,
 )
 from tute.server.tables.options import Options
-from tute.server.tables.state import TableState, hand_end, staged_game
+from tute.server.tables.state import TableState, commit, deal_seeds, hand_end, staged_game
 
 ROBOT_NAMES = ("Ada", "Bruno", "Carmen", "Diego", "Elena", "Fermín")
 MAX_BET = 100_000
@@ -132,7 +134,9 @@ def start(state: TableState, broken: str | None, seed: int, attempt: str,
         raise TableError("table_started")
     if len(state.seats) < state.options.variant.players:
         raise TableError("seats_empty")
-    events: list[TableEvent] = [Started(seed, practice is not None, attempt)]
+    c = commit()
+    events: list[TableEvent] = [Started(seed, practice is not None, attempt,
+                                        deal_seeds(state, 1), c.commitment, c.seed)]
     if practice is not None:                      # told to everyone: no XP, no chips
         events.append(Practice(practice))
     if staged is not None:
@@ -177,8 +181,21 @@ def act(state: TableState, broken: str | None, seat: int | None, text: object,
         return Played(events, match)
     ended = match.copy()
     ended.game = game
-    end, after = hand_end(ended)
+    end, after = hand_end(state, ended)
     return Played([*events, end], after)
+
+
+def client_seed(state: TableState, seat: int | None, seed: object) -> list[TableEvent]:
+    """A person's client adds its seed to the next hand's shuffle (once a commitment)."""
+    if seat is None or state.seats.get(seat) is None or state.seats[seat].kind != "human":
+        raise OutOfTurnError("not_seated")
+    if not isinstance(seed, str) or not CLIENT_SEED.fullmatch(seed):
+        raise TableError("bad_client_seed")
+    if state.pending is None:
+        raise TableError("no_commitment")
+    if seat in state.client_seeds:
+        raise TableError("seed_given")
+    return [ClientSeed(seat, seed)]
 
 
 def automatic(state: TableState, seat: int, on: bool) -> list[TableEvent]:

@@ -52,13 +52,46 @@ class Seated(TableEvent, frozen=True, tag="seat"):
     avatar: str | None = None
 
 
+class DealSeeds(msgspec.Struct, frozen=True):
+    """What a hand was shuffled from (:mod:`tute.core.shuffle`): the commitment
+    published at event ``committed``, its server seed (kept on the server until the
+    hand ends), the seeds people's clients gave after it (seat, seed, event), the
+    nonce (the hand's number in its match)."""
+
+    commitment: str
+    seed: str
+    committed: int
+    clients: tuple[tuple[int, str, int], ...] = ()
+    nonce: int = 1
+
+
+class Committed(TableEvent, frozen=True, tag="commit"):
+    """The next hand's shuffle committed: the SHA-256 of a fresh server seed
+    (published at once; the seed stays on the server until that hand ends).  A new
+    table's; after that each deal (``start``, ``next_hand``) commits to the next."""
+
+    commitment: str
+    seed: str
+
+
+class ClientSeed(TableEvent, frozen=True, tag="client_seed"):
+    """A person's client added its seed to the next hand's shuffle."""
+
+    seat: int
+    seed: str
+
+
 class Started(TableEvent, frozen=True, tag="start"):
     """A match started: its shuffle seed (kept on the server), whether it is practice,
-    its escrow's attempt."""
+    its escrow's attempt; ``deal``: its first hand dealt verifiably (None: from the
+    seed, as tables did before)."""
 
     seed: int
     practice: bool = False
     escrow: str | None = None
+    deal: DealSeeds | None = None
+    commitment: str | None = None       # the next hand's (its seed: ``next_seed``)
+    next_seed: str | None = None
 
 
 class Practice(TableEvent, frozen=True, tag="practice"):
@@ -93,17 +126,23 @@ class Acted(TableEvent, frozen=True, tag="action"):
 
 
 class HandEnded(TableEvent, frozen=True, tag="next_hand"):
-    """A hand's count, and the next hand dealt (from the match's seed)."""
+    """A hand's count (``revealed``: its server seed, where it was dealt verifiably),
+    and the next hand dealt (``deal``: verifiably; None: from the match's seed)."""
 
     hand: int
     result: dict[str, Any]
+    revealed: str | None = None
+    deal: DealSeeds | None = None
+    commitment: str | None = None       # the hand after's (its seed: ``next_seed``)
+    next_seed: str | None = None
 
 
 class MatchEnded(TableEvent, frozen=True, tag="match_over"):
-    """The last hand's count: the match is over."""
+    """The last hand's count: the match is over (``revealed``: the hand's server seed)."""
 
     winner: int | None
     result: dict[str, Any]
+    revealed: str | None = None
 
 
 class SeatGain(msgspec.Struct, frozen=True):
@@ -164,7 +203,10 @@ class AnnulExpired(TableEvent, frozen=True, tag="annul_expired"):
 
 
 class Annulled(TableEvent, frozen=True, tag="annulled"):
+    """The match ended by agreement (``revealed``: the unfinished hand's server seed)."""
+
     agreed: list[int]
+    revealed: str | None = None
 
 
 class RematchVoted(TableEvent, frozen=True, tag="rematch_vote"):
@@ -191,11 +233,12 @@ class Said(TableEvent, frozen=True, tag="chat"):
     phrase: str | None = None
 
 
-AnyEvent = (OptionsSet | Seated | Started | Practice | Staged | Acted | HandEnded | MatchEnded
+AnyEvent = (OptionsSet | Seated | Committed | ClientSeed | Started | Practice | Staged | Acted | HandEnded | MatchEnded
             | Settled | Earned | Invited | AutomaticSet | Editing | Abandoned | AnnulVoted | AnnulRefused
             | AnnulExpired | Annulled | RematchVoted | RematchRefused | Said)
-_SECRET = {"start": ("seed", "escrow"), "seat": ("player", "account", "where"),
-           "staged": ("hands", "turn_up", "stock", "before")}
+_SECRET = {"start": ("seed", "escrow", "deal", "next_seed"), "next_hand": ("deal", "next_seed"),
+           "commit": ("seed",),
+           "seat": ("player", "account", "where"), "staged": ("hands", "turn_up", "stock", "before")}
 
 
 def stored(seq: int, event: TableEvent) -> Event:

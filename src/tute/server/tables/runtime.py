@@ -65,6 +65,7 @@ from tute.server.tables.robots import Thinkers
 from tute.server.tables.state import (
     TableState,
     apply,
+    commit,
     escrow_name,
     options_event,
     replay,
@@ -131,7 +132,7 @@ class TableRuntime(TableAchievements):
             t.place = place
         if options.competitive and (host is None or account is None):
             raise TableError("competitive_needs_account")
-        events: list[TableEvent] = [options_event(options)]
+        events: list[TableEvent] = [options_event(options), commit()]
         ops: list[Op] = [NewTable(t.id, str(options.variant), options.robot_level, host)]
         if host is not None:
             decide.free_seat(t.state, seat)
@@ -358,6 +359,11 @@ class TableRuntime(TableAchievements):
             else:
                 await self.announce_achievements()
         return True
+
+    async def add_seed(self, player: str | None, seed: object) -> None:
+        """A person's client adds its seed to the next hand's shuffle."""
+        async with self.lock:
+            await self.emit(decide.client_seed(self.state, self.seat_of(player), seed))
 
     async def automatic_play(self, player: str | None, on: bool) -> None:
         """A person switches automatic play on for their seat, or comes back ("volver")."""

@@ -17,6 +17,7 @@ from tute.core.actions import Action, parse_action
 from tute.core.deal import Deal, deal_from_hands
 from tute.core.game import Game
 from tute.core.match import Match
+from tute.core.shuffle import ShuffleProof, commitment, new_server_seed
 from tute.core.variants import Variant, parse_variant
 from tute.server.site.economy import stakes_of
 from tute.server.store import Event, SeatRow
@@ -25,6 +26,9 @@ from tute.server.tables.events import (
     Acted,
     Annulled,
     AutomaticSet,
+    ClientSeed,
+    Committed,
+    DealSeeds,
     Editing,
     HandEnded,
     Invited,
@@ -66,6 +70,9 @@ class TableState:
     editing: bool = False             # the host has the options open
     pot: int = 0                      # the running (or last) match's bets together
     gains: list[SeatGain] = field(default_factory=list)    # the last match's, once paid
+    pending: tuple[str, str, int] | None = None   # the next shuffle's commitment, seed, event
+    client_seeds: dict[int, tuple[str, int]] = field(default_factory=dict)  # for it: seed, event
+    revealed: tuple[str, str] | None = None       # the last ended hand's commitment and seed
     history: list[dict[str, Any]] = field(default_factory=list)   # public, for pages
 
 
@@ -97,15 +104,62 @@ def options_event(o: Options) -> OptionsSet:
                       o.spectators, o.chat_in_hand, o.private)
 
 
-def hand_end(match: Match) -> tuple[TableEvent, Match]:
+def commit() -> Committed:
+    """A fresh commitment for the next hand's shuffle."""
+    seed = new_server_seed()
+    return Committed(commitment(seed), seed)
+
+
+def _committing(state: TableState, seq: int, digest: str | None, seed: str | None) -> None:
+    if digest is None or seed is None:
+        return
+    if commitment(seed) != digest:
+        raise ValueError(f"event {seq}: a commitment that is not its seed's")
+    state.pending = (digest, seed, seq)
+    state.client_seeds = {}
+
+
+def deal_seeds(state: TableState, nonce: int) -> DealSeeds | None:
+    """The next hand's shuffle from the pending commitment and the seeds given since
+    (None: nothing committed -- a table from before verifiable deals)."""
+    if state.pending is None:
+        return None
+    digest, seed, at = state.pending
+    clients = tuple((s, c, e) for s, (c, e) in sorted(state.client_seeds.items()))
+    return DealSeeds(digest, seed, at, clients, nonce)
+
+
+def revealed(match: Match) -> str | None:
+    """The server seed of ``match``'s current hand, where it was dealt verifiably."""
+    proof = match.game.proof
+    return proof.server_seed if proof is not None else None
+
+
+def verifiable(variant: Variant, seeds: DealSeeds, seq: int, dealer: int) -> Game:
+    """The hand ``seeds`` deal (at event ``seq``)."""
+    proof = ShuffleProof(seeds.commitment, seeds.seed, seeds.clients, seeds.nonce,
+                         seeds.committed, seq)
+    return Game.verifiable(variant, proof, dealer)
+
+
+def hand_end(state: TableState, match: Match) -> tuple[TableEvent, Match]:
     """The event that ends the finished hand of ``match`` (not changed) -- its count,
-    and ``next_hand`` or ``match_over`` -- and the match after it."""
+    and ``next_hand`` (the next hand dealt from the pending commitment, and a new one)
+    or ``match_over`` -- and the match after it (its next hand's proof without the
+    event number it is dealt at: the state's has it)."""
     after = match.copy()
     result = result_json(after.record_hand())
+    shown = revealed(match)
     if after.is_over:
-        return MatchEnded(after.winner, result), after
-    after.deal_next()
-    return HandEnded(after.hand_number, result), after
+        return MatchEnded(after.winner, result, shown), after
+    seeds = deal_seeds(state, after.hand_number)
+    c = commit()
+    if seeds is None:
+        after.deal_next()
+    else:
+        variant, dealer = after.upcoming()
+        after.deal_next(verifiable(variant, seeds, 0, dealer))
+    return HandEnded(after.hand_number, result, shown, seeds, c.commitment, c.seed), after
 
 
 def stage(variant: Variant, deal: Deal, before: Sequence[tuple[int, Action]], game: str,
@@ -125,13 +179,26 @@ def staged_game(variant: Variant, e: Staged) -> Game:
     return g
 
 
-def _moved_on(m: Match) -> Match:
-    """The match after its finished hand's count: a copy (the one before stays)."""
+def _moved_on(m: Match, seeds: DealSeeds | None = None, seq: int = 0) -> Match:
+    """The match after its finished hand's count: a copy (the one before stays); its
+    next hand dealt from ``seeds`` (None: from the match's seed)."""
     after = m.copy()
     after.record_hand()
     if not after.is_over:
-        after.deal_next()                   # from the match's seed: replayable
+        if seeds is None:
+            after.deal_next()
+        else:
+            variant, dealer = after.upcoming()
+            after.deal_next(verifiable(variant, seeds, seq, dealer))
     return after
+
+
+def _reveal(state: TableState, m: Match, seed: str | None) -> None:
+    proof = m.game.proof
+    if proof is not None:
+        if seed != proof.server_seed:
+            raise ValueError("a hand's revealed seed is not its own")
+        state.revealed = (proof.commitment, seed)
 
 
 def apply(state: TableState, seq: int, event: TableEvent) -> None:
@@ -149,10 +216,19 @@ def apply(state: TableState, seq: int, event: TableEvent) -> None:
             state.avatars[event.seat] = event.avatar
         if event.where is not None:
             state.places[event.seat] = event.where
+    elif isinstance(event, Committed):
+        _committing(state, seq, event.commitment, event.seed)
+    elif isinstance(event, ClientSeed):
+        state.client_seeds[event.seat] = (event.seed, seq)
     elif isinstance(event, Started):
         state.matches += 1
         state.started_at = seq
-        state.match = Match(state.options.variant, seed=event.seed)
+        v = state.options.variant
+        first = None if event.deal is None else verifiable(v, event.deal, seq, 0)
+        state.match = Match(v, seed=event.seed, first_game=first)
+        if event.deal is not None:
+            state.pending = None
+        _committing(state, seq, event.commitment, event.next_seed)
         state.practice = event.practice
         state.abandoned = set()
         state.escrow = escrow_name(state.matches, event.escrow)
@@ -170,10 +246,17 @@ def apply(state: TableState, seq: int, event: TableEvent) -> None:
     elif isinstance(event, HandEnded | MatchEnded):
         if m is None:
             raise ValueError(f"event {seq}: a hand's end before the match started")
-        state.match = _moved_on(m)
+        _reveal(state, m, event.revealed)
+        seeds = event.deal if isinstance(event, HandEnded) else None
+        state.match = _moved_on(m, seeds, seq)
+        if seeds is not None:
+            state.pending = None
+        if isinstance(event, HandEnded):
+            _committing(state, seq, event.commitment, event.next_seed)
     elif isinstance(event, Annulled):
         if m is None:
             raise ValueError(f"event {seq}: an annulment before the match started")
+        _reveal(state, m, event.revealed)
         after = m.copy()
         after.annul()
         state.match = after
@@ -192,7 +275,7 @@ def apply(state: TableState, seq: int, event: TableEvent) -> None:
         state.abandoned.add(event.seat)
         state.automatic.add(event.seat)
     state.seq = seq
-    if not isinstance(event, Said):
+    if not isinstance(event, Said | ClientSeed):     # neither moves the game on
         state.turn = seq
     state.history.append(public(seq, event))
 
@@ -221,7 +304,7 @@ def replay(variant: str, robot_level: str, events: list[Event],
         apply(state, e.seq, typed(e))
     m = state.match
     if m is not None and not m.is_over and m.game.is_over:
-        event, _ = hand_end(m)
+        event, _ = hand_end(state, m)
         state.missing.append(stored(state.seq + 1, event))
         apply(state, state.seq + 1, event)
     if seats is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from tute.core.match import Match
+from tute.core.shuffle import ALGORITHM
 from tute.core.variants import Variant
 from tute.core.views import PlayerView
 from tute.server.site.economy import Stake, accounts_at, stakes_of
@@ -155,6 +156,24 @@ class TableView:
                 "seats": [{"seat": s, "name": r.name, "robot": r.kind == "robot",
                            "avatar": self.state.avatars.get(s)}
                           for s, r in sorted(self.seats.items())]}
+
+    def deal_summary(self) -> dict[str, Any]:
+        """The verifiable shuffle, as everybody may know it: the next hand's commitment
+        (``next``) and the seats whose clients added a seed to it, the running hand's
+        commitment, client seeds and nonce, the last ended hand's revealed seed."""
+        s = self.state
+        out: dict[str, Any] = {"algorithm": ALGORITHM,
+                               "next": None if s.pending is None else s.pending[0],
+                               "seeded": sorted(s.client_seeds)}
+        m = s.match
+        proof = m.game.proof if m is not None else None
+        if proof is not None:
+            out["hand"] = {"commitment": proof.commitment, "nonce": proof.nonce,
+                           "clients": [{"seat": st, "seed": sd}
+                                       for st, sd, _ in proof.client_seeds]}
+        if s.revealed is not None:
+            out["revealed"] = {"commitment": s.revealed[0], "seed": s.revealed[1]}
+        return out
 
     def seat_of(self, player: str | None) -> int | None:
         """The seat of a person at this table (by player key)."""

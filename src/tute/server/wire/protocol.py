@@ -224,6 +224,14 @@ class Phrase(msgspec.Struct, frozen=True, tag_field="type", tag="phrase",
     key: Annotated[str, msgspec.Meta(max_length=24)]
 
 
+class Seed(msgspec.Struct, frozen=True, tag_field="type", tag="seed",
+           forbid_unknown_fields=True):
+    """The client's own seed for the next hand's shuffle (:mod:`tute.core.shuffle`),
+    given once the table has published that hand's commitment."""
+
+    seed: Annotated[str, msgspec.Meta(max_length=64)]
+
+
 class Mute(msgspec.Struct, frozen=True, tag_field="type", tag="mute",
            forbid_unknown_fields=True):
     """Stop getting a person's messages at this table (``on`` false: get them again)."""
@@ -258,7 +266,7 @@ class HandLog(msgspec.Struct, frozen=True, tag_field="type", tag="log",
 
 
 ClientMessage = (Act | StartMatch | Ping | Annul | Automatic | Leave | Editing | Chat | Phrase
-                 | Mute | Block | Report | Hint | HandLog | RematchVote)
+                 | Mute | Block | Report | Hint | HandLog | RematchVote | Seed)
 
 T = TypeVar("T")
 _DECODERS: dict[type, msgspec.json.Decoder[Any]] = {}

@@ -31,6 +31,7 @@ from tute.server.wire.protocol import (
     ProtocolError,
     RematchVote,
     Report,
+    Seed,
     StartMatch,
     decode_message,
 )
@@ -104,6 +105,8 @@ async def serve_seat(ws: WebSocket, table: TableRuntime, player: str | None, vie
                     await table.chat.say(viewer, message.text, lang)
                 elif isinstance(message, Phrase):
                     await table.chat.say_phrase(viewer, message.key)
+                elif isinstance(message, Seed):
+                    await table.add_seed(player, message.seed)
                 elif isinstance(message, Mute):
                     table.chat.mute(viewer, message.author, message.on)
                 elif isinstance(message, Block):
