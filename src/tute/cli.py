@@ -88,6 +88,14 @@ def _cmd_bench(args: argparse.Namespace) -> int:
                   f"{cost.get('pg_rows_written')} rows written, "
                   f"{cost.get('redis_commands')} Redis commands" if cost else ""))
         return 0
+    if args.duplicate:
+        from tute.tools import whyduplicate
+        for variant in args.variant or ["habanero"]:
+            pool = whyduplicate.Pool(variant, args.strong, args.weak, args.field,
+                                     args.duplicate_seed, args.duplicate_samples)
+            fig = whyduplicate.figures(pool, args.duplicate, args.jobs or 1)
+            print(json.dumps({"duplicate": fig}) if args.json else whyduplicate.render(fig))
+        return 0
     if args.reading:
         from tute.tools.reading import READERS, reading_figures
         for variant in args.variant or ["parejas"]:
@@ -673,6 +681,17 @@ def build_parser() -> argparse.ArgumentParser:
                    help="time the analysis of whole hands (tute analyze, the review page)")
     b.add_argument("--hands", type=int, default=3,
                    help="hands per variant (--analysis, --reading)")
+    b.add_argument("--duplicate", type=int, metavar="DEALS",
+                   help="why duplicate: how many deals rank --strong above --weak 95%% of "
+                        "the time, duplicate against normal play, from a pool of DEALS")
+    b.add_argument("--strong", default="mc", help="--duplicate: the stronger player's level")
+    b.add_argument("--weak", default="heuristic", help="--duplicate: the weaker's level")
+    b.add_argument("--field", default="heuristic",
+                   help="--duplicate: the robots' level at the other seats")
+    b.add_argument("--duplicate-samples", type=int, default=4, metavar="N",
+                   help="--duplicate: sampled deals per decision of search robots")
+    b.add_argument("--duplicate-seed", type=int, default=1, metavar="S")
+    b.add_argument("--jobs", type=int, default=0, help="--duplicate: worker processes")
     b.add_argument("--reading", action="store_true",
                    help="how well the cards nobody shows are read: uniform deals, the "
                         "expert's L1 weighting and the card-location network, scored on "
