@@ -120,7 +120,7 @@ def test_bad_seeds_are_refused_in_words(seed: str, clients: list[str], nonce: in
 
 
 def _dealt() -> tuple[ShuffleProof, Game]:
-    proof = ShuffleProof(commitment(ZERO), ZERO, ((0, "ana", 5),), 3, 4, 9)
+    proof = ShuffleProof(commitment(ZERO), ZERO, ((0, "ana", 5),), 1, 4, 9)
     return proof, Game.verifiable("parejas", proof)
 
 
@@ -128,23 +128,28 @@ def test_check_accepts_the_deal_and_refuses_each_tampering() -> None:
     proof, g = _dealt()
     v = g.variant
     order = deck_order(v, g.deal)
-    assert check(proof, v, order) is None
+    assert check(proof, v, order, 4, 1) is None
     moved = [order[1], order[0], *order[2:]]                      # one card moved
-    assert check(proof, v, moved) == ("verify_deck", {})
+    assert check(proof, v, moved, 4, 1) == ("verify_deck", {})
     changed = dataclasses.replace(proof, server_seed="11" * 32)   # another server seed
-    assert check(changed, v, order) == ("verify_commitment", {})
+    assert check(changed, v, order, 4, 1) == ("verify_commitment", {})
     both = dataclasses.replace(changed, commitment=commitment("11" * 32))   # consistent
-    assert check(both, v, order) == ("verify_deck", {})            # but not this deck
+    assert check(both, v, order, 4, 1) == ("verify_deck", {})            # but not this deck
     client = dataclasses.replace(proof, client_seeds=((0, "bob", 5),))
-    assert check(client, v, order) == ("verify_deck", {})
+    assert check(client, v, order, 4, 1) == ("verify_deck", {})
     early = dataclasses.replace(proof, committed=9, dealt=9)      # dealt, then committed
-    assert check(early, v, order) == ("verify_dealt_first", {})
+    assert check(early, v, order, 4, 1) == ("verify_dealt_first", {})
     late = dataclasses.replace(proof, client_seeds=((0, "ana", 3),))   # before the commitment
-    assert check(late, v, order) == ("verify_client_order", {"seat": 0})
+    assert check(late, v, order, 4, 1) == ("verify_client_order", {"seat": 0})
     hidden = dataclasses.replace(proof, server_seed="")
-    assert check(hidden, v, order) == ("verify_unrevealed", {})
+    assert check(hidden, v, order, 4, 1) == ("verify_unrevealed", {})
+    assert check(proof, v, order, 4, 4) == ("verify_nonce", {"nonce": 1, "hand": 4})
+    ghost = dataclasses.replace(proof, client_seeds=((0, "ana", 5), (7, "ghost", 6)))
+    assert check(ghost, v, order, 4, 1) == ("shuffle_bad_client_seat", {"seat": 7})
+    twice = dataclasses.replace(proof, client_seeds=((0, "fake", 5), (0, "ana", 6)))
+    assert check(twice, v, order, 4, 1) == ("shuffle_bad_client_seat", {"seat": 0})
     other = dataclasses.replace(proof, algorithm="mt19937/1")
-    assert check(other, v, order) == ("verify_algorithm", {"algorithm": "mt19937/1"})
+    assert check(other, v, order, 4, 1) == ("verify_algorithm", {"algorithm": "mt19937/1"})
 
 
 def test_a_records_proof_round_trips_and_verifies() -> None:
@@ -161,9 +166,58 @@ def test_a_records_proof_round_trips_and_verifies() -> None:
     assert record.hands[0].proof == proof
     assert [c.verdict for c in verify_record(record)] == ["ok"]
     assert parse_record(format_record(record)) == record
-    for bad, why in ((text.replace('[Nonce "3"]', '[Nonce "x"]'), "Nonce"),
+    for bad, why in ((text.replace('[Nonce "1"]', '[Nonce "x"]'), "Nonce"),
                      (text.replace("0=ana@5", "0=a b@5"), "ClientSeeds"),
                      (text.replace("[Deck ", "[Seed \"1\"]\n[X "), "Deck")):
         with pytest.raises(RecordError) as e:
             parse_record(bad)
         assert why in str(e.value)
+
+
+def test_verify_refuses_proofs_that_could_not_have_happened(tmp_path: object) -> None:
+    """The review's crafted records: a seed for a seat that does not exist, a seat
+    seeded twice, proof tags without their Shuffle, a nonce chosen by the server, a
+    hand stripped of its proof after a verifiable one."""
+    from tute.bots import make_bot
+    from tute.core.driver import play_hand
+    from tute.core.match import Match
+    from tute.core.records import RecordError, format_record, parse_record, record_of_games
+    from tute.tools.verify import verify_record
+
+    m = Match("habanero(match_target=2)")
+    games = []
+    for h in range(1, 3):
+        seed = hashlib.sha256(bytes([h])).hexdigest()
+        proof = ShuffleProof(commitment(seed), seed, ((0, f"s{h}", 10 * h + 1),), h,
+                             10 * h, 10 * h + 2)
+        if h == 1:
+            m = Match("habanero(match_target=2)", first_game=Game.verifiable(
+                "habanero(match_target=2)", proof, 0))
+        else:
+            v, dealer = m.upcoming()
+            m.deal_next(Game.verifiable(v, proof, dealer))
+        play_hand(m.game, [make_bot("heuristic", seed=s) for s in range(2)])
+        games.append(m.game)
+        m.record_hand()
+        if m.is_over:
+            break
+    text = format_record(record_of_games(games))
+    assert {c.verdict for c in verify_record(parse_record(text))} == {"ok"}
+
+    def verdicts(t: str) -> list[str]:
+        return [c.why or c.verdict for c in verify_record(parse_record(t))]
+
+    assert verdicts(text.replace("0=s1@11", "0=s1@11 7=ghost@11"))[0] == \
+        "shuffle_bad_client_seat"
+    assert verdicts(text.replace("0=s1@11", "0=fake@11 0=s1@11"))[0] == \
+        "shuffle_bad_client_seat"
+    assert verdicts(text.replace('[Nonce "1"]', '[Nonce "14"]'))[0] == "verify_nonce"
+    with pytest.raises(RecordError):
+        parse_record(text.replace('[Shuffle "hmac-sha256-fy/1"]\n', "", 1))
+    if len(games) == 2:                          # the second hand's proof taken away
+        head, _, tail = text.partition('[Hand "2"]')
+        stripped = "\n".join(line for line in tail.splitlines()
+                             if not line.startswith(("[Shuffle", "[Commitment",
+                                                     "[ServerSeed", "[ClientSeeds",
+                                                     "[Nonce", "[Committed", "[Dealt")))
+        assert verdicts(head + '[Hand "2"]' + stripped) == ["ok", "verify_unproven"]

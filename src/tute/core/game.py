@@ -197,13 +197,16 @@ class Game(DeclarationRules):
         return g
 
     @classmethod
-    def verifiable(cls, variant: VariantLike, proof: ShuffleProof, dealer: int = 0) -> Game:
+    def verifiable(cls, variant: VariantLike, proof: ShuffleProof, dealer: int = 0,
+                   seats: int | None = None) -> Game:
         """Deal the deck :mod:`tute.core.shuffle` gives from ``proof``'s seeds (its server
-        seed known); the game keeps the proof, for its record."""
+        seed known; ``seats``: the match's, one client seed each -- the variant's
+        players unless some are out); the game keeps the proof, for its record."""
         from tute.core.shuffle import shuffled_deck
 
         v = _variant(variant)
-        deck = shuffled_deck(v, proof.server_seed, proof.seeds_by_seat(v.players), proof.nonce)
+        clients = proof.seeds_by_seat(v.players if seats is None else seats)
+        deck = shuffled_deck(v, proof.server_seed, clients, proof.nonce)
         g = cls(v, deal_from_deck(v, deck, dealer))
         g.proof = proof
         return g

@@ -451,6 +451,10 @@ def proof_tags(proof: ShuffleProof) -> list[tuple[str, str]]:
 def proof_of_tags(tags: dict[str, str], line: int) -> ShuffleProof | None:
     """A hand's verifiable shuffle from its tags (None: it has none)."""
     if "Shuffle" not in tags:
+        stray = [n for n in ("Commitment", "ServerSeed", "ClientSeeds", "Nonce", "Committed",
+                             "Dealt") if n in tags]
+        if stray:
+            raise RecordError(line, f"{stray[0]} needs the Shuffle tag")
         return None
     numbers: dict[str, int] = {}
     for name in ("Nonce", "Committed", "Dealt"):

@@ -13,8 +13,9 @@ Algorithm ``hmac-sha256-fy/1`` (:data:`ALGORITHM`), written out in
 ``docs/verifiable-deals.md`` with a test vector:
 
 * the message is ``"hmac-sha256-fy/1" 0x00 nonce 0x00 seed_0 0x00 seed_1 ...`` in UTF-8,
-  the nonce in decimal, one client seed per seat in seat order ("" for a seat that gave
-  none);
+  the nonce (the hand's number in its match) in decimal, one client seed per seat of the
+  table in seat order ("" for a seat that gave none; an elimination match keeps the
+  seats of those who are out);
 * block ``i`` (``i`` = 0, 1, ...) of the random stream is HMAC-SHA-256 with the server
   seed's 32 bytes as its key over the message followed by ``i`` as 8 bytes big-endian;
   each block gives eight 32-bit numbers, big-endian, in order;
@@ -60,11 +61,13 @@ class ShuffleProof:
     algorithm: str = ALGORITHM
 
     def seeds_by_seat(self, players: int) -> list[str]:
-        """One client seed per seat, "" where none was given."""
+        """One client seed per seat of the match (``players``: its table's seats, also
+        those out of an elimination match), "" where none was given."""
         out = [""] * players
         for seat, seed, _at in self.client_seeds:
-            if 0 <= seat < players:
-                out[seat] = seed
+            if not 0 <= seat < players or out[seat]:
+                raise InvalidDealError("shuffle_bad_client_seat", seat=seat)
+            out[seat] = seed
         return out
 
 
@@ -121,10 +124,13 @@ def shuffled_deck(variant: Variant, server_seed: str, client_seeds: Sequence[str
     return shuffled(deck_cards(variant.deck), server_seed, client_seeds, nonce)
 
 
-def check(proof: ShuffleProof, variant: Variant, deck: Sequence[Card]
-          ) -> tuple[str, dict[str, object]] | None:
-    """Why ``deck`` (top card first) is not what ``proof`` gives -- a message key of
-    :mod:`tute.i18n` and its parameters -- or None: it is."""
+def check(proof: ShuffleProof, variant: Variant, deck: Sequence[Card], seats: int,
+          nonce: int) -> tuple[str, dict[str, object]] | None:
+    """Why ``deck`` (top card first, of the hand's ``variant``) is not what ``proof``
+    gives -- a message key of :mod:`tute.i18n` and its parameters -- or None: it is.
+    ``seats``: the match's (one client seed each); ``nonce``: the hand's number in its
+    match, the only nonce an honest deal has (any other would let the server try
+    nonces until a deal suited it)."""
     if proof.algorithm != ALGORITHM:
         return "verify_algorithm", {"algorithm": proof.algorithm}
     if not proof.server_seed:
@@ -132,8 +138,10 @@ def check(proof: ShuffleProof, variant: Variant, deck: Sequence[Card]
     try:
         if commitment(proof.server_seed) != proof.commitment:
             return "verify_commitment", {}
-        expected = shuffled_deck(variant, proof.server_seed,
-                                 proof.seeds_by_seat(variant.players), proof.nonce)
+        if proof.nonce != nonce:
+            return "verify_nonce", {"nonce": proof.nonce, "hand": nonce}
+        expected = shuffled_deck(variant, proof.server_seed, proof.seeds_by_seat(seats),
+                                 proof.nonce)
     except InvalidDealError as e:
         return e.key, dict(e.params)
     if proof.dealt <= proof.committed:

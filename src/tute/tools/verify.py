@@ -6,7 +6,8 @@ seeds the players' clients added, the nonce and the event numbers of the commitm
 each client seed and the deal.  :func:`verify_record` checks each hand -- the seed
 hashes to the commitment, the deck dealt is the one the seeds give, the commitment came
 before the seeds and the deal -- and, across hands, that no commitment served twice and
-each hand's commitment came after the hand before it was dealt.
+each hand's commitment came after the hand before it was dealt, and no hand after a
+verifiable one comes without its proof.
 """
 
 from __future__ import annotations
@@ -50,9 +51,11 @@ def verify_record(record: GameRecord) -> list[HandCheck]:
     for h, (hand, game) in enumerate(zip(record.hands, games, strict=True), start=1):
         proof = hand.proof
         if proof is None or hand.deck is None:
-            out.append(HandCheck(h, "none"))
+            # an honest table deals every hand after its first verifiable one from a
+            # commitment: a hand without one after it is a proof taken away
+            out.append(HandCheck(h, "bad", "verify_unproven") if seen else HandCheck(h, "none"))
             continue
-        why = check(proof, game.variant, hand.deck)
+        why = check(proof, game.variant, hand.deck, record.variant.players, h)
         if why is None and proof.commitment in seen:
             why = "verify_reused", {}
         if why is None and proof.committed < last_dealt:

@@ -186,8 +186,9 @@ function setOffline(value) {
 }
 
 function send(message) {
-  if (offline || !socket || socket.readyState !== WebSocket.OPEN) { say(t("offline")); return; }
+  if (offline || !socket || socket.readyState !== WebSocket.OPEN) { say(t("offline")); return false; }
   socket.send(JSON.stringify(message));
+  return true;
 }
 
 // chat and who watches: shown at once, whatever the cloth is holding

@@ -1,23 +1,27 @@
 // Deals anyone can verify (docs/verifiable-deals.md): the page adds a seed of its own to
-// each shuffle the table commits to, and the hand's log shows the commitment, the seeds
-// and, once a hand is over, the server seed revealed -- checked here against the
-// commitment it was published as (where the browser allows it: SHA-256 needs a secure
-// page).
+// each shuffle the table commits to and remembers what it saw; the hand's log shows the
+// hand's commitment, the page's seed and, once a hand is over, the server seed revealed,
+// checked here -- against the commitment *this page* saw published before that deal,
+// not only the one the same message brings (SHA-256 needs a secure page: https, or this
+// computer).
 import { t } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
-let sentFor = null;
+const published = new Set();   // commitments this page saw before their deal
+let sent = null;               // {commitment, seed}: what this page added last
 
 function hex(bytes) {
   return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-// our seat's seed for the next shuffle, once per commitment
+// our seat's seed for the next shuffle, once per commitment; what the table says of it
 export function seedFor(d, seat, send) {
-  if (!d || !d.next || seat === null || seat === undefined) return;
-  if ((d.seeded || []).includes(seat) || sentFor === d.next) return;
-  sentFor = d.next;
-  send({ type: "seed", seed: hex(crypto.getRandomValues(new Uint8Array(16))) });
+  if (!d || !d.next) return;
+  published.add(d.next);
+  if (seat === null || seat === undefined) return;
+  if ((d.seeded || []).includes(seat) || (sent && sent.commitment === d.next)) return;
+  const seed = hex(crypto.getRandomValues(new Uint8Array(16)));
+  if (send({ type: "seed", seed }) !== false) sent = { commitment: d.next, seed };
 }
 
 async function hashes(seed, commitment) {
@@ -27,15 +31,22 @@ async function hashes(seed, commitment) {
   return digest === commitment;
 }
 
-function line(key, value, cls) {
+function line(key, value) {
   const p = document.createElement("p");
-  p.className = cls || "deal-line";
+  p.className = "deal-line";
   const label = document.createElement("span");
   label.textContent = t(key);
   const code = document.createElement("code");
   code.textContent = value;
   code.title = value;
   p.append(label, " ", code);
+  return p;
+}
+
+function verdict(key, bad) {
+  const p = document.createElement("p");
+  p.className = bad ? "deal-verdict bad" : "deal-verdict";
+  p.textContent = t(key);
   return p;
 }
 
@@ -51,14 +62,17 @@ export async function showDeal(d, seat) {
     box.append(line("deal_commitment", d.hand.commitment));
     const mine = (d.hand.clients || []).find((c) => c.seat === seat);
     box.append(line("deal_your_seed", mine ? mine.seed : t("deal_no_seed")));
+    if (sent && sent.commitment === d.hand.commitment && (!mine || mine.seed !== sent.seed)) {
+      box.append(verdict("deal_seed_missing", true));        // ours was left out
+    }
   }
   if (d.revealed) {
     box.append(line("deal_revealed", d.revealed.seed));
     const ok = await hashes(d.revealed.seed, d.revealed.commitment);
-    const verdict = document.createElement("p");
-    verdict.className = ok === false ? "deal-verdict bad" : "deal-verdict";
-    verdict.textContent = t(ok === null ? "deal_check_elsewhere" : ok ? "deal_checked" : "deal_mismatch");
-    box.append(verdict);
+    if (ok === null) box.append(verdict("deal_check_elsewhere", false));
+    else if (!ok) box.append(verdict("deal_mismatch", true));
+    else if (!published.has(d.revealed.commitment)) box.append(verdict("deal_not_seen", false));
+    else box.append(verdict("deal_checked", false));
   }
   const how = document.createElement("p");
   how.className = "deal-how";

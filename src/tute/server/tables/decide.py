@@ -134,9 +134,12 @@ def start(state: TableState, broken: str | None, seed: int, attempt: str,
         raise TableError("table_started")
     if len(state.seats) < state.options.variant.players:
         raise TableError("seats_empty")
-    c = commit()
-    events: list[TableEvent] = [Started(seed, practice is not None, attempt,
-                                        deal_seeds(state, 1), c.commitment, c.seed)]
+    if staged is None:                   # the next commitment's deal, and a new one
+        c = commit()
+        events: list[TableEvent] = [Started(seed, practice is not None, attempt,
+                                            deal_seeds(state, 1), c.commitment, c.seed)]
+    else:                                # a kept hand played again: nothing shuffled
+        events = [Started(seed, practice is not None, attempt)]
     if practice is not None:                      # told to everyone: no XP, no chips
         events.append(Practice(practice))
     if staged is not None:

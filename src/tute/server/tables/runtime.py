@@ -81,6 +81,9 @@ GRACE_SECONDS = 30.0
 AUTO_AFTER = 2                # plays in a row by the clock: then automatic play
 
 
+QUIET = ("chat", "client_seed")        # events that move no clock and wake no robot
+
+
 def new_table_id() -> str:
     return secrets.token_hex(6)
 
@@ -199,7 +202,7 @@ class TableRuntime(TableAchievements):
 
     def _send(self, count: int, shown: list[tuple[Game | None, Match | None]]) -> None:
         published = self.history[-count:]
-        if any(p["kind"] != "chat" for p in published):   # chat moves no clock, no robot
+        if any(p["kind"] not in QUIET for p in published):   # no clock, no robot moved
             self.last_activity = time.monotonic()
             self.auto.moved()                     # the clock first: it goes with the views
         for p, (game, match) in zip(published, shown, strict=True):
@@ -218,8 +221,14 @@ class TableRuntime(TableAchievements):
         if record.events and record.events[-1].seq > self.seq:
             log.warning("table %s: the store had events %s..%s: rebuilt from it", self.id,
                         self.seq + 1, record.events[-1].seq)
-            self.state = replay(record.variant, record.robot_level, record.events,
-                                record.seats)
+            state = replay(record.variant, record.robot_level, record.events, record.seats)
+            if state.missing:                 # a hand's end derived again: kept first
+                try:
+                    await self.store.write(self.id, list(state.missing))
+                except StoreError:
+                    self.suspect = True
+                    raise
+            self.state = state
             for viewers in list(self.hub.viewers.values()):
                 for viewer in list(viewers):
                     for message in self.missed(viewer, self.seq):

@@ -135,11 +135,12 @@ def revealed(match: Match) -> str | None:
     return proof.server_seed if proof is not None else None
 
 
-def verifiable(variant: Variant, seeds: DealSeeds, seq: int, dealer: int) -> Game:
-    """The hand ``seeds`` deal (at event ``seq``)."""
+def verifiable(variant: Variant, seeds: DealSeeds, seq: int, dealer: int, seats: int
+               ) -> Game:
+    """The hand ``seeds`` deal (at event ``seq``; ``seats``: the table's)."""
     proof = ShuffleProof(seeds.commitment, seeds.seed, seeds.clients, seeds.nonce,
                          seeds.committed, seq)
-    return Game.verifiable(variant, proof, dealer)
+    return Game.verifiable(variant, proof, dealer, seats)
 
 
 def hand_end(state: TableState, match: Match) -> tuple[TableEvent, Match]:
@@ -158,7 +159,7 @@ def hand_end(state: TableState, match: Match) -> tuple[TableEvent, Match]:
         after.deal_next()
     else:
         variant, dealer = after.upcoming()
-        after.deal_next(verifiable(variant, seeds, 0, dealer))
+        after.deal_next(verifiable(variant, seeds, 0, dealer, match.variant.players))
     return HandEnded(after.hand_number, result, shown, seeds, c.commitment, c.seed), after
 
 
@@ -189,7 +190,7 @@ def _moved_on(m: Match, seeds: DealSeeds | None = None, seq: int = 0) -> Match:
             after.deal_next()
         else:
             variant, dealer = after.upcoming()
-            after.deal_next(verifiable(variant, seeds, seq, dealer))
+            after.deal_next(verifiable(variant, seeds, seq, dealer, m.variant.players))
     return after
 
 
@@ -210,6 +211,7 @@ def apply(state: TableState, seq: int, event: TableEvent) -> None:
         state.editing = False
     elif isinstance(event, Seated):
         state.seats[event.seat] = seat_row(event)
+        state.client_seeds.pop(event.seat, None)     # the seat's last person's seed
         state.places.pop(event.seat, None)
         state.avatars.pop(event.seat, None)
         if event.avatar is not None:
@@ -224,7 +226,7 @@ def apply(state: TableState, seq: int, event: TableEvent) -> None:
         state.matches += 1
         state.started_at = seq
         v = state.options.variant
-        first = None if event.deal is None else verifiable(v, event.deal, seq, 0)
+        first = None if event.deal is None else verifiable(v, event.deal, seq, 0, v.players)
         state.match = Match(v, seed=event.seed, first_game=first)
         if event.deal is not None:
             state.pending = None
