@@ -31,7 +31,7 @@ from tute.core.driver import play_hand
 from tute.core.game import Game
 from tute.core.variants import parse_variant
 
-SIZES = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512)
+SIZES = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024)
 TARGET = 0.95
 
 
