@@ -110,6 +110,20 @@ def seated(spec: PairSpec, v: Variant, deal: int, k: int) -> tuple[Game, list[Pl
     return g, players
 
 
+def margin_of(v: Variant, r: HandResult, seats: tuple[bool, ...]) -> int:
+    """The margin of the player on ``seats`` (its first one) in a hand: its side's
+    points less the best of the others' -- against a Subastado contract it does not
+    hold, its best seat's less the declarer's; 0 for a void hand."""
+    if r.void:
+        return 0
+    seat = seats.index(True)
+    if r.contract is not None and r.contract.declarer != seat:
+        mine = max(r.totals[s] for s in range(v.players) if seats[s])
+        return mine - r.totals[r.contract.declarer]
+    side = v.side_of(seat)
+    return r.totals[side] - max(t for i, t in enumerate(r.totals) if i != side)
+
+
 def play_deal(spec: PairSpec, deal: int) -> dict[str, object]:
     """Every seating of one deal; A's results."""
     v = parse_variant(spec.variant)
@@ -135,13 +149,7 @@ def play_deal(spec: PairSpec, deal: int) -> dict[str, object]:
         wins.append(w)
         results.append(result_to_json(r))
         won += w
-        if not r.void:
-            side = v.side_of(a_seat)
-            if r.contract is not None and r.contract.declarer != a_seat:
-                mine = max(r.totals[s] for s in range(v.players) if a_seats[s])
-                margin += mine - r.totals[r.contract.declarer]
-            else:
-                margin += r.totals[side] - max(t for i, t in enumerate(r.totals) if i != side)
+        margin += margin_of(v, r, a_seats)
         hands += 1
     return {"deal": deal, "won_a": won / hands, "margin_a": margin / hands, "wins": wins,
             "results": results, "seconds": round(time.perf_counter() - began, 3)}

@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
+from tute.arena.duplicate import margin_of
 from tute.bots import Budget, make_bot
 from tute.core.driver import play_hand
 from tute.core.game import Game
@@ -56,12 +57,7 @@ def margin(pool: Pool, deal: int, level: str) -> float:
     play_hand(g, players)
     r = g.result()
     assert r is not None
-    if r.void:
-        return 0.0
-    side = v.side_of(0)
-    if r.contract is not None and r.contract.declarer != 0:
-        return float(r.totals[0] - r.totals[r.contract.declarer])
-    return float(r.totals[side] - max(t for i, t in enumerate(r.totals) if i != side))
+    return float(margin_of(v, r, tuple(s == 0 for s in range(v.players))))
 
 
 def _pair(job: tuple[Pool, int]) -> tuple[float, float]:
