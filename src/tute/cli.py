@@ -527,6 +527,36 @@ def _cmd_admin(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_series(args: argparse.Namespace) -> int:
+    """``tute admin series new|list``: open a duplicate series, or list them."""
+    import time
+
+    from tute.core.errors import TuteError
+    from tute.server.site.series import SeriesBook
+    from tute.server.store import Store
+
+    store = Store(args.db)
+    try:
+        book = SeriesBook(store.engine)
+        if args.series_command == "new":
+            try:
+                s = book.create(args.variant, args.deals, args.robots, args.hours)
+            except TuteError as e:
+                print(f"tute: {e.localized(args.lang)}", file=sys.stderr)
+                return 2
+            print(f"tute: series {s.id}: {s.deals} deals of {s.variant} against {s.robot_level}"
+                  f", open until {time.strftime('%Y-%m-%d %H:%M', time.gmtime(s.closes))} UTC")
+            return 0
+        now = time.time()
+        for s in book.listed(now):
+            print(f"{s.id}  {s.status(now):7s} {s.deals:3d} deals  {s.variant}  "
+                  f"({s.robot_level}), closes "
+                  f"{time.strftime('%Y-%m-%d %H:%M', time.gmtime(s.closes))} UTC")
+        return 0
+    finally:
+        store.close()
+
+
 def _cmd_achievements(args: argparse.Namespace) -> int:
     """The achievements' feats read again from every table's events, against those kept
     (exit 1 where they differ, unless ``--write`` made them the same)."""
@@ -831,6 +861,19 @@ def build_parser() -> argparse.ArgumentParser:
                     help="make the kept feats those of the events (else only compare)")
     ac.add_argument("--db", help=DB_HELP)
     ac.set_defaults(func=_cmd_achievements)
+    se = ad_sub.add_parser("series", help="duplicate series: open one (new), list them")
+    se_sub = se.add_subparsers(dest="series_command", required=True)
+    sn = se_sub.add_parser("new", help="open a duplicate series now")
+    sn.add_argument("--variant", default="habanero", help="the game (default habanero)")
+    sn.add_argument("--deals", type=int, default=12, help="deals in it (default 12)")
+    sn.add_argument("--hours", type=float, default=24.0, help="open this long (default 24)")
+    sn.add_argument("--robots", default="expert", help="the robots' level (default expert)")
+    sn.add_argument("--lang", default="es", choices=("es", "pt", "it", "en"))
+    sn.add_argument("--db", help=DB_HELP)
+    sn.set_defaults(func=_cmd_series)
+    sl = se_sub.add_parser("list", help="the series, newest first")
+    sl.add_argument("--db", help=DB_HELP)
+    sl.set_defaults(func=_cmd_series)
     rp = ad_sub.add_parser("reports", help="the chat messages players reported")
     rp.add_argument("--db", help=DB_HELP)
     rp.add_argument("--limit", type=int, default=100, help="at most this many (newest)")

@@ -209,3 +209,25 @@ feats = Table(
     Column("counted", Integer, nullable=False),            # it earned the person XP
     Column("things", Text, nullable=False),
 )
+
+# duplicate series (site.series): the same deals for everyone, against the same robots
+series = Table(
+    "tute_series", metadata,
+    Column("id", String(16), primary_key=True),
+    Column("variant", String(200), nullable=False),
+    Column("deals", Integer, nullable=False),
+    Column("robot_level", String(32), nullable=False),
+    Column("master", String(64), nullable=False),         # secret until the series closes
+    Column("opens", Integer, nullable=False),
+    Column("closes", Integer, nullable=False, index=True),
+    Column("created", Integer, nullable=False),
+)
+series_plays = Table(
+    "tute_series_plays", metadata,
+    Column("series_id", String(16), primary_key=True),
+    Column("account_id", Integer, primary_key=True),
+    Column("deal", Integer, primary_key=True),
+    Column("table_id", String(32), nullable=True),         # the table it is played at
+    Column("margin", Integer, nullable=True),              # None: not finished
+    Column("finished", Integer, nullable=True),
+)

@@ -1,0 +1,128 @@
+"""The site's duplicate series in its store (SQLite and PostgreSQL): made by the
+operator, each person's own order of the deals, a deal taken once, results scored
+against the field -- and nothing of a deal shown to someone who has not played it until
+the series closes, when its master seed verifies every deal."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from tute.core.errors import TuteError
+from tute.core.shuffle import commitment
+from tute.duplicate.series import commitments, deal_seed
+from tute.server.site.series import SeriesBook, SeriesError, play_order
+from tute.server.store import Store
+
+
+def test_a_series_from_opening_to_close(db: str) -> None:
+    store = Store(db)
+    try:
+        book = SeriesBook(store.engine)
+        s = book.create("parejas", 4, "heuristic", 2.0, opens=1000)
+        assert book.get(s.id) == s
+        assert s.status(999) == "coming" and s.status(1000) == "open"
+        assert s.status(1000 + 2 * 3600) == "closed"
+        now = 2000
+        names = {1: "Ana", 2: "Bea", 3: "Ciro"}
+        order = play_order(s.master, 1, 4)
+        assert sorted(order) == [1, 2, 3, 4] and book.next_deal(s, 1) == order[0]
+        assert {tuple(play_order(s.master, a, 4)) for a in (1, 2, 3)} != {tuple(order)}
+        for account, deal, margin in ((1, 1, 30), (1, 2, -10), (2, 2, 20), (2, 3, 5)):
+            book.take(s, account, deal, f"t{account}{deal}", now)
+            book.finish(s.id, account, deal, margin, now)
+        book.take(s, 3, 3, "t33", now)                       # started, not finished
+        with pytest.raises(SeriesError) as e:
+            book.take(s, 1, 1, "again", now)                  # a deal is played once
+        assert e.value.key == "series_deal_played"
+        book.finish(s.id, 1, 1, 99, now)                      # kept once
+        ana = book.view(s, 1, now, names)
+        assert ana["status"] == "open" and ana["master"] is None
+        assert ana["played"] == [1, 2]
+        assert ana["commitments"] == list(commitments(s.master, 4))
+        shown = {(r["deal"], r["player"]) for r in ana["results"]}
+        assert shown == {(1, "Ana"), (2, "Ana"), (2, "Bea")}   # not Bea's deal 3
+        by = {(r["deal"], r["player"]): r for r in ana["results"]}
+        assert by[(1, "Ana")]["margin"] == 30 and by[(2, "Ana")]["matchpoints"] == 0.0
+        assert by[(2, "Bea")]["difference"] == 30.0
+        table = {r["player"]: r for r in ana["standings"]}
+        assert table["Bea"]["rank"] == 1 and table["Bea"]["deals"] == 2
+        assert "Ciro" not in table                             # nothing finished yet
+        ciro = book.view(s, 3, now, names)
+        assert ciro["results"] == [] and ciro["played"] == []  # his deal 3 is not over
+        stranger = book.view(s, None, now, names)
+        assert stranger["results"] == [] and stranger["next"] is None
+        closed = book.view(s, 3, 1000 + 2 * 3600, names)
+        assert closed["status"] == "closed" and closed["master"] == s.master
+        assert len(closed["results"]) == 4
+        for n, c in enumerate(closed["commitments"], start=1):  # the master verifies them
+            assert commitment(deal_seed(closed["master"], n)) == c
+        with pytest.raises(SeriesError) as e:
+            book.take(s, 3, 4, "late", 1000 + 2 * 3600)
+        assert e.value.key == "series_not_open"
+        assert [x.id for x in book.listed(now)] == [s.id]
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("bad", [("nope", 4, "expert", 1.0), ("parejas", 0, "expert", 1.0),
+                                 ("parejas", 65, "expert", 1.0), ("parejas", 4, "cheat", 1.0),
+                                 ("parejas", 4, "expert", 0.0), ("parejas", 4, "expert", 1e6)])
+def test_a_series_that_cannot_be_is_refused_in_words(tmp_path: object, bad: tuple[
+        str, int, str, float]) -> None:
+    store = Store(f"sqlite:///{tmp_path}/s.db")
+    try:
+        with pytest.raises(TuteError) as e:
+            SeriesBook(store.engine).create(*bad)
+        assert e.value.localized("es")
+        for wrong in ("", "x" * 12, "../../etc", "ABCDEF123456"):
+            with pytest.raises(SeriesError):
+                SeriesBook(store.engine).get(wrong)
+    finally:
+        store.close()
+
+
+def test_the_operator_opens_and_lists_series(tmp_path: object) -> None:
+    db = f"sqlite:///{tmp_path}/o.db"
+    made = subprocess.run([sys.executable, "-m", "tute.cli", "admin", "series", "new", "--db",
+                           db, "--variant", "habanero", "--deals", "6", "--hours", "3"],
+                          capture_output=True, text=True, timeout=60)
+    assert made.returncode == 0 and "6 deals of habanero" in made.stdout, made.stderr
+    listed = subprocess.run([sys.executable, "-m", "tute.cli", "admin", "series", "list",
+                             "--db", db], capture_output=True, text=True, timeout=60)
+    assert listed.returncode == 0 and "open" in listed.stdout
+    refused = subprocess.run([sys.executable, "-m", "tute.cli", "admin", "series", "new",
+                              "--db", db, "--deals", "0", "--lang", "en"],
+                             capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2 and "1 to 64 deals" in refused.stderr
+
+
+def test_the_series_over_http_hide_what_the_asker_has_not_played(db: str) -> None:
+    from server_harness import Server
+
+    s = Server(db)
+    try:
+        book = SeriesBook(s.lobby.store.engine)
+        made = book.create("habanero", 3, "heuristic", 1.0)
+        ana, bea = s.account("Ana"), s.account("Bea", "127.0.0.2")
+        me = {c: c.get("/api/me").json()["id"] for c in (ana, bea)}
+        now = made.opens + 10
+        book.take(made, me[bea], 2, "tb2", now)
+        book.finish(made.id, me[bea], 2, 40, now)
+        listed = ana.get("/api/series").json()["series"]
+        assert [x["id"] for x in listed] == [made.id] and listed[0]["status"] == "open"
+        seen = ana.get(f"/api/series/{made.id}").json()
+        assert seen["master"] is None and seen["results"] == []     # Bea's deal 2: hidden
+        assert seen["next"] in (1, 2, 3) and len(seen["commitments"]) == 3
+        assert [r["player"] for r in seen["standings"]] == ["Bea"]
+        theirs = bea.get(f"/api/series/{made.id}").json()
+        assert [(r["deal"], r["margin"], r["you"]) for r in theirs["results"]] == [(2, 40, True)]
+        guest = s.client("127.0.0.9").get(f"/api/series/{made.id}").json()
+        assert guest["results"] == [] and guest["next"] is None
+        for bad in ("nope", "0" * 12, "%2e%2e", "x" * 300):
+            r = ana.get(f"/api/series/{bad}")
+            assert r.status_code == 404 and r.json()["key"] == "no_such_series", bad
+    finally:
+        s.stop()
