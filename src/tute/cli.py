@@ -92,7 +92,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         from tute.tools import whyduplicate
         for variant in args.variant or ["habanero"]:
             pool = whyduplicate.Pool(variant, args.strong, args.weak, args.field,
-                                     args.duplicate_seed, args.duplicate_samples)
+                                     args.duplicate_seed, args.duplicate_samples,
+                                     args.both_seats)
             fig = whyduplicate.figures(pool, args.duplicate, args.jobs or 1)
             print(json.dumps({"duplicate": fig}) if args.json else whyduplicate.render(fig))
         return 0
@@ -721,6 +722,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--duplicate-samples", type=int, default=4, metavar="N",
                    help="--duplicate: sampled deals per decision of search robots")
     b.add_argument("--duplicate-seed", type=int, default=1, metavar="S")
+    b.add_argument("--both-seats", action="store_true",
+                   help="--duplicate: each deal played from every seat (one against one)")
     b.add_argument("--jobs", type=int, default=0, help="--duplicate: worker processes")
     b.add_argument("--reading", action="store_true",
                    help="how well the cards nobody shows are read: uniform deals, the "

@@ -88,3 +88,12 @@ def test_the_field_robots_play_alike_for_both_players() -> None:
     pool = Pool("habanero", "heuristic", "heuristic", "heuristic", 5, None)
     assert margin(pool, 0, "heuristic") == margin(pool, 0, "heuristic")
     assert len({margin(pool, d, "random") for d in range(6)}) > 1
+
+
+def test_both_seats_is_the_mean_of_each_seats_margin() -> None:
+    from tute.tools.whyduplicate import deal_margin
+
+    pool = Pool("habanero", "heuristic", "random", "heuristic", 5, None, both_seats=True)
+    for deal in range(3):
+        assert deal_margin(pool, deal, "random") == (
+            margin(pool, deal, "random", 0) + margin(pool, deal, "random", 1)) / 2

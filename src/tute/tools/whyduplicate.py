@@ -13,6 +13,10 @@ the pool many times:
 - **normal play**: each plays N deals of its own (independent samples of the pool, so
   different cards); ranked right when the strong player's sum is the larger.
 
+With ``both_seats`` (one against one) a deal is played from each seat, the player's
+result on it the mean of the two: the arena's own duplicate, where the deal's luck falls
+on both sides of the same player.
+
 The figure is the chance of ranking them right at each N, and the fewest deals that
 reach 95 % in each format.  What decides the gain is how far the two players' margins on
 the same deal go together (their correlation ρ): duplicate ranks on the variance of the
@@ -44,25 +48,35 @@ class Pool:
     field: str
     seed: int
     samples: int | None
+    both_seats: bool = False           # one against one: each deal from both seats
 
 
-def margin(pool: Pool, deal: int, level: str) -> float:
-    """Seat 0's margin on ``deal`` played by ``level``, the other seats the field's."""
+def margin(pool: Pool, deal: int, level: str, seat: int = 0) -> float:
+    """The margin of ``level`` at ``seat`` on ``deal``, the other seats the field's."""
     v = parse_variant(pool.variant)
     seed = pool.seed * 1_000_003 + deal
     g = Game.new(v, seed=seed, dealer=deal % v.players)
     budget = Budget(samples=pool.samples) if pool.samples else None
-    players = [make_bot(level if s == 0 else pool.field, seed * 10 + s, budget)
+    players = [make_bot(level if s == seat else pool.field, seed * 10 + s, budget)
                for s in range(v.players)]
     play_hand(g, players)
     r = g.result()
     assert r is not None
-    return float(margin_of(v, r, tuple(s == 0 for s in range(v.players))))
+    return float(margin_of(v, r, tuple(s == seat for s in range(v.players))))
+
+
+def deal_margin(pool: Pool, deal: int, level: str) -> float:
+    """A player's result on a deal: at seat 0, or (``both_seats``) the mean of its
+    margins from each seat of a one-against-one game."""
+    if not pool.both_seats:
+        return margin(pool, deal, level)
+    seats = parse_variant(pool.variant).players
+    return sum(margin(pool, deal, level, s) for s in range(seats)) / seats
 
 
 def _pair(job: tuple[Pool, int]) -> tuple[float, float]:
     pool, deal = job
-    return margin(pool, deal, pool.strong), margin(pool, deal, pool.weak)
+    return deal_margin(pool, deal, pool.strong), deal_margin(pool, deal, pool.weak)
 
 
 def margins(pool: Pool, deals: int, jobs: int = 1,
@@ -133,6 +147,7 @@ def figures(pool: Pool, deals: int, jobs: int = 1, rounds: int = 4000,
     mean = sum(diffs) / len(diffs)
     rho = correlation([a for a, _ in pairs], [b for _, b in pairs])
     return {"variant": pool.variant, "strong": pool.strong, "weak": pool.weak,
+            "both_seats": pool.both_seats,
             "field": pool.field, "samples": pool.samples, "deals": deals,
             "edge": round(mean, 2), "correlation": round(rho, 3),
             "strong_mean": round(sum(a for a, _ in pairs) / len(pairs), 2),
@@ -145,7 +160,8 @@ def render(fig: dict[str, object]) -> str:
     dup = fig["duplicate"]
     normal = fig["normal"]
     assert isinstance(dup, list) and isinstance(normal, list)
-    lines = [f"{fig['variant']}: {fig['strong']} and {fig['weak']} at seat 0 of the same "
+    where = "every seat" if fig.get("both_seats") else "seat 0"
+    lines = [f"{fig['variant']}: {fig['strong']} and {fig['weak']} at {where} of the same "
              f"{fig['deals']} deals, the other seats {fig['field']} "
              f"(samples {fig['samples']}); mean margin {fig['strong_mean']} and "
              f"{fig['weak_mean']}, edge {fig['edge']} a deal; the two margins on the same "
