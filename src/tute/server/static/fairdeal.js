@@ -61,7 +61,9 @@ export async function showDeal(d, seat) {
   if (d.hand) {
     box.append(line("deal_commitment", d.hand.commitment));
     const mine = (d.hand.clients || []).find((c) => c.seat === seat);
-    box.append(line("deal_your_seed", mine ? mine.seed : t("deal_no_seed")));
+    if (seat !== null && seat !== undefined) {                  // a spectator has none
+      box.append(line("deal_your_seed", mine ? mine.seed : t("deal_no_seed")));
+    }
     if (sent && sent.commitment === d.hand.commitment && (!mine || mine.seed !== sent.seed)) {
       box.append(verdict("deal_seed_missing", true));        // ours was left out
     }
