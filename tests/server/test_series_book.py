@@ -47,8 +47,9 @@ def test_a_series_from_opening_to_close(db: str) -> None:
         by = {(r["deal"], r["player"]): r for r in ana["results"]}
         assert by[(1, "Ana")]["margin"] == 30 and by[(2, "Ana")]["matchpoints"] == 0.0
         assert by[(2, "Bea")]["difference"] == 30.0
-        table = {r["player"]: r for r in ana["standings"]}
-        assert table["Bea"]["rank"] == 1 and table["Bea"]["deals"] == 2
+        table = {r["player"]: r for r in ana["standings"]}     # over Ana's deals only
+        assert table["Bea"]["rank"] == 1 and table["Bea"]["deals"] == 1
+        assert table["Ana"]["rank"] == 2 and table["Ana"]["matchpoints"] == 0.25
         assert "Ciro" not in table                             # nothing finished yet
         ciro = book.view(s, 3, now, names)
         assert ciro["results"] == [] and ciro["played"] == []  # his deal 3 is not over
@@ -57,6 +58,8 @@ def test_a_series_from_opening_to_close(db: str) -> None:
         closed = book.view(s, 3, 1000 + 2 * 3600, names)
         assert closed["status"] == "closed" and closed["master"] == s.master
         assert len(closed["results"]) == 4
+        assert [(r["player"], r["deals"]) for r in closed["standings"]] == [
+            ("Bea", 2), ("Ana", 2)]
         for n, c in enumerate(closed["commitments"], start=1):  # the master verifies them
             assert commitment(deal_seed(closed["master"], n)) == c
         with pytest.raises(SeriesError) as e:
@@ -116,7 +119,7 @@ def test_the_series_over_http_hide_what_the_asker_has_not_played(db: str) -> Non
         seen = ana.get(f"/api/series/{made.id}").json()
         assert seen["master"] is None and seen["results"] == []     # Bea's deal 2: hidden
         assert seen["next"] in (1, 2, 3) and len(seen["commitments"]) == 3
-        assert [r["player"] for r in seen["standings"]] == ["Bea"]
+        assert seen["standings"] == []          # not even folded into Bea's standing
         theirs = bea.get(f"/api/series/{made.id}").json()
         assert [(r["deal"], r["margin"], r["you"]) for r in theirs["results"]] == [(2, 40, True)]
         guest = s.client("127.0.0.9").get(f"/api/series/{made.id}").json()

@@ -10,9 +10,10 @@ table starts and finished with the person's margin.
 
 What a running series shows (:meth:`SeriesBook.view`): its deals' commitments, the
 asker's own progress, and for the deals the asker has finished, the field's results on
-them; the standings (mean matchpoints over the deals each played, then the difference
-with the field) live; another person's result on a deal the asker has not played, never.
-Once it closes, everything, and the master seed that verifies every deal.
+them and the standings they make (mean matchpoints over the deals each played, then the
+difference with the field) -- live, and never a result on a deal the asker has not
+played, even folded into a standing.  Once it closes, everything, and the master seed
+that verifies every deal.
 """
 
 from __future__ import annotations
@@ -176,8 +177,8 @@ class SeriesBook:
         done = [DealResult(str(p.account), p.deal, p.margin) for p in every
                 if p.margin is not None]
         mine = {p.deal for p in every if p.account == account and p.margin is not None}
-        shown = [r for r in scored(done)
-                 if status == "closed" or r.result.deal in mine]
+        seen = [r for r in done if status == "closed" or r.deal in mine]
+        shown = scored(seen)
         out: dict[str, Any] = {
             "id": s.id, "variant": s.variant, "deals": s.deals, "robots": s.robot_level,
             "opens": s.opens, "closes": s.closes, "status": status,
@@ -194,5 +195,5 @@ class SeriesBook:
                            "you": int(st.player) == account, "deals": st.deals,
                            "matchpoints": round(st.matchpoints, 4),
                            "difference": round(st.difference, 2)}
-                          for st in standings(done)]}
+                          for st in standings(seen)]}
         return out
