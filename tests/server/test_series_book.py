@@ -129,3 +129,57 @@ def test_the_series_over_http_hide_what_the_asker_has_not_played(db: str) -> Non
             assert r.status_code == 404 and r.json()["key"] == "no_such_series", bad
     finally:
         s.stop()
+
+
+def test_two_people_play_a_series_and_meet_the_same_robots(db: str) -> None:
+    """Over the real API and sockets: each person plays every deal (in automatic play:
+    the same moves), the robots answer alike, each margin is kept with the match's end,
+    a deal is played once, and the series' tables are nobody else's to watch."""
+    import json
+
+    from server_harness import Server, until
+
+    s = Server(db, robot_delay=0.0)
+    try:
+        book = SeriesBook(s.lobby.store.engine)
+        made = book.create("habanero", 2, "mc", 1.0)
+        people = [s.account("Ana"), s.account("Bea", "127.0.0.2")]
+        games: dict[tuple[int, int], list[str]] = {}
+        for k, c in enumerate(people):
+            for _ in range(2):
+                r = c.post(f"/api/series/{made.id}/play")
+                assert r.status_code == 200, r.text
+                table, deal = r.json()["id"], r.json()["deal"]
+                with c.ws(table) as w:
+                    until(w, lambda m: m.get("event", {}).get("kind") == "state")
+                    if k == 1:           # Bea's table's events run ahead of Ana's
+                        for on in (True, False):
+                            w.send(json.dumps({"type": "automatic", "on": on}))
+                            until(w, lambda m: m.get("event", {}).get("kind") == "automatic")
+                    w.send(json.dumps({"type": "automatic", "on": True}))
+                    until(w, lambda m: m.get("event", {}).get("kind") == "match_over", 120)
+                t = s.table(table)
+                assert t.options.series == made.id and not t.options.spectators
+                assert t.match is not None and t.match.game.proof is not None
+                assert t.match.game.proof.commitment == \
+                    c.get(f"/api/series/{made.id}").json()["commitments"][deal - 1]
+                games[(k, deal)] = [f"{x} {a}" for x, a in t.match.game.history]
+            again = c.post(f"/api/series/{made.id}/play")
+            assert again.status_code == 409 and again.json()["key"] == "series_all_played"
+        for deal in (1, 2):
+            assert games[(0, deal)] == games[(1, deal)]        # the same robots, the same play
+        ana = people[0].get(f"/api/series/{made.id}").json()
+        assert ana["played"] == [1, 2] and len(ana["results"]) == 4
+        assert {r["matchpoints"] for r in ana["results"]} == {0.5}   # the same margins
+        watcher = s.account("Vera", "127.0.0.3")
+        r = watcher.post(f"/api/series/{made.id}/play")
+        assert r.status_code == 200
+        listed = {row["id"] for row in watcher.get("/api/tables").json()["tables"]}
+        mine = r.json()["id"]
+        others = {tid for tid in s.lobby.tables if tid != mine}
+        for tid in others & listed:                            # private: locked to her
+            row = next(x for x in watcher.get("/api/tables").json()["tables"]
+                       if x["id"] == tid)
+            assert not row.get("may_sit")
+    finally:
+        s.stop()

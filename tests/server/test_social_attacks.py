@@ -160,6 +160,7 @@ def test_a_spectator_never_gets_the_seed_nor_a_hand_and_quiet_words_stay_hidden(
             if m.get("type") == "event" and m["event"]["kind"] == "match_over":
                 break
     assert not any('"seed"' in t for t in raw)
+    assert not any('"next_seed"' in t for t in raw)          # nor the next hand's shuffle
     for t in raw:
         m = json.loads(t)
         if "view" in m:

@@ -63,7 +63,7 @@ def test_a_match_dealt_verifiably_from_commitment_to_tute_verify(db: str, tmp_pa
             assert not {"seed", "next_seed", "deal", "escrow"} & set(public)
             deal = started["deal"]
             assert deal["hand"]["commitment"] == first["next"]
-            assert deal["hand"]["clients"] == [{"seat": 0, "seed": "ana-seed-1"}]
+            assert deal["hand"]["clients"] == [{"seat": 0, "client_seed": "ana-seed-1"}]
             assert deal["next"] == public["commitment"] != first["next"]
             w.send(json.dumps({"type": "automatic", "on": True}))
             commitments = [first["next"], public["commitment"]]
@@ -78,7 +78,7 @@ def test_a_match_dealt_verifiably_from_commitment_to_tute_verify(db: str, tmp_pa
                     digest = hashlib.sha256(bytes.fromhex(e["revealed"])).hexdigest()
                     assert digest == commitments[k]
                     assert m["deal"]["revealed"] == {"commitment": digest,
-                                                             "seed": e["revealed"]}
+                                                     "server_seed": e["revealed"]}
                     if e["kind"] == "match_over":
                         break
                     commitments.append(e["commitment"])

@@ -42,12 +42,17 @@ def commitments(master: str, deals: int) -> tuple[str, ...]:
     return tuple(commitment(deal_seed(master, n)) for n in range(1, deals + 1))
 
 
+def dealer(players: int, number: int) -> int:
+    """Who deals deal ``number`` (it rotates)."""
+    return (number - 1) % players
+
+
 def deal_game(variant: VariantLike, master: str, number: int, dealt: int = 1) -> Game:
     """Deal ``number`` of the series, as its table deals it (at event ``dealt``)."""
     v = _variant(variant)
     seed = deal_seed(master, number)
     proof = ShuffleProof(commitment(seed), seed, (), 1, 0, dealt)
-    return Game.verifiable(v, proof, (number - 1) % v.players)
+    return Game.verifiable(v, proof, dealer(v.players, number))
 
 
 def robot_seed(master: str, number: int, seat: int, actions: int) -> int:

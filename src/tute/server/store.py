@@ -42,6 +42,7 @@ from tute.core.errors import TuteError
 from tute.server.db import migrate
 from tute.server.db.ops import (
     Event,
+    FinishPlay,
     KeepMatch,
     NewTable,
     Op,
@@ -54,7 +55,7 @@ from tute.server.db.ops import (
 from tute.server.db.ops import statements as statements_of
 from tute.server.db.schema import ACTIVE, events, seats, tables
 
-__all__ = ["Event", "KeepMatch", "NewTable", "Op", "PutSeat", "SeatRow", "Status", "Store",
+__all__ = ["Event", "FinishPlay", "KeepMatch", "NewTable", "Op", "PutSeat", "SeatRow", "Status", "Store",
            "StoreError", "TableRecord"]
 
 log = logging.getLogger("tute.server")

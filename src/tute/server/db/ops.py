@@ -63,7 +63,17 @@ class KeepMatch:
     people: tuple[tuple[int, int, str], ...] = ()
 
 
-Op = NewTable | PutSeat | Event | Status | KeepMatch
+@dataclass(frozen=True, slots=True)
+class FinishPlay:
+    """A person's deal of a duplicate series ended, with their margin (kept once)."""
+
+    series_id: str
+    account: int
+    deal: int
+    margin: int
+
+
+Op = NewTable | PutSeat | Event | Status | KeepMatch | FinishPlay
 
 
 def statements_for(paramstyle: str, driver: str) -> dict[str, str]:
@@ -94,6 +104,9 @@ def statements_for(paramstyle: str, driver: str) -> dict[str, str]:
                          "ON CONFLICT (table_id, number, seat) DO UPDATE SET "
                          "account_id = excluded.account_id, "
                          "outcome = excluded.outcome"),
+        "series_finish": (f"UPDATE tute_series_plays SET margin = {m}, finished = {m} "
+                          f"WHERE series_id = {m} AND account_id = {m} AND deal = {m} "
+                          "AND margin IS NULL"),
         "has_event": f"SELECT 1 FROM tute_events WHERE table_id = {m} AND seq = {m}",
         "has_table": f"SELECT 1 FROM tute_tables WHERE id = {m}",
     }
@@ -114,6 +127,9 @@ def statements(table_id: str, op: Op) -> list[tuple[str, tuple[object, ...]]]:
                            json.dumps(op.result))),
                 *(("match_person", (table_id, op.number, seat, account, outcome))
                   for seat, account, outcome in op.people)]
+    if isinstance(op, FinishPlay):
+        return [("series_finish", (op.margin, int(time.time()), op.series_id, op.account,
+                                   op.deal))]
     return [("table", (op.id, op.variant, op.robot_level, "open", int(time.time()),
                        op.host))]
 

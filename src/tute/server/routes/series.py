@@ -11,7 +11,9 @@ from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 
 from tute.server.routes.common import Site, run
-from tute.server.site.series import SeriesBook
+from tute.server.site.series import SeriesBook, SeriesError
+from tute.server.tables.runtime import new_table_id
+from tute.server.wire.edge import client_address
 
 
 def routes(site: Site) -> list[BaseRoute]:
@@ -31,5 +33,28 @@ def routes(site: Site) -> list[BaseRoute]:
         return JSONResponse(await run(lambda: book.view(
             s, None if person is None else person.id, now)))
 
+    async def play(request: Request) -> JSONResponse:
+        """The logged-in person's next deal of a series (in their own order): a private
+        table against the series' robots, made and started; its id."""
+        now = time.time()
+        person = await run(lambda: site.me(request))
+        s = await run(lambda: book.get(request.path_params["series_id"]))
+        if s.status(now) != "open":
+            raise SeriesError("series_not_open")
+        deal = await run(lambda: book.next_deal(s, person.id))
+        if deal is None:
+            raise SeriesError("series_all_played")
+        table_id = new_table_id()
+        await run(lambda: book.take(s, person.id, deal, table_id, now))   # once
+        try:
+            table = await site.lobby.play_series(s, deal, table_id, person.player,
+                                                 person.name, client_address(request.scope),
+                                                 person.id)
+        except BaseException:                      # no table: the deal is not spent
+            await run(lambda: book.release(s.id, person.id, deal))
+            raise
+        return JSONResponse({"id": table.id, "deal": deal, "seat": 0})
+
     return [Route("/api/series", listed, methods=["GET"]),
-            Route("/api/series/{series_id}", one, methods=["GET"])]
+            Route("/api/series/{series_id}", one, methods=["GET"]),
+            Route("/api/series/{series_id}/play", play, methods=["POST"])]

@@ -89,7 +89,9 @@ class SeriesBook:
     def create(self, variant: str, deals: int, robot_level: str, hours: float,
                opens: float | None = None) -> Series:
         """A new series, open from ``opens`` (now) for ``hours``."""
-        parse_variant(variant)                     # a refusal in words if it is not one
+        v = parse_variant(variant)                 # a refusal in words if it is not one
+        if v.match != "first_to" or v.match_target != 1:
+            raise SeriesError("series_one_hand")    # a deal is one hand
         if not 1 <= deals <= MAX_DEALS:
             raise SeriesError("series_bad_deals", max=MAX_DEALS)
         if robot_level not in LEVELS:
@@ -148,6 +150,13 @@ class SeriesBook:
                                                 deal=deal, table_id=table_id))
         except IntegrityError as e:
             raise SeriesError("series_deal_played", number=deal) from e
+
+    def release(self, series_id: str, account: int, deal: int) -> None:
+        """A deal taken whose table could not be made: not spent."""
+        with self.engine.begin() as c:
+            c.execute(plays.delete().where(
+                plays.c.series_id == series_id, plays.c.account_id == account,
+                plays.c.deal == deal, plays.c.margin.is_(None)))
 
     def finish(self, series_id: str, account: int, deal: int, margin: int,
                now: float) -> None:

@@ -62,15 +62,15 @@ export async function showDeal(d, seat) {
     box.append(line("deal_commitment", d.hand.commitment));
     const mine = (d.hand.clients || []).find((c) => c.seat === seat);
     if (seat !== null && seat !== undefined) {                  // a spectator has none
-      box.append(line("deal_your_seed", mine ? mine.seed : t("deal_no_seed")));
+      box.append(line("deal_your_seed", mine ? mine.client_seed : t("deal_no_seed")));
     }
-    if (sent && sent.commitment === d.hand.commitment && (!mine || mine.seed !== sent.seed)) {
+    if (sent && sent.commitment === d.hand.commitment && (!mine || mine.client_seed !== sent.seed)) {
       box.append(verdict("deal_seed_missing", true));        // ours was left out
     }
   }
   if (d.revealed) {
-    box.append(line("deal_revealed", d.revealed.seed));
-    const ok = await hashes(d.revealed.seed, d.revealed.commitment);
+    box.append(line("deal_revealed", d.revealed.server_seed));
+    const ok = await hashes(d.revealed.server_seed, d.revealed.commitment);
     if (ok === null) box.append(verdict("deal_check_elsewhere", false));
     else if (!ok) box.append(verdict("deal_mismatch", true));
     else if (!published.has(d.revealed.commitment)) box.append(verdict("deal_not_seen", false));

@@ -19,6 +19,7 @@ from tute.core.actions import Action
 from tute.core.driver import asked
 from tute.core.errors import TuteError
 from tute.core.match import Match
+from tute.core.views import PlayerView
 from tute.server.store import StoreError
 from tute.server.tables.clocks import Clock
 from tute.server.tables.robots import Thinkers
@@ -50,6 +51,8 @@ class Table(Protocol):
     def deserted(self) -> bool: ...
     def has_people(self) -> bool: ...
     def table_seat(self, game_seat: int) -> int: ...
+    def robot_seed_for(self, seq: int, seat: int, view: PlayerView) -> int: ...
+    def robot_samples(self) -> int | None: ...
     def game_seat(self, seat: int, match: Match | None = None) -> int | None: ...
     async def act(self, seat: int | None, text: object, expect_seq: int | None = None,
                   by_clock: bool = False) -> bool: ...
@@ -152,13 +155,13 @@ class Autoplay:
                 continue
             view = game.view(in_hand)
             if declaring:
-                answer = await t.thinkers.declare(level, robot_seed(seq, seat), view, t.id,
-                                                  people)
+                answer = await t.thinkers.declare(level, t.robot_seed_for(seq, seat, view),
+                                                  view, t.id, people, t.robot_samples())
                 if answer is not None:
                     return seat, answer, seq
             else:
-                choice = await t.thinkers.choose(level, robot_seed(seq, seat), view, t.id,
-                                                 people)
+                choice = await t.thinkers.choose(level, t.robot_seed_for(seq, seat, view),
+                                                 view, t.id, people, t.robot_samples())
                 return seat, choice, seq
         return None
 
@@ -197,16 +200,18 @@ class Autoplay:
         try:
             view = t.match.game.view(in_hand)
             if view.phase != "auction":
-                declared = await t.thinkers.declare(t.robot_level, robot_seed(seq, seat),
-                                                    view, t.id, True)
+                declared = await t.thinkers.declare(
+                    t.robot_level, t.robot_seed_for(seq, seat, view), view, t.id, True,
+                    t.robot_samples())
                 if declared is not None:
                     if not await t.act(seat, str(declared), expect_seq=seq):
                         return
                     seq = t.turn
             if t.match is not None and t.match.game.to_act == in_hand:
                 view = t.match.game.view(in_hand)
-                choice = await t.thinkers.choose(t.robot_level, robot_seed(seq, seat), view,
-                                                 t.id, True)
+                choice = await t.thinkers.choose(t.robot_level,
+                                                 t.robot_seed_for(seq, seat, view), view,
+                                                 t.id, True, t.robot_samples())
                 await t.act(seat, str(choice), expect_seq=seq, by_clock=True)
         except StoreError:
             if t.turn == seq:

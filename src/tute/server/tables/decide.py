@@ -25,6 +25,7 @@ from tute.server.tables.events import (
     Acted,
     AutomaticSet,
     ClientSeed,
+    DealSeeds,
     Editing,
     Invited,
     Practice,
@@ -120,24 +121,33 @@ def set_options(state: TableState, options: Options) -> None:
     """Whether the host may change the options now (a refusal if not)."""
     if state.match is not None and not state.match.is_over:
         raise TableError("table_started")
+    if state.options.series is not None:
+        raise TableError("series_table")           # its deal and robots are the series'
     if options.variant.players != state.options.variant.players:
         raise TableError("players_fixed", players=state.options.variant.players)
 
 
 def start(state: TableState, broken: str | None, seed: int, attempt: str,
-          practice: str | None, staged: Staged | None = None) -> list[TableEvent]:
+          practice: str | None, staged: Staged | None = None,
+          series: DealSeeds | None = None) -> list[TableEvent]:
     """A match starts (``practice``: why it counts for nothing, or None; ``staged``:
-    its first hand a kept hand played again from a decision -- never where it counts)."""
+    its first hand a kept hand played again from a decision -- never where it counts;
+    ``series``: its hand a duplicate series' deal, committed by the series)."""
     if broken is not None:
         raise TableBrokenError("table_broken")
     if state.match is not None and not state.match.is_over:
         raise TableError("table_started")
     if len(state.seats) < state.options.variant.players:
         raise TableError("seats_empty")
-    if staged is None:                   # the next commitment's deal, and a new one
+    if (series is None) != (state.options.series is None) or \
+            (series is not None and state.matches):
+        raise TableError("series_table")      # a series' table plays its deal, once
+    if series is not None:               # the series' deal: the table's commitment waits
+        events: list[TableEvent] = [Started(seed, practice is not None, attempt, series)]
+    elif staged is None:                 # the next commitment's deal, and a new one
         c = commit()
-        events: list[TableEvent] = [Started(seed, practice is not None, attempt,
-                                            deal_seeds(state, 1), c.commitment, c.seed)]
+        events = [Started(seed, practice is not None, attempt, deal_seeds(state, 1),
+                          c.commitment, c.seed)]
     else:                                # a kept hand played again: nothing shuffled
         events = [Started(seed, practice is not None, attempt)]
     if practice is not None:                      # told to everyone: no XP, no chips

@@ -37,6 +37,8 @@ class OptionsSet(TableEvent, frozen=True, tag="options"):
     spectators: bool = True
     chat_in_hand: bool = True
     private: bool = False
+    series: str | None = None       # a duplicate series' table: its deal
+    series_deal: int = 0
 
 
 class Seated(TableEvent, frozen=True, tag="seat"):
@@ -78,7 +80,7 @@ class ClientSeed(TableEvent, frozen=True, tag="client_seed"):
     """A person's client added its seed to the next hand's shuffle."""
 
     seat: int
-    seed: str
+    client_seed: str
 
 
 class Started(TableEvent, frozen=True, tag="start"):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -17,14 +18,17 @@ from typing import Any
 
 from tute.bots import QUICK
 from tute.core.match import Match
+from tute.core.shuffle import commitment
 from tute.core.variants import PRESETS, Variant, preset_variant
+from tute.duplicate.series import deal_seed
 from tute.server.site.avatars import avatar_of
 from tute.server.site.economy import Purse, accounts_at, stakes_of, winning_seats
 from tute.server.site.names import validate_name
+from tute.server.site.series import Series
 from tute.server.social.invites import server_key
 from tute.server.social.moderation import Moderation
 from tute.server.store import Status, Store, TableRecord
-from tute.server.tables.events import MatchEnded, Staged, Started, typed
+from tute.server.tables.events import DealSeeds, MatchEnded, Staged, Started, typed
 from tute.server.tables.log import match_events, unearned_seats
 from tute.server.tables.options import Options
 from tute.server.tables.places import placer
@@ -189,8 +193,9 @@ class Lobby:
                                 account, address)
 
     async def _make(self, options: Options, host: str | None, body: CreateTable,
-                    account: int | None = None, address: str | None = None) -> TableRuntime:
-        table_id = new_table_id()
+                    account: int | None = None, address: str | None = None,
+                    table_id: str | None = None) -> TableRuntime:
+        table_id = table_id or new_table_id()
         if self.claim is not None:
             try:
                 claimed = await self.claim(table_id)
@@ -229,6 +234,24 @@ class Lobby:
         table = await self.create(body, player, address, account)
         await table.fill_robots(player)
         await table.start(player, staged)
+        return table
+
+    async def play_series(self, s: Series, deal: int, table_id: str, player: str, name: str,
+                          address: str, account: int) -> TableRuntime:
+        """A private table where a person plays deal ``deal`` of the duplicate series
+        ``s`` at seat 0 against the series' robots, made and started at once (the play
+        is taken by the caller first)."""
+        if not self._new_tables.allow(address):
+            raise TableError("too_many_tables")
+        body = CreateTable(variant=s.variant, name=name, seat=0, spectators=False,
+                           private=True, robot_level=s.robot_level)
+        validate_name(name)
+        options = dataclasses.replace(body.to_options(), series=s.id, series_deal=deal)
+        table = await self._make(options, player, body, account, address, table_id)
+        table.series_master = s.master
+        await table.fill_robots(player)
+        seed = deal_seed(s.master, deal)
+        await table.start(player, series=DealSeeds(commitment(seed), seed, 0))
         return table
 
     def listing(self) -> list[dict[str, Any]]:

@@ -18,6 +18,8 @@ class Options:
     spectators: bool = True          # "Permitir público": anyone may watch
     chat_in_hand: bool = True        # the players may chat while a hand is played
     private: bool = False            # "Mesa privada": the invited and the host's friends
+    series: str | None = None        # a duplicate series' deal (site.series), and which
+    series_deal: int = 0
 
     def json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"variant": str(self.variant), "robot_level": self.robot_level,
@@ -30,4 +32,6 @@ class Options:
             out["chat_in_hand"] = False
         if self.private:
             out["private"] = True
+        if self.series is not None:
+            out.update(series=self.series, series_deal=self.series_deal)
         return out

@@ -24,7 +24,7 @@ from collections import OrderedDict, deque
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from tute.bots import QUICK, make_bot
+from tute.bots import QUICK, Budget, make_bot
 from tute.core.actions import Action, parse_action
 from tute.core.views import PlayerView
 from tute.server.tables.workers import worker_pool
@@ -32,10 +32,14 @@ from tute.server.tables.workers import worker_pool
 FALLBACK = "heuristic"
 
 
-def decide(level: str, seed: int, view: PlayerView, declaring: bool) -> str | None:
-    """The robot's move as text: a declaration out of turn (or None), else its choice.
-    Runs in a worker process for the searching levels."""
-    bot = make_bot(level, seed=seed)
+def decide(level: str, seed: int, view: PlayerView, declaring: bool,
+           samples: int | None = None) -> str | None:
+    """The robot's move as text: a declaration out of turn (or None), else its choice
+    (``samples``: thinking by that many sampled deals and no clock -- the same answer
+    on any machine -- else the level's own budget).  Runs in a worker process for the
+    searching levels."""
+    bot = make_bot(level, seed=seed,
+                   budget=None if samples is None else Budget(time_ms=None, samples=samples))
     if declaring:
         answer = bot.declare(view)
         return None if answer is None else str(answer)
@@ -57,6 +61,7 @@ class _Job:
     view: PlayerView
     declaring: bool
     answer: asyncio.Future[str | None]
+    samples: int | None = None
 
 
 class Thinkers:
@@ -99,22 +104,22 @@ class Thinkers:
         return self._busy
 
     async def choose(self, level: str, seed: int, view: PlayerView, table: str = "",
-                     people: bool = True) -> Action:
-        text = await self._think(level, seed, view, False, table, people)
+                     people: bool = True, samples: int | None = None) -> Action:
+        text = await self._think(level, seed, view, False, table, people, samples)
         assert text is not None
         return parse_action(text)
 
     async def declare(self, level: str, seed: int, view: PlayerView, table: str = "",
-                      people: bool = True) -> Action | None:
-        text = await self._think(level, seed, view, True, table, people)
+                      people: bool = True, samples: int | None = None) -> Action | None:
+        text = await self._think(level, seed, view, True, table, people, samples)
         return None if text is None else parse_action(text)
 
     async def _think(self, level: str, seed: int, view: PlayerView, declaring: bool,
-                     table: str, people: bool) -> str | None:
+                     table: str, people: bool, samples: int | None = None) -> str | None:
         if level in QUICK:
             return decide(level, seed, view, declaring)
         loop = asyncio.get_running_loop()
-        job = _Job(level, seed, view, declaring, loop.create_future())
+        job = _Job(level, seed, view, declaring, loop.create_future(), samples)
         queues = self._queues[0 if people else 1]
         queues.setdefault(table, deque()).append(job)
         timer = loop.call_later(self.max_wait, self._give_up, job, queues, table)
@@ -158,7 +163,8 @@ class Thinkers:
                 return
             self._busy += 1
             future = asyncio.get_running_loop().run_in_executor(
-                self.pool(), decide, job.level, job.seed, job.view, job.declaring)
+                self.pool(), decide, job.level, job.seed, job.view, job.declaring,
+                job.samples)
             future.add_done_callback(functools.partial(self._finished, job))
 
     def _finished(self, job: _Job, future: asyncio.Future[str | None]) -> None:

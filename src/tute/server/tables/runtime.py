@@ -49,6 +49,7 @@ from tute.server.tables.autoplay import Autoplay
 from tute.server.tables.chat import TableChat
 from tute.server.tables.decide import TableBrokenError, TableError, check_options
 from tute.server.tables.events import (
+    DealSeeds,
     MatchEnded,
     Seated,
     SeatGain,
@@ -62,6 +63,7 @@ from tute.server.tables.options import Options
 from tute.server.tables.places import Place, process_placer
 from tute.server.tables.rematch import Rematch
 from tute.server.tables.robots import Thinkers
+from tute.server.tables.seriesplay import SeriesTable
 from tute.server.tables.state import (
     TableState,
     apply,
@@ -88,7 +90,7 @@ def new_table_id() -> str:
     return secrets.token_hex(6)
 
 
-class TableRuntime(TableAchievements):
+class TableRuntime(TableAchievements, SeriesTable):
     def __init__(self, table_id: str, options: Options, store: Store, thinkers: Thinkers,
                  host: str | None, robot_delay: float = 0.4,
                  grace_seconds: float = GRACE_SECONDS) -> None:
@@ -155,6 +157,7 @@ class TableRuntime(TableAchievements):
         done = replay(record.variant, record.robot_level, record.events, record.seats)
         t = cls(record.id, done.options, store, thinkers, record.host, robot_delay)
         t.state = done
+        t.load_series(store.engine)
         if t.robots():
             t.thinkers.warm(t.options.robot_level)
         return t, done.missing
@@ -280,17 +283,20 @@ class TableRuntime(TableAchievements):
             decide.check_host(self.state, self.host, player)
             await self.emit(decide.editing(self.state, on))
 
-    async def start(self, player: str | None, staged: Staged | None = None) -> None:
+    async def start(self, player: str | None, staged: Staged | None = None,
+                    series: DealSeeds | None = None) -> None:
         """The host starts a match (a table of robots only starts itself: None);
-        ``staged``: its first hand is a kept hand played again from a decision."""
+        ``staged``: its first hand is a kept hand played again from a decision;
+        ``series``: its hand a duplicate series' deal."""
         async with self.lock:
             if self.broken is not None:
                 raise TableBrokenError("table_broken")
             if player is not None or self.host is not None:
                 decide.check_host(self.state, self.host, player)
-            await self.start_locked(staged)
+            await self.start_locked(staged, series)
 
-    async def start_locked(self, staged: Staged | None = None) -> None:
+    async def start_locked(self, staged: Staged | None = None,
+                           series: DealSeeds | None = None) -> None:
         """A match starts, the table's lock held and who may start it checked (the
         host, or every person agreeing to a rematch)."""
         if self.broken is not None:
@@ -298,7 +304,7 @@ class TableRuntime(TableAchievements):
         why = self.shared_address()
         attempt = secrets.token_hex(4)             # its own escrow (the third attack)
         events = decide.start(self.state, self.broken, secrets.randbits(63), attempt,
-                              why, staged)
+                              why, staged, series)
         escrow = escrow_name(self.matches_started() + 1, attempt)
         counts = why is None
         await self.run_purse("reserve", escrow, counts)   # the bets first: all or none
@@ -349,7 +355,8 @@ class TableRuntime(TableAchievements):
         over = isinstance(played.events[-1], MatchEnded)
         if over:
             last = self.seq + len(played.events)
-            ops += [Status("over"), self.kept_op(played.after, "over", last, self.abandoned)]
+            ops += [Status("over"), self.kept_op(played.after, "over", last, self.abandoned),
+                    *self.series_ops(played.after)]
 
         gains: list[Gain] = []
 

@@ -19,6 +19,7 @@ from tute.core.game import Game
 from tute.core.match import Match
 from tute.core.shuffle import ShuffleProof, commitment, new_server_seed
 from tute.core.variants import Variant, parse_variant
+from tute.duplicate.series import dealer as series_dealer
 from tute.server.site.economy import stakes_of
 from tute.server.store import Event, SeatRow
 from tute.server.tables.events import (
@@ -96,12 +97,12 @@ def escrow_number(escrow: str) -> int:
 
 def options_of(e: OptionsSet) -> Options:
     return Options(parse_variant(e.variant), e.robot_level, e.move_seconds, e.competitive,
-                   e.bet, e.spectators, e.chat_in_hand, e.private)
+                   e.bet, e.spectators, e.chat_in_hand, e.private, e.series, e.series_deal)
 
 
 def options_event(o: Options) -> OptionsSet:
     return OptionsSet(str(o.variant), o.robot_level, o.move_seconds, o.competitive, o.bet,
-                      o.spectators, o.chat_in_hand, o.private)
+                      o.spectators, o.chat_in_hand, o.private, o.series, o.series_deal)
 
 
 def commit() -> Committed:
@@ -221,12 +222,15 @@ def apply(state: TableState, seq: int, event: TableEvent) -> None:
     elif isinstance(event, Committed):
         _committing(state, seq, event.commitment, event.seed)
     elif isinstance(event, ClientSeed):
-        state.client_seeds[event.seat] = (event.seed, seq)
+        state.client_seeds[event.seat] = (event.client_seed, seq)
     elif isinstance(event, Started):
         state.matches += 1
         state.started_at = seq
         v = state.options.variant
-        first = None if event.deal is None else verifiable(v, event.deal, seq, 0, v.players)
+        dealer = series_dealer(v.players, state.options.series_deal) \
+            if state.options.series else 0
+        first = None if event.deal is None else verifiable(v, event.deal, seq, dealer,
+                                                             v.players)
         state.match = Match(v, seed=event.seed, first_game=first)
         if event.deal is not None:
             state.pending = None

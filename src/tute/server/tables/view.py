@@ -169,10 +169,10 @@ class TableView:
         proof = m.game.proof if m is not None else None
         if proof is not None:
             out["hand"] = {"commitment": proof.commitment, "nonce": proof.nonce,
-                           "clients": [{"seat": st, "seed": sd}
+                           "clients": [{"seat": st, "client_seed": sd}
                                        for st, sd, _ in proof.client_seeds]}
         if s.revealed is not None:
-            out["revealed"] = {"commitment": s.revealed[0], "seed": s.revealed[1]}
+            out["revealed"] = {"commitment": s.revealed[0], "server_seed": s.revealed[1]}
         return out
 
     def seat_of(self, player: str | None) -> int | None:
