@@ -97,3 +97,26 @@ def test_one_tables_robot_waits_a_bounded_time_whatever_others_ask() -> None:
     assert person < 2.5, person                    # behind one search at most, and its own
     assert slowest < 0.5 + 1.5 + 0.3, slowest      # max_wait + one search in hand + slack
     assert thinkers.fallbacks >= 15
+
+
+def test_a_series_robot_waits_its_turn_instead_of_the_quick_level() -> None:
+    """A duplicate series' robot (thinking by samples: the same answer for everyone)
+    is never answered by the quick level, however long the queue: each answer is the
+    one its level gives."""
+    from tute.server.tables.robots import decide
+
+    g = Game.new("parejas", seed=11)
+    view = g.view(g.to_act or 0)
+    thinkers = Thinkers(workers=1, max_wait=0.05)
+
+    async def main() -> list[str]:
+        asks = [thinkers.choose("mc", seed, view, f"series{seed}", True, 4)
+                for seed in range(4)]
+        return [str(a) for a in await asyncio.gather(*asks)]
+
+    try:
+        got = asyncio.run(main())
+    finally:
+        thinkers.close()
+    assert thinkers.fallbacks == 0
+    assert got == [decide("mc", seed, view, False, 4) for seed in range(4)]

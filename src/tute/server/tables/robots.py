@@ -122,12 +122,16 @@ class Thinkers:
         job = _Job(level, seed, view, declaring, loop.create_future(), samples)
         queues = self._queues[0 if people else 1]
         queues.setdefault(table, deque()).append(job)
-        timer = loop.call_later(self.max_wait, self._give_up, job, queues, table)
+        # a steady job (a duplicate series' robot: the same answer for everyone) waits
+        # its turn; any other is answered by the quick level after max_wait
+        timer = None if samples is not None else loop.call_later(
+            self.max_wait, self._give_up, job, queues, table)
         self._dispatch()
         try:
             return await job.answer
         finally:
-            timer.cancel()
+            if timer is not None:
+                timer.cancel()
 
     def _give_up(self, job: _Job, queues: OrderedDict[str, deque[_Job]], table: str
                  ) -> None:
