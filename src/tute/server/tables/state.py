@@ -156,11 +156,7 @@ def hand_end(state: TableState, match: Match) -> tuple[TableEvent, Match]:
         return MatchEnded(after.winner, result, shown), after
     seeds = deal_seeds(state, after.hand_number)
     c = commit()
-    if seeds is None:
-        after.deal_next()
-    else:
-        variant, dealer = after.upcoming()
-        after.deal_next(verifiable(variant, seeds, 0, dealer, match.variant.players))
+    _deal_next(after, seeds, 0)
     return HandEnded(after.hand_number, result, shown, seeds, c.commitment, c.seed), after
 
 
@@ -187,12 +183,18 @@ def _moved_on(m: Match, seeds: DealSeeds | None = None, seq: int = 0) -> Match:
     after = m.copy()
     after.record_hand()
     if not after.is_over:
-        if seeds is None:
-            after.deal_next()
-        else:
-            variant, dealer = after.upcoming()
-            after.deal_next(verifiable(variant, seeds, seq, dealer, m.variant.players))
+        _deal_next(after, seeds, seq)
     return after
+
+
+def _deal_next(after: Match, seeds: DealSeeds | None, seq: int) -> None:
+    """Deal ``after``'s next hand (its last one scored) from ``seeds`` at event ``seq``
+    (None: from the match's seed) -- the one way live and on replay."""
+    if seeds is None:
+        after.deal_next()
+        return
+    variant, dealer = after.upcoming()
+    after.deal_next(verifiable(variant, seeds, seq, dealer, after.variant.players))
 
 
 def _reveal(state: TableState, m: Match, seed: str | None) -> None:
