@@ -117,7 +117,8 @@ class SeriesBook:
         return _series(r)
 
     def listed(self, now: float, limit: int = 50) -> list[Series]:
-        """The series open now or coming, then the latest closed, newest first."""
+        """The series, the one closing last first (so the open and coming ones lead;
+        ``now`` is not used yet)."""
         with self.engine.connect() as c:
             rows = c.execute(select(series_rows).order_by(series_rows.c.closes.desc())
                              .limit(limit)).all()
