@@ -4,6 +4,7 @@ sit there)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from starlette.requests import Request
@@ -15,6 +16,7 @@ from tute.server.site import ledger
 from tute.server.site.accounts import SESSION_COOKIE, SESSION_DAYS, Account
 from tute.server.site.avatars import set_avatar
 from tute.server.site.rankings import page as ranked_page
+from tute.server.site.series import SeriesBook, SeriesError
 from tute.server.social.chat import ChatError
 from tute.server.social.doors import Door, Social
 from tute.server.social.moderation import account_of_author
@@ -26,13 +28,24 @@ from tute.server.wire.protocol import AvatarBody, BlockBody, Credentials, decode
 def may_see(site: Site, social: Social, request: Request, table_id: str,
             number: int) -> None:
     """A kept match of a private table: only for who could sit or watch there (anyone
-    else is told there is no such game)."""
+    else is told there is no such game).  A duplicate series' deal, while the series
+    runs: only for who has finished that deal; once it closes, for them too."""
     door = site.kept.door(table_id, number)
     if not door.private:
         return
     person = site.account(request)
     if person is not None and person.id in door.players:
         return
+    if door.series is not None:
+        book = SeriesBook(site.store.engine)
+        try:
+            s = book.get(door.series)
+        except SeriesError as e:
+            raise KeptError("no_such_game") from e
+        if person is not None and book.finished(s.id, person.id, door.series_deal):
+            return
+        if s.status(time.time()) != "closed":
+            raise KeptError("no_such_game")
     if not social.may_sit(Door(table_id, True, door.invited, door.host, door.players,
                                "", "over", False), person, None):
         raise KeptError("no_such_game")

@@ -152,6 +152,13 @@ class SeriesBook:
         except IntegrityError as e:
             raise SeriesError("series_deal_played", number=deal) from e
 
+    def finished(self, series_id: str, account: int, deal: int) -> bool:
+        """Whether a person has finished a deal of a series (and so may see it)."""
+        with self.engine.connect() as c:
+            return c.execute(select(plays.c.margin).where(
+                plays.c.series_id == series_id, plays.c.account_id == account,
+                plays.c.deal == deal, plays.c.margin.is_not(None))).first() is not None
+
     def release(self, series_id: str, account: int, deal: int) -> None:
         """A deal taken whose table could not be made: not spent."""
         with self.engine.begin() as c:

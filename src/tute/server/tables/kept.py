@@ -55,12 +55,15 @@ def parse_game_id(text: str) -> tuple[str, int]:
 class KeptDoor:
     """Who may see a kept match: everyone, unless its table was private then -- the
     table's host, the invited, the host's friends (the caller knows them) and whoever
-    played it."""
+    played it.  A duplicate series' match also names its series and deal: the caller
+    keeps it from whoever has not played that deal while the series runs."""
 
     private: bool
     host: int | None                       # the host's account
     invited: frozenset[int]
     players: frozenset[int]                # the accounts that played the match
+    series: str | None = None              # a duplicate series' id
+    series_deal: int = 0
 
 
 class Kept:
@@ -85,15 +88,18 @@ class Kept:
                 match_people.c.table_id == table_id,
                 match_people.c.number == number)).scalars().all()
         private = False
+        series: str | None = None
+        deal = 0
         invited: set[int] = set()
         for kind, data in rows:
             d = json.loads(data)
             if kind == "options":
                 private = bool(d.get("private", False))     # as it was for this match
+                series, deal = d.get("series"), int(d.get("series_deal", 0))
             elif "account" in d:
                 invited.add(int(d["account"]))
         return KeptDoor(private, None if host is None else int(host), frozenset(invited),
-                        frozenset(int(a) for a in players if a is not None))
+                        frozenset(int(a) for a in players if a is not None), series, deal)
 
     def history(self, account: int, limit: int = HISTORY) -> list[dict[str, Any]]:
         """The account's finished matches, newest first: when, what, with whom, how it

@@ -255,9 +255,10 @@ class Lobby:
         return table
 
     def listing(self) -> list[dict[str, Any]]:
-        """The tables a person may join or watch: open and playing ones."""
+        """The tables a person may join or watch: open and playing ones (not a
+        duplicate series' own: nobody joins or watches those)."""
         return [t.summary() for t in self.tables.values()
-                if t.status in ("open", "playing")]
+                if t.status in ("open", "playing") and t.options.series is None]
 
     def seated(self, player: str | None) -> list[dict[str, Any]]:
         """Where a person sits now (unfinished tables, and finished ones still here)."""

@@ -146,6 +146,8 @@ class TableView:
                 "spectators_allowed": self.options.spectators,
                 "chat_in_hand": self.options.chat_in_hand,
                 "private": self.options.private,
+                "series": None if self.options.series is None else {
+                    "id": self.options.series, "deal": self.options.series_deal},
                 "spectators": len(self.hub.spectators()),
                 "move_seconds": self.move_seconds, "host": self.host_seat(),
                 "annul": self.annulment.open_vote(), "automatic": sorted(self.automatic),
