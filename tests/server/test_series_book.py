@@ -183,3 +183,35 @@ def test_two_people_play_a_series_and_meet_the_same_robots(db: str) -> None:
             assert not row.get("may_sit")
     finally:
         s.stop()
+
+
+def test_the_list_leads_with_open_series_and_a_person_keeps_a_history(db: str) -> None:
+    """The list: open ones (closing soonest first), coming, closed (last closed first);
+    a person's history: each series they finished a deal of, their place in the
+    standings they may see (a deal they have not played is not in it while it runs)."""
+    store = Store(db)
+    try:
+        book = SeriesBook(store.engine)
+        now = 100_000
+        old = book.create("habanero", 2, "heuristic", 1.0, opens=now - 9 * 3600)
+        late = book.create("habanero", 2, "heuristic", 8.0, opens=now - 3600)
+        soon = book.create("habanero", 3, "heuristic", 2.0, opens=now - 3600)
+        coming = book.create("habanero", 2, "heuristic", 1.0, opens=now + 600)
+        assert [s.id for s in book.listed(now)] == [soon.id, late.id, coming.id, old.id]
+        for account, deal, margin in ((1, 1, 30), (2, 1, 50), (2, 2, 10), (3, 3, -5)):
+            book.take(soon, account, deal, f"t{account}{deal}", now)
+            book.finish(soon.id, account, deal, margin, now)
+        book.take(late, 1, 1, "tl1", now)                  # started only: not in history
+        assert book.finished_counts(1) == {soon.id: 1} and book.history(4, now) == []
+        (mine,) = book.history(1, now)
+        assert (mine["id"], mine["played"], mine["deals"], mine["status"]) == \
+            (soon.id, 1, 3, "open")
+        assert (mine["rank"], mine["of"], mine["matchpoints"]) == (2, 2, 0.0)  # deal 1 only
+        seen = book.view(soon, 1, now, names={})
+        assert seen["mine"] == [{"deal": 1, "margin": 30, "game": "t11-1"}]
+        assert book.view(late, 1, now, names={})["mine"] == [
+            {"deal": 1, "margin": None, "game": None}]       # no game until it is over
+        (closed,) = book.history(3, soon.closes)
+        assert closed["status"] == "closed" and closed["of"] == 3
+    finally:
+        store.close()

@@ -20,18 +20,28 @@ def routes(site: Site) -> list[BaseRoute]:
     book = SeriesBook(site.store.engine)
 
     async def listed(request: Request) -> JSONResponse:
+        """The series, with how many deals of each the logged-in person has finished."""
         now = time.time()
+        person = await run(lambda: site.account(request))
         found = await run(lambda: book.listed(now))
-        return JSONResponse({"series": [
+        done = {} if person is None else await run(lambda: book.finished_counts(person.id))
+        return JSONResponse({"now": now, "series": [
             {"id": s.id, "variant": s.variant, "deals": s.deals, "robots": s.robot_level,
-             "opens": s.opens, "closes": s.closes, "status": s.status(now)} for s in found]})
+             "opens": s.opens, "closes": s.closes, "status": s.status(now),
+             "played": done.get(s.id, 0)} for s in found]})
+
+    async def mine(request: Request) -> JSONResponse:
+        """The series the logged-in person has played, with their place in each."""
+        now = time.time()
+        person = await run(lambda: site.me(request))
+        return JSONResponse({"series": await run(lambda: book.history(person.id, now))})
 
     async def one(request: Request) -> JSONResponse:
         now = time.time()
         person = await run(lambda: site.account(request))
         s = await run(lambda: book.get(request.path_params["series_id"]))
-        return JSONResponse(await run(lambda: book.view(
-            s, None if person is None else person.id, now)))
+        seen = await run(lambda: book.view(s, None if person is None else person.id, now))
+        return JSONResponse({**seen, "now": now})
 
     async def play(request: Request) -> JSONResponse:
         """The logged-in person's next deal of a series (in their own order): a private
@@ -56,5 +66,6 @@ def routes(site: Site) -> list[BaseRoute]:
         return JSONResponse({"id": table.id, "deal": deal, "seat": 0})
 
     return [Route("/api/series", listed, methods=["GET"]),
+            Route("/api/me/series", mine, methods=["GET"]),
             Route("/api/series/{series_id}", one, methods=["GET"]),
             Route("/api/series/{series_id}/play", play, methods=["POST"])]

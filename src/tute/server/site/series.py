@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -117,12 +117,42 @@ class SeriesBook:
         return _series(r)
 
     def listed(self, now: float, limit: int = 50) -> list[Series]:
-        """The series, the one closing last first (so the open and coming ones lead;
-        ``now`` is not used yet)."""
+        """The series: the open ones (closing soonest first), then those coming, then
+        the closed (the last closed first)."""
         with self.engine.connect() as c:
             rows = c.execute(select(series_rows).order_by(series_rows.c.closes.desc())
                              .limit(limit)).all()
-        return [_series(r) for r in rows]
+        found = [_series(r) for r in rows]
+        rank = {"open": 0, "coming": 1, "closed": 2}
+        return sorted(found, key=lambda s: (rank[s.status(now)],
+                                            -s.closes if s.status(now) == "closed"
+                                            else s.closes))
+
+    def finished_counts(self, account: int) -> dict[str, int]:
+        """How many deals of each series a person has finished."""
+        with self.engine.connect() as c:
+            rows = c.execute(select(plays.c.series_id, func.count()).where(
+                plays.c.account_id == account, plays.c.margin.is_not(None))
+                .group_by(plays.c.series_id)).all()
+        return {str(r[0]): int(r[1]) for r in rows}
+
+    def history(self, account: int, now: float, limit: int = 20) -> list[dict[str, Any]]:
+        """The series a person has played (the last closing first): their place in the
+        standings they may see now, among how many, with their matchpoints."""
+        counts = self.finished_counts(account)
+        with self.engine.connect() as c:
+            rows = c.execute(select(series_rows).where(series_rows.c.id.in_(sorted(counts)))
+                             .order_by(series_rows.c.closes.desc()).limit(limit)).all()
+        out = []
+        for s in map(_series, rows):
+            seen = self.view(s, account, now, names={})
+            own = next((st for st in seen["standings"] if st["you"]), None)
+            out.append({"id": s.id, "variant": s.variant, "deals": s.deals,
+                        "status": seen["status"], "closes": s.closes,
+                        "played": counts[s.id], "rank": own and own["rank"],
+                        "of": len(seen["standings"]),
+                        "matchpoints": own and own["matchpoints"]})
+        return out
 
     def plays(self, series_id: str, account: int | None = None) -> list[Play]:
         """The plays of a series (``account``: one person's)."""
@@ -133,9 +163,13 @@ class SeriesBook:
             return [Play(r.account_id, r.deal, r.table_id, r.margin)
                     for r in c.execute(q.order_by(plays.c.deal, plays.c.account_id))]
 
-    def next_deal(self, s: Series, account: int) -> int | None:
-        """The next deal a person has not started, in their own order (None: all)."""
-        started = {p.deal for p in self.plays(s.id, account)}
+    def next_deal(self, s: Series, account: int,
+                  every: list[Play] | None = None) -> int | None:
+        """The next deal a person has not started, in their own order (None: all);
+        ``every``: the series' plays, read already."""
+        if every is None:
+            every = self.plays(s.id, account)
+        started = {p.deal for p in every if p.account == account}
         return next((n for n in play_order(s.master, account, s.deals)
                      if n not in started), None)
 
@@ -202,8 +236,12 @@ class SeriesBook:
             "commitments": list(commitments(s.master, s.deals)),
             "master": s.master if status == "closed" else None,
             "played": sorted(mine),
-            "next": (self.next_deal(s, account) if account is not None
+            "next": (self.next_deal(s, account, every) if account is not None
                      and status == "open" else None),
+            "mine": [{"deal": p.deal, "margin": p.margin,
+                      "game": None if p.table_id is None or p.margin is None
+                      else f"{p.table_id}-1"}
+                     for p in every if p.account == account],
             "results": [{"deal": r.result.deal, "player": names.get(int(r.result.player), "?"),
                          "you": int(r.result.player) == account,
                          "margin": r.result.margin, "matchpoints": round(r.matchpoints, 4),

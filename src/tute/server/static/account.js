@@ -4,6 +4,7 @@ import { renderAchievements } from "/static/achievements.js";
 import { AVATARS, face } from "/static/avatars.js";
 import { t } from "/static/i18n.js";
 import { api, offeredGames } from "/static/lobby.js";
+import { showMySeries } from "/static/series.js";
 
 const $ = (id) => document.getElementById(id);
 let me = null;
@@ -99,6 +100,7 @@ export async function showProfile() {
   renderAchievements(me.achievements || [], $("profile-achievements"), $("profile-ach-summary"),
     $("profile-ach-detail"));
   showGames();
+  showMySeries();
   const list = $("profile-ledger");
   list.replaceChildren();
   try {

@@ -21,6 +21,7 @@ import { wireLook } from "/static/look.js";
 import { seedFor, showDeal } from "/static/fairdeal.js";
 import { showLog, wireLog } from "/static/handlog.js";
 import { showRematch, wireRematch } from "/static/rematch.js";
+import { showSeriesList, wireSeries } from "/static/series.js";
 import {
   renderCount, shortName, renderScore, renderSeats, renderStock, renderTrick, showClock, sweepTrick,
 } from "/static/table.js";
@@ -54,6 +55,7 @@ new ResizeObserver(([e]) => document.documentElement.style.setProperty(
 function openLobby() {
   lobbyChat.clear();
   showLobbyChat();
+  showSeriesList();
   watchTables(join, () => Boolean(currentAccount()), (id) => enter(id, null, true), (msg) => {
     if (msg.type === "chat_history") { lobbyChat.clear(); msg.messages.forEach((m) => lobbyChat.add(m)); }
     else if (msg.type === "chat") lobbyChat.add(msg.message);
@@ -406,11 +408,14 @@ function drawAfter(v) {
   $("last-trick").hidden = false;
   $("last-trick").disabled = !v.last_trick.length;
   const over = Boolean(v.match && v.match.over);
+  const series = tableInfo && tableInfo.series;     // a series' deal: one hand, then the next
   $("after").hidden = !over;
-  $("again").hidden = watching || !(tableInfo && tableInfo.host === v.seat);
+  $("again").hidden = watching || Boolean(series) || !(tableInfo && tableInfo.host === v.seat);
   $("options-again").hidden = $("again").hidden;
-  $("wait-again").hidden = watching || !(over && tableInfo && tableInfo.host !== v.seat);
-  showRematch(tableInfo ? tableInfo.rematch : null, over, watching || !session ? null : session.seat,
+  $("wait-again").hidden = watching || Boolean(series) || !(over && tableInfo && tableInfo.host !== v.seat);
+  $("series-next").hidden = watching || !series;
+  $("series-see").hidden = watching || !series;
+  showRematch(tableInfo ? tableInfo.rematch : null, over && !series, watching || !session ? null : session.seat,
     tableInfo ? tableInfo.seats || [] : []);
 }
 
@@ -527,6 +532,8 @@ $("new-table").onsubmit = createAndPlay;
 $("variant").onchange = showOptions;
 $("again").onclick = () => { $("count-box").hidden = true; $("count").replaceChildren(); send({ type: "start" }); };
 $("back").onclick = backToTables;
+wireSeries({ play: (id, seat) => enter(id, seat), say, loggedIn: () => Boolean(currentAccount()),
+  here: () => (tableInfo && tableInfo.series ? tableInfo.series.id : null), back: backToTables });
 $("leave").onclick = () => {      // leaving a running match asks first: the robot plays on
   const running = current && current.match && !current.match.over && !spectator();
   if (running) {                  // (at a competitive match, the match is lost)

@@ -1,0 +1,122 @@
+"""A duplicate series in a real browser (issue 33): on a phone, a person finds the open
+series in the lobby, plays its deal at a table of its own, and from the table's end goes
+to the series' page: the standings with the field (another person played the deal
+before), the deal with the field's results drawn on a line and the link to its review
+("¿Podía ganar?"); then on a desktop, the profile lists the series with the place."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from browser_kit import DESKTOP, PHONE, chromium, click, needs_chromium, register, shot
+from server_harness import Server, until
+from tute.server.site.series import SeriesBook
+
+pytestmark = needs_chromium
+
+
+@pytest.fixture()
+def server(tmp_path: Path) -> Iterator[Server]:
+    s = Server(f"sqlite:///{tmp_path / 'series.db'}", robot_delay=0.0)
+    yield s
+    s.stop()
+
+
+def _inside(page: object, selector: str) -> None:
+    """The element is drawn, with a size, within the page's width."""
+    box = page.query_selector(selector).bounding_box()           # type: ignore[attr-defined]
+    width = page.viewport_size["width"]                          # type: ignore[attr-defined]
+    assert box is not None and box["width"] > 0 and box["height"] > 0, selector
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1, (selector, box)
+
+
+def test_a_person_plays_a_series_deal_and_sees_the_field(server: Server) -> None:
+    from playwright.sync_api import sync_playwright
+
+    book = SeriesBook(server.lobby.store.engine)
+    made = book.create("habanero", 1, "heuristic", 2.0)
+    bea = server.account("Bea", "127.0.0.2")                  # the field: Bea played it
+    r = bea.post(f"/api/series/{made.id}/play")
+    assert r.status_code == 200, r.text
+    with bea.ws(r.json()["id"]) as w:
+        until(w, lambda m: m.get("event", {}).get("kind") == "state")
+        w.send(json.dumps({"type": "automatic", "on": True}))
+        until(w, lambda m: m.get("event", {}).get("kind") == "match_over", 120)
+
+    with sync_playwright() as p:
+        browser = chromium(p)
+        page = browser.new_context(viewport=PHONE).new_page()
+        register(page, server.port, "Ana")
+        page.wait_for_selector(f"#series-list button[data-series='{made.id}']")
+        listed = page.inner_text("#series-list")
+        assert "Tute habanero" in listed or "habanero" in listed.lower(), listed
+        assert "1 mano" in listed and "cierra en" in listed, listed
+        page.locator("#series-panel").scroll_into_view_if_needed()
+        _inside(page, f"#series-list button[data-series='{made.id}']")
+        shot(page, "series-phone-lobby")
+        page.click(f"#series-list button[data-series='{made.id}']")
+        page.wait_for_selector("#series-box:not([hidden])")
+        assert page.inner_text("#series-progress") == "jugadas 0 de 1"
+        assert page.is_visible("#series-no-standings")            # Bea's result: hidden
+        assert "Bea" not in page.inner_text("#series-box")
+        page.click("#series-play")
+        page.wait_for_selector("#hand button.card")
+        (table,) = [tid for tid, t in server.lobby.tables.items()
+                    if t.options.series == made.id and t.seat_of(None) is None
+                    and any(row.name == "Ana" for row in t.seats.values())]
+        for _ in range(900):                                      # the deal, played out
+            if not page.is_hidden("#after"):
+                break
+            if not page.is_hidden("#count-ok"):
+                click(page.locator("#count-ok"))
+            legal = page.query_selector_all("#hand button[data-legal]")
+            if legal and not page.query_selector("#trick[data-closed]"):
+                click(legal[0])
+            page.wait_for_timeout(100)
+        page.wait_for_selector("#series-see:not([hidden])")
+        assert page.is_hidden("#again") and page.is_hidden("#rematch")
+        assert page.is_hidden("#series-next") is False
+        shot(page, "series-phone-end")
+        page.click("#series-see")
+        page.wait_for_selector("#series-box:not([hidden]) #series-deals li")
+        assert page.inner_text("#series-progress") == "jugadas 1 de 1"
+        rows = page.query_selector_all("#series-rows tr")
+        names = sorted(r.query_selector("td:nth-child(2)").inner_text() for r in rows)
+        assert names == ["Ana", "Bea"]
+        mine = page.inner_text("#series-rows tr.mine")
+        assert "Ana" in mine
+        deal = page.inner_text("#series-deals li")
+        assert "Mano 1" in deal and "2 resultados" in deal and "el mejor" in deal, deal
+        assert page.query_selector_all("#series-deals li .field-strip circle") != []
+        dots = page.query_selector_all("#series-deals li .field-strip circle")
+        assert len(dots) == 2                       # Bea's and Ana's (golden)
+        for dot in dots:                            # on the strip, not off its ends
+            assert 0 <= float(dot.get_attribute("cx") or -1) <= 120
+        assert len(page.query_selector_all("#series-deals li .field-strip circle.you")) == 1
+        link = page.get_attribute("#series-deals li a.could-win", "href")
+        assert link is not None and link.startswith(f"/games/{table}-1")
+        assert page.is_hidden("#series-play") and page.is_visible("#series-all-done")
+        page.locator("#series-box").scroll_into_view_if_needed()
+        for sel in ("#series-rows tr.mine", "#series-deals li .field-strip",
+                    "#series-deals li a.could-win"):
+            _inside(page, sel)
+        shot(page, "series-phone-page")
+
+        desk = browser.new_context(viewport=DESKTOP).new_page()
+        desk.goto(f"http://127.0.0.1:{server.port}/")
+        desk.context.add_cookies(page.context.cookies())
+        desk.reload()
+        desk.wait_for_selector("#account-in:not([hidden])")
+        desk.click("#profile-open")
+        desk.wait_for_selector("#profile-series li button")
+        text = desk.inner_text("#profile-series")
+        assert "jugadas 1 de 1" in text and "de 2" in text, text
+        desk.click("#profile-series li button")
+        desk.wait_for_selector("#series-box:not([hidden])")
+        _inside(desk, "#series-deals li .field-strip")
+        shot(desk, "series-desktop-page")
+        browser.close()
