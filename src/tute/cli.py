@@ -218,7 +218,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
-    from tute.tools.verify import main
+    from tute.tools.verifycli import main
 
     return main(args.files, sys.stdout, sys.stderr, args.lang)
 

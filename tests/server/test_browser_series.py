@@ -2,7 +2,9 @@
 series in the lobby, plays its deal at a table of its own, and from the table's end goes
 to the series' page: the standings with the field (another person played the deal
 before), the deal with the field's results drawn on a line and the link to its review
-("¿Podía ganar?"); then on a desktop, the profile lists the series with the place."""
+("¿Podía ganar?"); then, the series closed, on a desktop: the profile lists the series
+with the place, and its page the master seed, the export to verify and the field's
+plays."""
 
 from __future__ import annotations
 
@@ -11,9 +13,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy import update
 
 from browser_kit import DESKTOP, PHONE, chromium, click, needs_chromium, register, shot
 from server_harness import Server, until
+from tute.server.db.schema import series as series_rows
 from tute.server.site.series import SeriesBook
 
 pytestmark = needs_chromium
@@ -106,6 +110,9 @@ def test_a_person_plays_a_series_deal_and_sees_the_field(server: Server) -> None
             _inside(page, sel)
         shot(page, "series-phone-page")
 
+        with server.lobby.store.engine.begin() as c:            # the series closes
+            c.execute(update(series_rows).where(series_rows.c.id == made.id)
+                      .values(closes=made.opens))
         desk = browser.new_context(viewport=DESKTOP).new_page()
         desk.goto(f"http://127.0.0.1:{server.port}/")
         desk.context.add_cookies(page.context.cookies())
@@ -118,5 +125,12 @@ def test_a_person_plays_a_series_deal_and_sees_the_field(server: Server) -> None
         desk.click("#profile-series li button")
         desk.wait_for_selector("#series-box:not([hidden])")
         _inside(desk, "#series-deals li .field-strip")
+        assert made.master in desk.inner_text("#series-master")      # closed: revealed
+        assert desk.get_attribute("#series-export", "href") == \
+            f"/api/series/{made.id}/export"
+        desk.click("#series-deals li details.field summary")
+        field = desk.query_selector_all("#series-deals li details.field li")
+        assert len(field) == 2 and all(li.query_selector("a") for li in field)
+        assert "Ana" in desk.inner_text("#series-deals li details.field li.mine")
         shot(desk, "series-desktop-page")
         browser.close()

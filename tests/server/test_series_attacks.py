@@ -2,8 +2,8 @@
 it before playing it -- not a friend of the player (friends may see a private table's
 kept matches), not by the kept match's id, its record, its analysis, its open hands,
 "play it again", the lobby's list or a spectator's socket.  Once the asker has
-finished that deal, it opens to them; once the series closes, to who could see a
-private table's matches."""
+finished that deal, it opens to them; once the series closes, to everyone, and the
+series' export (every play's record) verifies."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from sqlalchemy import update
 from server_harness import Server, until
 from tute.server.db.schema import series as series_rows
 from tute.server.site.series import SeriesBook
+from tute.tools.seriesfile import read_series, verify_series
 
 
 def _play_out(client: object, series_id: str) -> tuple[str, int]:
@@ -77,11 +78,19 @@ def test_a_running_series_deal_stays_hidden_from_who_has_not_played_it(db: str) 
         assert bea.get(f"/api/games/{game}").status_code == 200
         assert set(_doors(vera, game).values()) == {404}
 
-        # closed: a private table's rule again (the host's friends; a stranger: no)
+        # no export while it runs; once it closes, every play is public, and its
+        # export verifies
+        r = vera.get(f"/api/series/{made.id}/export")
+        assert r.status_code == 409 and r.json()["key"] == "series_not_closed"
         with s.lobby.store.engine.begin() as c:
             c.execute(update(series_rows).where(series_rows.c.id == made.id)
                       .values(closes=made.opens))
-        assert set(_doors(vera, game).values()) == {404}
-        assert book.view(book.get(made.id), None, made.opens + 1)["master"] == made.master
+        assert vera.get(f"/api/games/{game}").status_code == 200
+        assert guest.get(f"/api/games/{game}/record.tute").status_code == 200
+        export = guest.get(f"/api/series/{made.id}/export")
+        assert export.status_code == 200
+        checked = verify_series(read_series(export.text))
+        assert [(c.deal, c.player, c.verdict) for c in checked] == [
+            (0, "", "ok"), (1, "Ana", "ok"), (1, "Bea", "ok")]
     finally:
         s.stop()

@@ -12,12 +12,9 @@ verifiable one comes without its proof.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TextIO
 
-from tute.core.records import GameRecord, RecordError, parse_record, replay
+from tute.core.records import GameRecord, replay
 from tute.core.shuffle import check
 from tute.i18n import render
 
@@ -65,27 +62,3 @@ def verify_record(record: GameRecord) -> list[HandCheck]:
         out.append(HandCheck(h, "ok") if why is None
                    else HandCheck(h, "bad", why[0], tuple(why[1].items())))
     return out
-
-
-def main(paths: Sequence[str], out: TextIO, err: TextIO, lang: str = "es") -> int:
-    """Verify each file; 1: a hand does not match (or a file is not a record), else 2:
-    a file cannot be read, else 3: nothing wrong but some hand was not dealt
-    verifiably, else 0: every hand of every file verified."""
-    codes: set[int] = set()
-    for path in paths:
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            print(f"tute: {path}: {e}", file=err)
-            codes.add(2)
-            continue
-        try:
-            checks = verify_record(parse_record(text))
-        except RecordError as e:
-            print(f"tute: {path}: {e.localized(lang)}", file=err)
-            codes.add(1)
-            continue
-        for c in checks:
-            print(f"{path}: {c.text(lang)}", file=out)
-        codes |= {{"ok": 0, "none": 3, "bad": 1}[c.verdict] for c in checks}
-    return next((c for c in (1, 2, 3) if c in codes), 0)

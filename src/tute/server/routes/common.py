@@ -37,7 +37,7 @@ STATUS = {"no_such_table": 404, "table_broken": 410, "only_host": 403,
           "analysis_one_at_a_time": 429, "analysis_no_seat": 404, "analysis_sat_out": 404,
           "tables_unavailable": 503, "table_moved": 503, "again_no_decision": 404,
           "no_such_series": 404, "series_not_open": 409, "series_deal_played": 409,
-          "series_all_played": 409}
+          "series_all_played": 409, "series_not_closed": 409}
 
 
 def error(e: TuteError, lang: str) -> JSONResponse:

@@ -29,7 +29,8 @@ def may_see(site: Site, social: Social, request: Request, table_id: str,
             number: int) -> None:
     """A kept match of a private table: only for who could sit or watch there (anyone
     else is told there is no such game).  A duplicate series' deal, while the series
-    runs: only for who has finished that deal; once it closes, for them too."""
+    runs: only for who has finished that deal; once it closes, for everyone (its
+    export holds every play)."""
     door = site.kept.door(table_id, number)
     if not door.private:
         return
@@ -42,10 +43,11 @@ def may_see(site: Site, social: Social, request: Request, table_id: str,
             s = book.get(door.series)
         except SeriesError as e:
             raise KeptError("no_such_game") from e
-        if person is not None and book.finished(s.id, person.id, door.series_deal):
-            return
-        if s.status(time.time()) != "closed":
+        if s.status(time.time()) == "closed":
+            return                           # the series' plays are public once it closes
+        if person is None or not book.finished(s.id, person.id, door.series_deal):
             raise KeptError("no_such_game")
+        return
     if not social.may_sit(Door(table_id, True, door.invited, door.host, door.players,
                                "", "over", False), person, None):
         raise KeptError("no_such_game")

@@ -7,13 +7,15 @@ from __future__ import annotations
 import time
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from tute.duplicate.series import commitments
 from tute.server.routes.common import Site, run
-from tute.server.site.series import SeriesBook, SeriesError
+from tute.server.site.series import Series, SeriesBook, SeriesError
 from tute.server.tables.runtime import new_table_id
 from tute.server.wire.edge import client_address
+from tute.tools.seriesfile import SeriesFile, SeriesPlay, series_json
 
 
 def routes(site: Site) -> list[BaseRoute]:
@@ -65,7 +67,27 @@ def routes(site: Site) -> list[BaseRoute]:
             raise
         return JSONResponse({"id": table.id, "deal": deal, "seat": 0})
 
+    def exported(s: Series) -> str:
+        """A closed series as one file (``tute verify`` checks it)."""
+        every = [p for p in book.plays(s.id) if p.margin is not None and p.table_id]
+        names = book.names({p.account for p in every})
+        return series_json(SeriesFile(
+            s.id, s.variant, s.deals, s.robot_level, s.opens, s.closes, s.master,
+            commitments(s.master, s.deals),
+            tuple(SeriesPlay(names.get(p.account, "?"), p.deal, int(p.margin or 0),
+                             site.kept.record_text(str(p.table_id), 1)) for p in every)))
+
+    async def export(request: Request) -> Response:
+        """A closed series: every deal's commitment, the master, every play's record."""
+        s = await run(lambda: book.get(request.path_params["series_id"]))
+        if s.status(time.time()) != "closed":
+            raise SeriesError("series_not_closed")
+        text = await run(lambda: exported(s))
+        return Response(text, media_type="application/json; charset=utf-8", headers={
+            "content-disposition": f'attachment; filename="tute-series-{s.id}.json"'})
+
     return [Route("/api/series", listed, methods=["GET"]),
+            Route("/api/series/{series_id}/export", export, methods=["GET"]),
             Route("/api/me/series", mine, methods=["GET"]),
             Route("/api/series/{series_id}", one, methods=["GET"]),
             Route("/api/series/{series_id}/play", play, methods=["POST"])]

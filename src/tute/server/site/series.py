@@ -228,6 +228,8 @@ class SeriesBook:
         done = [DealResult(str(p.account), p.deal, p.margin) for p in every
                 if p.margin is not None]
         mine = {p.deal for p in every if p.account == account and p.margin is not None}
+        games = {(p.account, p.deal): f"{p.table_id}-1" for p in every
+                 if p.table_id is not None and p.margin is not None}
         seen = [r for r in done if status == "closed" or r.deal in mine]
         shown = scored(seen)
         out: dict[str, Any] = {
@@ -244,6 +246,7 @@ class SeriesBook:
                      for p in every if p.account == account],
             "results": [{"deal": r.result.deal, "player": names.get(int(r.result.player), "?"),
                          "you": int(r.result.player) == account,
+                         "game": games.get((int(r.result.player), r.result.deal)),
                          "margin": r.result.margin, "matchpoints": round(r.matchpoints, 4),
                          "difference": round(r.difference, 2)} for r in shown],
             "standings": [{"rank": st.rank, "player": names.get(int(st.player), "?"),

@@ -119,7 +119,7 @@ function drawDeals(view) {
     spread.className = "spread";
     spread.append(strip(others, p.margin),
       others.length ? t("series_field_best", { best: signed(best), low: signed(Math.min(p.margin, ...others)) }) : t("series_field_alone"));
-    li.append(head, facts, spread);
+    li.append(head, facts, spread, fieldList(field));
     if (p.game) {
       const a = document.createElement("a");
       a.href = `/games/${encodeURIComponent(p.game)}?lang=${getLang()}`;
@@ -130,6 +130,28 @@ function drawDeals(view) {
     list.append(li);
   }
   $("series-no-deals").hidden = mine.length > 0;
+}
+
+// the field on a deal, best first: each result with its play's replay
+function fieldList(field) {
+  const box = document.createElement("details");
+  box.className = "field";
+  box.append(Object.assign(document.createElement("summary"), { textContent: t("series_field_see") }));
+  const list = document.createElement("ol");
+  for (const r of [...field].sort((a, b) => b.margin - a.margin)) {
+    const li = document.createElement("li");
+    if (r.you) li.className = "mine";
+    li.append(`${r.player} ${signed(r.margin)} · ${percent(r.matchpoints)} `);
+    if (r.game) {
+      const a = document.createElement("a");
+      a.href = `/games/${encodeURIComponent(r.game)}?lang=${getLang()}`;
+      a.textContent = t("series_field_replay");
+      li.append(a);
+    }
+    list.append(li);
+  }
+  box.append(list);
+  return box;
 }
 
 export async function openSeries(id) {
@@ -151,6 +173,8 @@ export async function openSeries(id) {
   drawDeals(view);
   $("series-master").hidden = !view.master;
   $("series-master").textContent = view.master ? t("series_master", { master: view.master }) : "";
+  $("series-export").hidden = !view.master;
+  $("series-export").href = `/api/series/${encodeURIComponent(view.id)}/export`;
   box.hidden = false;
   box.scrollIntoView({ block: "start" });
 }

@@ -1,0 +1,48 @@
+"""``tute verify FILE...``: each file a record (every hand derived again from its seeds,
+:mod:`tute.tools.verify`) or a closed duplicate series' export (its master against its
+commitments and every play, :mod:`tute.tools.seriesfile`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from tute.core.errors import TuteError
+from tute.core.records import parse_record
+from tute.tools.seriesfile import read_series, verify_series
+from tute.tools.verify import verify_record
+
+CODES = {"ok": 0, "none": 3, "bad": 1}
+
+
+def _verdicts(text: str, lang: str) -> list[tuple[str, str]]:
+    """Each check of the file's text: its verdict and its line (a series' export is
+    JSON, a record is not)."""
+    if text.lstrip().startswith("{"):
+        return [(c.verdict, c.text(lang)) for c in verify_series(read_series(text))]
+    return [(c.verdict, c.text(lang)) for c in verify_record(parse_record(text))]
+
+
+def main(paths: Sequence[str], out: TextIO, err: TextIO, lang: str = "es") -> int:
+    """Verify each file; 1: a hand does not match (or a file is not a record or a
+    series' export), else 2: a file cannot be read, else 3: nothing wrong but some hand
+    was not dealt verifiably, else 0: every hand of every file verified."""
+    codes: set[int] = set()
+    for path in paths:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            print(f"tute: {path}: {e}", file=err)
+            codes.add(2)
+            continue
+        try:
+            checks = _verdicts(text, lang)
+        except TuteError as e:
+            print(f"tute: {path}: {e.localized(lang)}", file=err)
+            codes.add(1)
+            continue
+        for verdict, line in checks:
+            print(f"{path}: {line}", file=out)
+            codes.add(CODES[verdict])
+    return next((c for c in (1, 2, 3) if c in codes), 0)
