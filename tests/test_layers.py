@@ -17,7 +17,7 @@ LAYERS = [
     {"learn"},
     {"bots"},
     {"analysis"},
-    {"arena", "tools"},
+    {"arena", "tools", "tourney"},
     {"term", "server"},
     {"cli"},
 ]
