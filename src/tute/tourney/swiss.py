@@ -128,7 +128,7 @@ def pair(ranked: Sequence[str], met_: set[frozenset[str]], had_bye: set[str]
     if len(order) % 2 == 0:
         candidates: list[str | None] = [None]
     else:                                       # the bye: the lowest without one first
-        bottom = list(reversed(order))
+        bottom: list[str | None] = list(reversed(order))
         candidates = [e for e in bottom if e not in had_bye] or bottom
     budget = [SEARCH_STEPS]
     for bye in candidates:
