@@ -37,18 +37,20 @@ from tute.server.cluster.forward import Forward, PeerTrust
 from tute.server.cluster.ownership import Ownership
 from tute.server.cluster.relay import Relay
 from tute.server.db.migrate import check as check_schema
-from tute.server.routes import again, pages, people, series, sockets, tables
+from tute.server.routes import again, pages, people, series, sockets, tables, tourneys
 from tute.server.routes.common import Site, error, locked, refused, run
 from tute.server.site.accounts import Accounts
 from tute.server.site.economy import Purse
 from tute.server.site.openhands import OpenHands
 from tute.server.site.review import SETTINGS, Reviews
+from tute.server.site.tourneys import TourneyBook
 from tute.server.social.doors import Social
 from tute.server.social.friends import Friends, Presence
 from tute.server.social.invites import Invites, server_key
 from tute.server.social.lobbychat import LobbyChat
 from tute.server.social.moderation import Moderation
 from tute.server.store import Store
+from tute.server.tables.director import Director
 from tute.server.tables.kept import Kept
 from tute.server.tables.lobby import Lobby
 from tute.server.tables.robots import Thinkers
@@ -110,6 +112,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
     open_hands = OpenHands(reviews)
 
     collector = Collector()
+    director = Director(TourneyBook(store.engine), lobby)
 
     async def sweeper() -> None:
         while True:
@@ -130,6 +133,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
         _app.state.loop = asyncio.get_running_loop()     # tools and tests reach it
         task = asyncio.get_running_loop().create_task(sweeper())
         feeding = asyncio.get_running_loop().create_task(feed.run())
+        directing = asyncio.get_running_loop().create_task(director.run())
         # what lives is frozen out of the collector's walk, at the start and as it
         # goes (tute.server.wire.collector: the pauses full collections caused)
         lobby.metrics.collector = collector
@@ -140,6 +144,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
         finally:
             task.cancel()
             feeding.cancel()
+            directing.cancel()
             collecting.cancel()
             collector.stop()
             feed.close()
@@ -155,13 +160,14 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
     app = Starlette(routes=[
         *social.routes(), *reviews.routes(), *open_hands.routes(), *pages.routes(site),
         *tables.routes(site, social), *people.routes(site, social), *again.routes(site, social),
-        *series.routes(site),
+        *series.routes(site), *tourneys.routes(site, director),
         *sockets.routes(site, social),
     ], lifespan=lifespan, exception_handlers={TuteError: refused},
         middleware=[Middleware(PeerTrust, ownership=ownership),
                     Middleware(Edge, limits=limits, allowed_hosts=allowed_hosts),
                     Middleware(Forward, ownership=ownership)])
     app.state.lobby = lobby
+    app.state.director = director
     app.state.ownership = ownership
     app.state.reviews = reviews
     app.state.store = store

@@ -47,6 +47,7 @@ from tute.server.db.ops import (
     NewTable,
     Op,
     PutSeat,
+    ReportBoard,
     SeatRow,
     Status,
     probe,
@@ -55,8 +56,8 @@ from tute.server.db.ops import (
 from tute.server.db.ops import statements as statements_of
 from tute.server.db.schema import ACTIVE, events, seats, tables
 
-__all__ = ["Event", "FinishPlay", "KeepMatch", "NewTable", "Op", "PutSeat", "SeatRow", "Status", "Store",
-           "StoreError", "TableRecord"]
+__all__ = ["Event", "FinishPlay", "KeepMatch", "NewTable", "Op", "PutSeat", "ReportBoard",
+           "SeatRow", "Status", "Store", "StoreError", "TableRecord"]
 
 log = logging.getLogger("tute.server")
 

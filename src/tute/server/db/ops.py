@@ -73,7 +73,16 @@ class FinishPlay:
     margin: int
 
 
-Op = NewTable | PutSeat | Event | Status | KeepMatch | FinishPlay
+@dataclass(frozen=True, slots=True)
+class ReportBoard:
+    """A tournament's board over: seat 0's score (1, ½, 0) and margin (kept once)."""
+
+    table_id: str
+    score: float
+    margin: int
+
+
+Op = NewTable | PutSeat | Event | Status | KeepMatch | FinishPlay | ReportBoard
 
 
 def statements_for(paramstyle: str, driver: str) -> dict[str, str]:
@@ -107,6 +116,8 @@ def statements_for(paramstyle: str, driver: str) -> dict[str, str]:
         "series_finish": (f"UPDATE tute_series_plays SET margin = {m}, finished = {m} "
                           f"WHERE series_id = {m} AND account_id = {m} AND deal = {m} "
                           "AND margin IS NULL"),
+        "board_report": (f"UPDATE tute_tourney_boards SET score = {m}, margin = {m}, "
+                         f"finished = {m} WHERE table_id = {m} AND score IS NULL"),
         "has_event": f"SELECT 1 FROM tute_events WHERE table_id = {m} AND seq = {m}",
         "has_table": f"SELECT 1 FROM tute_tables WHERE id = {m}",
     }
@@ -130,6 +141,8 @@ def statements(table_id: str, op: Op) -> list[tuple[str, tuple[object, ...]]]:
     if isinstance(op, FinishPlay):
         return [("series_finish", (op.margin, int(time.time()), op.series_id, op.account,
                                    op.deal))]
+    if isinstance(op, ReportBoard):
+        return [("board_report", (op.score, op.margin, int(time.time()), op.table_id))]
     return [("table", (op.id, op.variant, op.robot_level, "open", int(time.time()),
                        op.host))]
 

@@ -231,3 +231,43 @@ series_plays = Table(
     Column("margin", Integer, nullable=True),              # None: not finished
     Column("finished", Integer, nullable=True),
 )
+
+
+# tournaments among people (site.tourneys): a Swiss tournament, its entrants, its boards
+tourneys = Table(
+    "tute_tourneys", metadata,
+    Column("id", String(16), primary_key=True),
+    Column("kind", String(8), nullable=False),             # swiss
+    Column("name", String(80), nullable=False),
+    Column("variant", String(200), nullable=False),
+    Column("rounds", Integer, nullable=False),
+    Column("fee", Integer, nullable=False),                 # chips to enter (0: free)
+    Column("move_seconds", Integer, nullable=False),
+    Column("robot_level", String(32), nullable=False),      # the byes' robots
+    Column("starts", Integer, nullable=False),
+    Column("status", String(12), nullable=False, index=True),   # open, running, over
+    Column("round", Integer, nullable=False),               # the round being played
+    Column("created", Integer, nullable=False),
+    Column("finished", Integer, nullable=True),
+)
+tourney_entries = Table(
+    "tute_tourney_entries", metadata,
+    Column("tourney_id", String(16), primary_key=True),
+    Column("account_id", Integer, primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("joined", Integer, nullable=False),
+    Column("ticket", String(16), nullable=False),           # this entry's chips' key
+    Column("withdrawn", Integer, nullable=True),            # the round it left after
+)
+tourney_boards = Table(
+    "tute_tourney_boards", metadata,
+    Column("tourney_id", String(16), primary_key=True),
+    Column("round", Integer, primary_key=True),
+    Column("board", Integer, primary_key=True),
+    Column("table_id", String(32), nullable=False, unique=True),
+    Column("a_account", Integer, nullable=False),           # seat 0
+    Column("b_account", Integer, nullable=True),            # seat 1; None: the bye's robot
+    Column("score", Float, nullable=True),                  # a's: 1, 0.5, 0; None: playing
+    Column("margin", Integer, nullable=True),
+    Column("finished", Integer, nullable=True),
+)

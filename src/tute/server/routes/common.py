@@ -37,7 +37,9 @@ STATUS = {"no_such_table": 404, "table_broken": 410, "only_host": 403,
           "analysis_one_at_a_time": 429, "analysis_no_seat": 404, "analysis_sat_out": 404,
           "tables_unavailable": 503, "table_moved": 503, "again_no_decision": 404,
           "no_such_series": 404, "series_not_open": 409, "series_deal_played": 409,
-          "series_all_played": 409, "series_not_closed": 409}
+          "series_all_played": 409, "series_not_closed": 409, "no_such_tourney": 404,
+          "tourney_not_open": 409, "tourney_entered": 409, "tourney_not_entered": 409,
+          "tourney_over": 409}
 
 
 def error(e: TuteError, lang: str) -> JSONResponse:

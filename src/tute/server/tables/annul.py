@@ -118,6 +118,8 @@ class Annulment:
             m = t.match
             if m is None or m.is_over:
                 raise AnnulError("no_match_running")
+            if t.options.tourney is not None:
+                raise AnnulError("tourney_no_annul")    # a tournament's game is played out
             vote = self.current if self.current is not None and self.current.open() else None
             if vote is None and not agree:
                 raise AnnulError("no_annul_vote")

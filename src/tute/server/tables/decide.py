@@ -123,6 +123,8 @@ def set_options(state: TableState, options: Options) -> None:
         raise TableError("table_started")
     if state.options.series is not None:
         raise TableError("series_table")           # its deal and robots are the series'
+    if state.options.tourney is not None:
+        raise TableError("tourney_table")          # its game is the tournament's
     if options.variant.players != state.options.variant.players:
         raise TableError("players_fixed", players=state.options.variant.players)
 
@@ -142,6 +144,8 @@ def start(state: TableState, broken: str | None, seed: int, attempt: str,
     if (series is None) != (state.options.series is None) or \
             (series is not None and state.matches):
         raise TableError("series_table")      # a series' table plays its deal, once
+    if state.options.tourney is not None and state.matches:
+        raise TableError("tourney_table")     # a tournament's board: one match
     if series is not None:               # the series' deal: the table's commitment waits
         events: list[TableEvent] = [Started(seed, practice is not None, attempt, series)]
     elif staged is None:                 # the next commitment's deal, and a new one

@@ -39,6 +39,9 @@ class OptionsSet(TableEvent, frozen=True, tag="options"):
     private: bool = False
     series: str | None = None       # a duplicate series' table: its deal
     series_deal: int = 0
+    tourney: str | None = None      # a tournament's board: its round and number
+    tourney_round: int = 0
+    tourney_board: int = 0
 
 
 class Seated(TableEvent, frozen=True, tag="seat"):

@@ -21,10 +21,12 @@ from tute.core.match import Match
 from tute.core.shuffle import commitment
 from tute.core.variants import PRESETS, Variant, preset_variant
 from tute.duplicate.series import deal_seed
+from tute.server.site.accounts import Account
 from tute.server.site.avatars import avatar_of
 from tute.server.site.economy import Purse, accounts_at, stakes_of, winning_seats
 from tute.server.site.names import validate_name
 from tute.server.site.series import Series
+from tute.server.site.tourneys import Seat, Tourney
 from tute.server.social.invites import server_key
 from tute.server.social.moderation import Moderation
 from tute.server.store import Status, Store, TableRecord
@@ -252,6 +254,24 @@ class Lobby:
         await table.fill_robots(player)
         seed = deal_seed(s.master, deal)
         await table.start(player, series=DealSeeds(commitment(seed), seed, 0))
+        return table
+
+    async def play_board(self, t: Tourney, board: Seat, names: dict[int, str]
+                         ) -> TableRuntime:
+        """A tournament's board at its own table: its entrants seated (seat 0 the
+        host), the bye's robot if any, started at once with the tournament's clock
+        (an entrant away is played for by the robot, as at any table)."""
+        body = CreateTable(variant=t.variant, name=names[board.a], seat=0,
+                           robot_level=t.robot_level, move_seconds=t.move_seconds)
+        options = dataclasses.replace(body.to_options(), tourney=t.id,
+                                      tourney_round=board.round, tourney_board=board.board)
+        host = Account(board.a, names[board.a]).player
+        table = await self._make(options, host, body, board.a, None, board.table_id)
+        if board.b is not None:
+            other = Account(board.b, names[board.b])
+            await table.sit(other.player, 1, other.name, other.id)
+        await table.fill_robots(host)
+        await table.start(host)
         return table
 
     def listing(self) -> list[dict[str, Any]]:

@@ -20,6 +20,9 @@ class Options:
     private: bool = False            # "Mesa privada": the invited and the host's friends
     series: str | None = None        # a duplicate series' deal (site.series), and which
     series_deal: int = 0
+    tourney: str | None = None       # a tournament's board (site.tourneys): which
+    tourney_round: int = 0
+    tourney_board: int = 0
 
     def json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"variant": str(self.variant), "robot_level": self.robot_level,
@@ -34,4 +37,7 @@ class Options:
             out["private"] = True
         if self.series is not None:
             out.update(series=self.series, series_deal=self.series_deal)
+        if self.tourney is not None:
+            out.update(tourney=self.tourney, tourney_round=self.tourney_round,
+                       tourney_board=self.tourney_board)
         return out

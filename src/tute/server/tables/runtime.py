@@ -73,6 +73,7 @@ from tute.server.tables.state import (
     replay,
     seat_row,
 )
+from tute.server.tables.tourneyplay import TourneyTable
 from tute.server.wire.hub import Hub, Viewer
 from tute.server.wire.metrics import Metrics
 from tute.server.wire.views import encode
@@ -90,7 +91,7 @@ def new_table_id() -> str:
     return secrets.token_hex(6)
 
 
-class TableRuntime(TableAchievements, SeriesTable):
+class TableRuntime(TableAchievements, SeriesTable, TourneyTable):
     def __init__(self, table_id: str, options: Options, store: Store, thinkers: Thinkers,
                  host: str | None, robot_delay: float = 0.4,
                  grace_seconds: float = GRACE_SECONDS) -> None:
@@ -356,7 +357,7 @@ class TableRuntime(TableAchievements, SeriesTable):
         if over:
             last = self.seq + len(played.events)
             ops += [Status("over"), self.kept_op(played.after, "over", last, self.abandoned),
-                    *self.series_ops(played.after)]
+                    *self.series_ops(played.after), *self.tourney_ops(played.after)]
 
         gains: list[Gain] = []
 

@@ -1,0 +1,49 @@
+"""Tournaments' routes: the list, one tournament as the asker may see it, entering and
+leaving (:mod:`tute.server.site.tourneys`; the director plays the rounds)."""
+
+from __future__ import annotations
+
+import time
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import BaseRoute, Route
+
+from tute.server.routes.common import Site, run
+from tute.server.site.tourneyview import summary, tourney_view
+from tute.server.tables.director import Director
+
+
+def routes(site: Site, director: Director) -> list[BaseRoute]:
+    book = director.book
+
+    async def listed(request: Request) -> JSONResponse:
+        found = await run(book.listed)
+        return JSONResponse({"now": time.time(), "tourneys": [summary(t) for t in found]})
+
+    async def one(request: Request) -> JSONResponse:
+        person = await run(lambda: site.account(request))
+        t = await run(lambda: book.get(request.path_params["tourney_id"]))
+        seen = await run(lambda: tourney_view(book, t, None if person is None else person.id))
+        return JSONResponse({**seen, "now": time.time()})
+
+    async def join(request: Request) -> JSONResponse:
+        """The logged-in person enters (the fee, if any, into the pot)."""
+        person = await run(lambda: site.me(request))
+        t = await run(lambda: book.get(request.path_params["tourney_id"]))
+        await run(lambda: book.join(t, person.id, person.name, time.time()))
+        return JSONResponse(await run(lambda: tourney_view(book, t, person.id)))
+
+    async def leave(request: Request) -> JSONResponse:
+        """The logged-in person leaves (before the start: the fee back)."""
+        person = await run(lambda: site.me(request))
+        t = await run(lambda: book.get(request.path_params["tourney_id"]))
+        await run(lambda: book.leave(t, person.id))
+        director.poke()
+        return JSONResponse(await run(lambda: tourney_view(book, t, person.id)))
+
+    return [Route("/api/tourneys", listed, methods=["GET"]),
+            Route("/api/tourneys/{tourney_id}", one, methods=["GET"]),
+            Route("/api/tourneys/{tourney_id}/join", join, methods=["POST"]),
+            Route("/api/tourneys/{tourney_id}/leave", leave, methods=["POST"])]
+
