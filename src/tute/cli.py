@@ -558,6 +558,38 @@ def _cmd_series(args: argparse.Namespace) -> int:
         store.close()
 
 
+def _cmd_tourney(args: argparse.Namespace) -> int:
+    """``tute admin tourney new|list``: announce a Swiss tournament, or list them."""
+    import time
+
+    from tute.core.errors import TuteError
+    from tute.server.site.tourneys import TourneyBook
+    from tute.server.store import Store
+
+    store = Store(args.db)
+    try:
+        book = TourneyBook(store.engine)
+        if args.tourney_command == "new":
+            try:
+                t = book.create(args.name, args.variant, args.rounds, args.fee,
+                                args.move_seconds, args.robots,
+                                time.time() + args.starts_in * 60)
+            except TuteError as e:
+                print(f"tute: {e.localized(args.lang)}", file=sys.stderr)
+                return 2
+            print(f"tute: tournament {t.id}: {t.name}, {t.rounds} Swiss rounds of "
+                  f"{t.variant}, entry {t.fee} chips, starts "
+                  f"{time.strftime('%Y-%m-%d %H:%M', time.gmtime(t.starts))} UTC")
+            return 0
+        for t in book.listed():
+            print(f"{t.id}  {t.status:9s} round {t.round}/{t.rounds}  {t.variant}  "
+                  f"entry {t.fee}  starts "
+                  f"{time.strftime('%Y-%m-%d %H:%M', time.gmtime(t.starts))} UTC  {t.name}")
+        return 0
+    finally:
+        store.close()
+
+
 def _cmd_achievements(args: argparse.Namespace) -> int:
     """The achievements' feats read again from every table's events, against those kept
     (exit 1 where they differ, unless ``--write`` made them the same)."""
@@ -877,6 +909,27 @@ def build_parser() -> argparse.ArgumentParser:
     sl = se_sub.add_parser("list", help="the series, newest first")
     sl.add_argument("--db", help=DB_HELP)
     sl.set_defaults(func=_cmd_series)
+    to = ad_sub.add_parser("tourney", help="Swiss tournaments: announce one (new), list them")
+    to_sub = to.add_subparsers(dest="tourney_command", required=True)
+    tn = to_sub.add_parser("new", help="announce a Swiss tournament; people enter until it "
+                                       "starts")
+    tn.add_argument("--name", default="", help="its name (default: the game)")
+    tn.add_argument("--variant", default="habanero", help="a two-player game (default "
+                                                          "habanero)")
+    tn.add_argument("--rounds", type=int, default=5, help="Swiss rounds (default 5)")
+    tn.add_argument("--fee", type=int, default=0, help="entry in chips, into the prize "
+                                                       "pool (default 0: free)")
+    tn.add_argument("--move-seconds", type=int, default=30, help="the move clock "
+                                                                 "(default 30)")
+    tn.add_argument("--robots", default="expert", help="the byes' robots (default expert)")
+    tn.add_argument("--starts-in", type=float, default=30.0,
+                    help="minutes from now to the first round (default 30)")
+    tn.add_argument("--lang", default="es", choices=("es", "pt", "it", "en"))
+    tn.add_argument("--db", help=DB_HELP)
+    tn.set_defaults(func=_cmd_tourney)
+    tl = to_sub.add_parser("list", help="the tournaments: running, open, ended")
+    tl.add_argument("--db", help=DB_HELP)
+    tl.set_defaults(func=_cmd_tourney)
     rp = ad_sub.add_parser("reports", help="the chat messages players reported")
     rp.add_argument("--db", help=DB_HELP)
     rp.add_argument("--limit", type=int, default=100, help="at most this many (newest)")
