@@ -50,7 +50,7 @@ def test_a_swiss_tournament_of_five_with_a_withdrawal(db: str) -> None:
         r = late.post(f"/api/tourneys/{t.id}/join")
         assert r.status_code == 409 and r.json()["key"] == "tourney_not_open"
         final = ana.get(f"/api/tourneys/{t.id}").json()
-        assert final["status"] == "over" and final["pot"] == 0
+        assert final["status"] == "over" and final["pot"] == 5 * FEE    # paid in, in all
         assert sum(x["prize"] for x in final["standings"]) == sum(m.amount for m in prizes)
     finally:
         s.stop()

@@ -1,6 +1,6 @@
 """A tournament as its page shows it (``GET /api/tourneys/{id}``): the entrants, every
 round's boards with their tables and results, the standings with their tie-breaks, the
-pot and, once it is over, the prizes paid -- and for the asker, whether they entered
+pot (the entries paid in, less those given back) and, once it is over, the prizes paid -- and for the asker, whether they entered
 and the table of their game now."""
 
 from __future__ import annotations
@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any
 
 from tute.server.db.schema import ledger as movements
-from tute.server.site import ledger
 from tute.server.site.tourneys import Tourney, TourneyBook
 
 
@@ -25,9 +24,12 @@ def tourney_view(book: TourneyBook, t: Tourney, account: int | None) -> dict[str
     entered = [x for x in e if x.withdrawn != 0]
     table = book.table(t, e, b)
     with book.engine.connect() as c:
-        pot = ledger.balance(c, t.pot)
-        paid = {int(r.dest[2:]): int(r.amount) for r in c.execute(
-            movements.select().where(movements.c.key.like(f"tourney-prize:{t.id}:%")))}
+        moved = c.execute(movements.select().where(
+            (movements.c.source == t.pot) | (movements.c.dest == t.pot))).all()
+    pot = sum(m.amount for m in moved if m.dest == t.pot) - sum(
+        m.amount for m in moved if m.key.startswith("tourney-refund:"))
+    paid = {int(m.dest[2:]): int(m.amount) for m in moved
+            if m.key.startswith("tourney-prize:")}
     withdrawn = {f"a{x.account}" for x in e if x.withdrawn not in (None, 0)}
     mine = next((s for s in b if s.round == t.round and s.score is None
                  and account in (s.a, s.b)), None)

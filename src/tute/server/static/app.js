@@ -21,7 +21,8 @@ import { wireLook } from "/static/look.js";
 import { seedFor, showDeal } from "/static/fairdeal.js";
 import { showLog, wireLog } from "/static/handlog.js";
 import { showRematch, wireRematch } from "/static/rematch.js";
-import { showSeriesList, wireSeries } from "/static/series.js";
+import { seriesAfter, showSeriesList, wireSeries } from "/static/series.js";
+import { showTourneyList, tourneyAfter, wireTourneys } from "/static/tourneys.js";
 import {
   renderCount, shortName, renderScore, renderSeats, renderStock, renderTrick, showClock, sweepTrick,
 } from "/static/table.js";
@@ -56,6 +57,7 @@ function openLobby() {
   lobbyChat.clear();
   showLobbyChat();
   showSeriesList();
+  showTourneyList();
   watchTables(join, () => Boolean(currentAccount()), (id) => enter(id, null, true), (msg) => {
     if (msg.type === "chat_history") { lobbyChat.clear(); msg.messages.forEach((m) => lobbyChat.add(m)); }
     else if (msg.type === "chat") lobbyChat.add(msg.message);
@@ -408,14 +410,13 @@ function drawAfter(v) {
   $("last-trick").hidden = false;
   $("last-trick").disabled = !v.last_trick.length;
   const over = Boolean(v.match && v.match.over);
-  const series = tableInfo && tableInfo.series;     // a series' deal: one hand, then the next
+  // a series' deal or a tournament's game: one match, then the next deal or the tournament
+  const once = [tourneyAfter(tableInfo, watching), seriesAfter(tableInfo, watching)].some(Boolean);
   $("after").hidden = !over;
-  $("again").hidden = watching || Boolean(series) || !(tableInfo && tableInfo.host === v.seat);
+  $("again").hidden = watching || once || !(tableInfo && tableInfo.host === v.seat);
   $("options-again").hidden = $("again").hidden;
-  $("wait-again").hidden = watching || Boolean(series) || !(over && tableInfo && tableInfo.host !== v.seat);
-  $("series-next").hidden = watching || !series;
-  $("series-see").hidden = watching || !series;
-  showRematch(tableInfo ? tableInfo.rematch : null, over && !series, watching || !session ? null : session.seat,
+  $("wait-again").hidden = watching || once || !(over && tableInfo && tableInfo.host !== v.seat);
+  showRematch(tableInfo ? tableInfo.rematch : null, over && !once, watching || !session ? null : session.seat,
     tableInfo ? tableInfo.seats || [] : []);
 }
 
@@ -532,8 +533,10 @@ $("new-table").onsubmit = createAndPlay;
 $("variant").onchange = showOptions;
 $("again").onclick = () => { $("count-box").hidden = true; $("count").replaceChildren(); send({ type: "start" }); };
 $("back").onclick = backToTables;
-wireSeries({ play: (id, seat) => enter(id, seat), say, loggedIn: () => Boolean(currentAccount()),
-  here: () => (tableInfo && tableInfo.series ? tableInfo.series.id : null), back: backToTables });
+const pages = { play: (id, seat) => enter(id, seat), watch: (id) => enter(id, null, true), say,
+  loggedIn: () => Boolean(currentAccount()), back: backToTables, info: () => tableInfo || {} };
+wireSeries(pages);
+wireTourneys(pages);
 $("leave").onclick = () => {      // leaving a running match asks first: the robot plays on
   const running = current && current.match && !current.match.over && !spectator();
   if (running) {                  // (at a competitive match, the match is lost)

@@ -6,7 +6,7 @@ import { getLang, t } from "/static/i18n.js";
 import { api } from "/static/lobby.js";
 
 const $ = (id) => document.getElementById(id);
-let wired = null;        // {play(tableId, seat), say(text), loggedIn(), here(), back()}
+let wired = null;        // {play(tableId, seat), say(text), loggedIn(), info(), back()}
 let shown = null;        // the series on its page now
 
 const game = (variant) => t(`preset_${variant.split("(")[0]}`);
@@ -211,12 +211,24 @@ export async function showMySeries() {
   }
 }
 
+// at a series' table, its deal over: the next deal, or the series' page
+export function seriesAfter(info, watching) {
+  const here = info && info.series;
+  $("series-next").hidden = watching || !here;
+  $("series-see").hidden = watching || !here;
+  return Boolean(here);
+}
+
 export function wireSeries(hooks) {
   wired = hooks;
   $("series-play").onclick = () => { if (shown) playSeries(shown.id); };
   $("series-close").onclick = () => { $("series-box").hidden = true; shown = null; };
   // at a series' table, its deal over: the next deal, or the series' page
-  const leave = (then) => () => { const id = hooks.here(); hooks.back(); if (id) then(id); };
+  const leave = (then) => () => {
+    const here = hooks.info().series;
+    hooks.back();
+    if (here) then(here.id);
+  };
   $("series-next").onclick = leave(playSeries);
   $("series-see").onclick = leave(openSeries);
 }

@@ -148,6 +148,9 @@ class TableView:
                 "private": self.options.private,
                 "series": None if self.options.series is None else {
                     "id": self.options.series, "deal": self.options.series_deal},
+                "tourney": None if self.options.tourney is None else {
+                    "id": self.options.tourney, "round": self.options.tourney_round,
+                    "board": self.options.tourney_board},
                 "spectators": len(self.hub.spectators()),
                 "move_seconds": self.move_seconds, "host": self.host_seat(),
                 "annul": self.annulment.open_vote(), "automatic": sorted(self.automatic),
