@@ -55,47 +55,50 @@ def play_tourney(c: Client, tourney: str, leave_after: int | None = None,
 
 
 def check_tourney(engine: Any, tourney: str, fee: int) -> dict[str, Any]:
-    """What every tournament must be once over: valid pairings, standings equal to a
-    plain recomputation, the pot paid to the last chip.  The tournament's view."""
+    """What every tournament must be once over: valid pairings (each entrant still
+    playing once a round, no rematch, a bye once), standings equal to a plain
+    recomputation from the stored results, the pot paid to the last chip."""
     book = TourneyBook(engine)
     t = book.get(tourney)
     assert t.status == "over"
-    entries = {e.account: e for e in book.entries(tourney)}
+    entries = book.entries(tourney)
+    teams = {e.team for e in entries if e.team is not None and e.withdrawn != 0}
     with engine.connect() as c:
         rows = c.execute(select(tourney_boards).where(
             tourney_boards.c.tourney_id == tourney)).all()
-    met: set[frozenset[int]] = set()
-    byes: list[int] = []
-    points = {a: 0.0 for a in entries}
-    margins = {a: 0 for a in entries}
-    opponents: dict[int, list[int]] = {a: [] for a in entries}
+    met: set[frozenset[str]] = set()
+    byes: list[str] = []
+    points = {x: 0.0 for x in teams}
+    margins = {x: 0 for x in teams}
+    opponents: dict[str, list[str]] = {x: [] for x in teams}
     for r in range(1, t.rounds + 1):
         boards = [b for b in rows if b.round == r]
-        seated = [b.a_account for b in boards] + [b.b_account for b in boards
-                                                  if b.b_account is not None]
-        playing = {a for a, e in entries.items()
-                   if e.withdrawn is None or e.withdrawn >= r}
+        seated = [b.a for b in boards] + [b.b for b in boards if b.b is not None]
+        playing = {e.team for e in entries if e.team is not None
+                   and (e.withdrawn is None or e.withdrawn >= r)}
         assert sorted(seated) == sorted(playing), f"round {r}: {seated} {playing}"
         for b in boards:
             assert b.score in (0.0, 0.5, 1.0) and b.finished is not None
-            points[b.a_account] += b.score
-            margins[b.a_account] += b.margin
-            if b.b_account is None:
-                byes.append(b.a_account)
+            people = [a for a in json.loads(b.seats) if a is not None]
+            assert people and all(any(e.account == a and e.team in (b.a, b.b)
+                                      for e in entries) for a in people)
+            points[b.a] += b.score
+            margins[b.a] += b.margin
+            if b.b is None:
+                byes.append(b.a)
                 continue
-            pair = frozenset((b.a_account, b.b_account))
+            pair = frozenset((b.a, b.b))
             assert pair not in met, f"round {r}: a rematch"
             met.add(pair)
-            points[b.b_account] += 1 - b.score
-            margins[b.b_account] -= b.margin
-            opponents[b.a_account].append(b.b_account)
-            opponents[b.b_account].append(b.a_account)
+            points[b.b] += 1 - b.score
+            margins[b.b] -= b.margin
+            opponents[b.a].append(b.b)
+            opponents[b.b].append(b.a)
     assert len(byes) == len(set(byes))                          # a bye once each
     table = book.table(t)                          # the book's standings, against ours
     for s in table:
-        a = int(s.entrant[1:])
-        assert s.points == points[a] and s.difference == margins[a]
-        assert s.buchholz == sum(points[o] for o in opponents[a])
+        assert s.points == points[s.entrant] and s.difference == margins[s.entrant]
+        assert s.buchholz == sum(points[o] for o in opponents[s.entrant])
     assert [s.points for s in table] == sorted((s.points for s in table), reverse=True)
     # every chip: the fees into the pot, the pot out to the places and the bank
     assert ledger.check(engine) == []
@@ -104,6 +107,7 @@ def check_tourney(engine: Any, tourney: str, fee: int) -> dict[str, Any]:
     moved = ledger.movements(engine, t.pot, 1000)
     into = sum(m.amount for m in moved if m.dest == t.pot)
     paid = sum(m.amount for m in moved if m.source == t.pot)
-    assert into == paid == fee * len(entries) - sum(
-        fee for e in entries.values() if e.withdrawn == 0)
+    refunds = sum(m.amount for m in moved if m.key.startswith("tourney-refund:"))
+    assert into == paid and into - refunds == fee * sum(1 for e in entries
+                                                        if e.withdrawn != 0)
     return {"table": table, "moved": moved}

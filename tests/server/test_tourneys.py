@@ -54,3 +54,55 @@ def test_a_swiss_tournament_of_five_with_a_withdrawal(db: str) -> None:
         assert sum(x["prize"] for x in final["standings"]) == sum(m.amount for m in prizes)
     finally:
         s.stop()
+
+
+def test_a_pairs_tournament_with_a_pair_asked_for_and_the_rest_drawn(db: str) -> None:
+    """Parejas: Ana and Bea ask for each other; the other five are drawn into pairs,
+    the odd one out with the robot; a partner who withdraws leaves the robot in their
+    seat; each pair's prize is shared by its people."""
+    s = Server(db, robot_delay=0.0)
+    try:
+        names = ("Ana", "Bea", "Ciro", "Dani", "Eva", "Fede", "Gala")
+        people = {n: s.account(n, f"127.0.0.{k + 2}") for k, n in enumerate(names)}
+        book = TourneyBook(s.lobby.store.engine)
+        t = book.create("Parejas", "parejas", 2, FEE, 30, "random", time.time() + 3)
+        assert people["Ana"].post(f"/api/tourneys/{t.id}/join",
+                                  {"partner": "Bea"}).status_code == 200
+        assert people["Bea"].post(f"/api/tourneys/{t.id}/join",
+                                  {"partner": "ana"}).status_code == 200
+        for n in names[2:]:
+            assert people[n].post(f"/api/tourneys/{t.id}/join").status_code == 200
+        bad = people["Ana"].post(f"/api/tourneys/{t.id}/join", {"partner": "Nadie"})
+        assert bad.status_code == 404 and bad.json()["key"] == "tourney_no_partner"
+        solo = TourneyBook(s.lobby.store.engine).create("Solo", "habanero", 1, 0, 30,
+                                                        "random", time.time() + 60)
+        r = people["Ana"].post(f"/api/tourneys/{solo.id}/join", {"partner": "Bea"})
+        assert r.status_code == 400 and r.json()["key"] == "tourney_bad_partner"
+        threads = [threading.Thread(target=play_tourney,
+                                    args=(c, t.id, 1 if n == "Gala" else None))
+                   for n, c in people.items()]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join(300)
+        done = check_tourney(s.lobby.store.engine, t.id, FEE)
+        entries = {e.name: e for e in book.entries(t.id)}
+        assert entries["Ana"].team == entries["Bea"].team          # asked for: together
+        teams = {e.team for e in entries.values()}
+        assert len(teams) == 4 and sum(1 for x in teams if x and x.endswith("-r")) == 1
+        gala = entries["Gala"]
+        late = [b for b in book.boards(t.id) if b.round > (gala.withdrawn or 0)
+                and gala.team in (b.a, b.b)]
+        assert all(gala.account not in b.seats for b in late)    # a robot in her seat
+        prizes = [m for m in done["moved"] if m.key.startswith(f"tourney-prize:{t.id}")]
+        paid: dict[int, int] = {int(m.dest[2:]): m.amount for m in prizes}
+        placed = {s.entrant for s in done["table"] if s.rank <= 2}   # four pairs: 2 paid
+        for team in placed:                        # a pair's prize, shared by its people
+            people_of = [e.account for e in entries.values() if e.team == team]
+            assert len({paid.get(a) for a in people_of}) == 1, (team, paid)
+        assert set(paid) <= {e.account for e in entries.values() if e.team in placed}
+        view = people["Ana"].get(f"/api/tourneys/{t.id}").json()
+        assert view["pairs"] and len(view["standings"]) == 4
+        assert all(len(x["names"]) == 2 for x in view["standings"])
+    finally:
+        s.stop()

@@ -258,6 +258,8 @@ tourney_entries = Table(
     Column("joined", Integer, nullable=False),
     Column("ticket", String(16), nullable=False),           # this entry's chips' key
     Column("withdrawn", Integer, nullable=True),            # the round it left after
+    Column("partner_id", Integer, nullable=True),           # parejas: the partner asked for
+    Column("team", String(40), nullable=True),              # its entrant (parejas: drawn)
 )
 tourney_boards = Table(
     "tute_tourney_boards", metadata,
@@ -265,8 +267,9 @@ tourney_boards = Table(
     Column("round", Integer, primary_key=True),
     Column("board", Integer, primary_key=True),
     Column("table_id", String(32), nullable=False, unique=True),
-    Column("a_account", Integer, nullable=False),           # seat 0
-    Column("b_account", Integer, nullable=True),            # seat 1; None: the bye's robot
+    Column("a", String(40), nullable=False),                # the entrant at seat 0 (and 2)
+    Column("b", String(40), nullable=True),                 # at seat 1 (3); None: the bye
+    Column("seats", String(200), nullable=False),           # JSON: each seat's account or null
     Column("score", Float, nullable=True),                  # a's: 1, 0.5, 0; None: playing
     Column("margin", Integer, nullable=True),
     Column("finished", Integer, nullable=True),

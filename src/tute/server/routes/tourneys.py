@@ -12,6 +12,7 @@ from starlette.routing import BaseRoute, Route
 from tute.server.routes.common import Site, run
 from tute.server.site.tourneyview import summary, tourney_view
 from tute.server.tables.director import Director
+from tute.server.wire.protocol import TourneyJoin, decode_body
 
 
 def routes(site: Site, director: Director) -> list[BaseRoute]:
@@ -28,10 +29,14 @@ def routes(site: Site, director: Director) -> list[BaseRoute]:
         return JSONResponse({**seen, "now": time.time()})
 
     async def join(request: Request) -> JSONResponse:
-        """The logged-in person enters (the fee, if any, into the pot)."""
+        """The logged-in person enters (the fee, if any, into the pot); at parejas,
+        asking for a partner by name."""
+        ask = decode_body(TourneyJoin, await request.body() or b"{}")
         person = await run(lambda: site.me(request))
         t = await run(lambda: book.get(request.path_params["tourney_id"]))
-        await run(lambda: book.join(t, person.id, person.name, time.time()))
+        partner = None if ask.partner is None else await run(
+            lambda: book.account_named(str(ask.partner)))
+        await run(lambda: book.join(t, person.id, person.name, time.time(), partner))
         return JSONResponse(await run(lambda: tourney_view(book, t, person.id)))
 
     async def leave(request: Request) -> JSONResponse:

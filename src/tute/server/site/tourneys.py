@@ -3,19 +3,24 @@
 A tournament (``tute_tourneys``) is a game, a number of rounds, an entry fee in chips
 (0: free), a move clock and a start time.  People enter until it starts
 (``tute_tourney_entries``; the fee goes into the tournament's pot, ``tourney:<id>``, in
-the same transaction, and comes back if they leave before the start); each round is a
+the same transaction, and comes back if they leave before the start).  At a two-player
+game each person is an entrant; at parejas the entrants are pairs: two people who asked
+for each other, the others drawn at the start (the odd one out with the robot).  Each
+round is a
 set of boards (``tute_tourney_boards``), each a match at a table of its own, paired by
 :func:`tute.tourney.swiss.pair` from the standings so far -- the bye plays the robot.  A
 board's result is written by its table with the match's last event, so the standings
 (:func:`tute.tourney.swiss.standings`) are a plain computation over the boards, and a
 server killed mid-round loses nothing.  Who withdraws while it runs is not paired
-again (a game they are playing is played out, by the robot if they leave it).  When
-the last round ends, the pot goes to the places (:data:`PRIZES`), the bank's share
-first, and whatever does not divide to the bank: the pot ends empty.
+again (a game they are playing is played out, by the robot if they leave it; a pair
+plays on with the robot in the seat of a partner who left).  When the last round ends,
+the pot goes to the places (:data:`PRIZES`; a pair's prize shared by its people), the
+bank's share first, and whatever does not divide to the bank: the pot ends empty.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
 import time
@@ -28,11 +33,13 @@ from sqlalchemy.exc import IntegrityError
 
 from tute.bots import LEVELS
 from tute.core.errors import TuteError
-from tute.core.variants import parse_variant
+from tute.core.variants import Variant, parse_variant
+from tute.server.db.schema import accounts as account_rows
 from tute.server.db.schema import tourney_boards as boards
 from tute.server.db.schema import tourney_entries as entries
 from tute.server.db.schema import tourneys as rows
 from tute.server.site import ledger
+from tute.server.site.names import name_key
 from tute.tourney.swiss import Board, Standing, met, pair, standings
 
 TOURNEY_ID = re.compile(r"[0-9a-f]{12}")
@@ -62,24 +69,33 @@ class Tourney:
     def pot(self) -> str:
         return f"tourney:{self.id}"
 
+    @property
+    def pairs(self) -> bool:
+        """Whether its entrants are pairs (parejas)."""
+        return parse_variant(self.variant).players == 4
+
 
 @dataclass(frozen=True, slots=True)
 class Entry:
     account: int
     name: str
     ticket: str
-    withdrawn: int | None              # the last round it was paired in (0: before)
+    withdrawn: int | None              # the round it withdrew in (0: before the start)
+    partner: int | None = None         # parejas: the partner asked for
+    team: str | None = None            # its entrant: a<id>; parejas t<id>-<id>, t<id>-r
 
 
 @dataclass(frozen=True, slots=True)
-class Seat:
-    """A board as the book keeps it."""
+class BoardRow:
+    """A board as the book keeps it: its entrants, each seat's account (None: a
+    robot), the result."""
 
     round: int
     board: int
     table_id: str
-    a: int
-    b: int | None
+    a: str
+    b: str | None
+    seats: tuple[int | None, ...]
     score: float | None
     margin: int | None
 
@@ -87,6 +103,38 @@ class Seat:
 def _tourney(r: Any) -> Tourney:
     return Tourney(r.id, r.name, r.variant, r.rounds, r.fee, r.move_seconds, r.robot_level,
                    r.starts, r.status, r.round)
+
+
+def members(team: str) -> tuple[int | None, ...]:
+    """An entrant's people (None: the robot partner)."""
+    return tuple(None if x == "r" else int(x) for x in team[1:].split("-"))
+
+
+def _team_key(a: int, b: int | None) -> str:
+    return f"t{a}-{'r' if b is None else b}"
+
+
+def draw_teams(entries: list[Entry], rng: secrets.SystemRandom | None = None
+               ) -> dict[int, str]:
+    """Parejas: each person's pair -- two who asked for each other, the rest drawn, the
+    odd one out with the robot."""
+    by = {e.account: e for e in entries}
+    out: dict[int, str] = {}
+    for e in entries:
+        p = e.partner
+        if e.account in out or p is None or p in out or p not in by:
+            continue
+        if by[p].partner == e.account:
+            out[e.account] = out[p] = _team_key(e.account, p)
+    rest = [e.account for e in entries if e.account not in out]
+    (rng or secrets.SystemRandom()).shuffle(rest)
+    while rest:
+        a = rest.pop()
+        b = rest.pop() if rest else None
+        out[a] = _team_key(a, b)
+        if b is not None:
+            out[b] = out[a]
+    return out
 
 
 def paid_places(entrants: int) -> int:
@@ -110,6 +158,12 @@ def prizes(pot: int, table: list[Standing]) -> tuple[dict[str, int], int]:
     return out, pot - sum(out.values())
 
 
+def _one_against_one(v: Variant) -> bool:
+    """Two players, or two pairs (parejas): one entrant against another."""
+    return v.players == 2 or (v.players == 4 and v.partnerships
+                              and v.match != "elimination")
+
+
 class TourneyBook:
     """The site's tournaments, in its database."""
 
@@ -120,7 +174,7 @@ class TourneyBook:
     def create(self, name: str, variant: str, rounds: int, fee: int, move_seconds: int,
                robot_level: str, starts: float) -> Tourney:
         v = parse_variant(variant)                  # a refusal in words if it is not one
-        if v.players != 2:
+        if not _one_against_one(v):
             raise TourneyError("tourney_two_players")
         if not 1 <= rounds <= MAX_ROUNDS:
             raise TourneyError("tourney_bad_rounds", max=MAX_ROUNDS)
@@ -167,30 +221,42 @@ class TourneyBook:
 
     def entries(self, tourney_id: str) -> list[Entry]:
         with self.engine.connect() as c:
-            return [Entry(r.account_id, r.name, r.ticket, r.withdrawn) for r in c.execute(
-                select(entries).where(entries.c.tourney_id == tourney_id)
-                .order_by(entries.c.joined, entries.c.account_id))]
+            return [Entry(r.account_id, r.name, r.ticket, r.withdrawn, r.partner_id, r.team)
+                    for r in c.execute(select(entries).where(entries.c.tourney_id == tourney_id)
+                                       .order_by(entries.c.joined, entries.c.account_id))]
 
-    def boards(self, tourney_id: str) -> list[Seat]:
+    def boards(self, tourney_id: str) -> list[BoardRow]:
         with self.engine.connect() as c:
-            return [Seat(r.round, r.board, r.table_id, r.a_account, r.b_account, r.score,
-                         r.margin) for r in c.execute(
-                select(boards).where(boards.c.tourney_id == tourney_id)
-                .order_by(boards.c.round, boards.c.board))]
+            return [BoardRow(r.round, r.board, r.table_id, r.a, r.b,
+                             tuple(json.loads(r.seats)), r.score, r.margin)
+                    for r in c.execute(select(boards).where(boards.c.tourney_id == tourney_id)
+                                       .order_by(boards.c.round, boards.c.board))]
 
     def table(self, t: Tourney, e: list[Entry] | None = None,
-              b: list[Seat] | None = None) -> list[Standing]:
-        """The standings now, from the boards' results (entrants as ``a<account>``)."""
+              b: list[BoardRow] | None = None) -> list[Standing]:
+        """The standings now, from the boards' results."""
         e = self.entries(t.id) if e is None else e
         b = self.boards(t.id) if b is None else b
-        return standings([f"a{x.account}" for x in e if x.withdrawn != 0],
-                         [_board(s) for s in b])
+        return standings(teams_of(e), [_board(s) for s in b])
 
     # ------------------------------------------------------------------ people
-    def join(self, t: Tourney, account: int, name: str, now: float) -> None:
-        """A person enters (the fee into the pot, in the same transaction)."""
+    def account_named(self, name: str) -> int:
+        """The account called ``name`` (a partner asked for)."""
+        with self.engine.connect() as c:
+            found = c.execute(select(account_rows.c.id).where(
+                account_rows.c.name_key == name_key(name.strip()))).scalar()
+        if found is None:
+            raise TourneyError("tourney_no_partner", name=name)
+        return int(found)
+
+    def join(self, t: Tourney, account: int, name: str, now: float,
+             partner: int | None = None) -> None:
+        """A person enters (the fee into the pot, in the same transaction); at
+        parejas, asking for a partner (who must ask for them too: else both drawn)."""
         if t.status != "open" or now >= t.starts:
             raise TourneyError("tourney_not_open")
+        if partner is not None and (not t.pairs or partner == account):
+            raise TourneyError("tourney_bad_partner")
         ticket = secrets.token_hex(8)
         try:
             with self.engine.begin() as c:
@@ -201,9 +267,10 @@ class TourneyBook:
                 if left is not None:                   # left before the start: again
                     c.execute(entries.delete().where(entries.c.tourney_id == t.id,
                                                      entries.c.account_id == account))
-                c.execute(entries.insert().values(tourney_id=t.id, account_id=account,
-                                                  name=name, joined=int(now),
-                                                  ticket=ticket))
+                c.execute(entries.insert().values(
+                    tourney_id=t.id, account_id=account, name=name, joined=int(now),
+                    ticket=ticket, partner_id=partner,
+                    team=None if t.pairs else f"a{account}"))
                 if t.fee:
                     ledger.move(c, f"tourney-entry:{t.id}:{ticket}", ledger.player(account),
                                 t.pot, t.fee, f"entry, tournament {t.id}")
@@ -241,7 +308,13 @@ class TourneyBook:
         """The first round paired (True), or, with fewer than two entrants, the
         tournament cancelled and every fee given back (False)."""
         active = [x for x in self.entries(t.id) if x.withdrawn is None]
-        if len(active) >= 2:
+        if len(active) >= (3 if t.pairs else 2):
+            if t.pairs:
+                with self.engine.begin() as c:
+                    for account, team in draw_teams(active).items():
+                        c.execute(update(entries).where(
+                            entries.c.tourney_id == t.id, entries.c.account_id == account,
+                            entries.c.withdrawn.is_(None)).values(team=team))
             return self.pair_next(t)
         with self.engine.begin() as c:
             done = c.execute(update(rows).where(rows.c.id == t.id, rows.c.status == "open")
@@ -257,15 +330,23 @@ class TourneyBook:
         call paired it."""
         e, b = self.entries(t.id), self.boards(t.id)
         ranked = [s.entrant for s in self.table(t, e, b)]
-        playing = {f"a{x.account}" for x in e if x.withdrawn is None}
+        here = {x.account for x in e if x.withdrawn is None}
+        playing = {x.team for x in e if x.withdrawn is None and x.team is not None}
         order = [x for x in ranked if x in playing]
         past = [_board(s) for s in b]
         byes = {x.a for x in past if x.b is None}
-        firsts = {f"a{s.a}": 0 for s in b}
+        firsts: dict[str, int] = {}
         for s in b:
-            firsts[f"a{s.a}"] = firsts.get(f"a{s.a}", 0) + 1
+            firsts[s.a] = firsts.get(s.a, 0) + 1
         r = t.round + 1
         games = pair(order, met(past), byes)
+
+        def people(team: str | None) -> list[int | None]:
+            """A team's seats this round: who withdrew, the robot."""
+            if team is None:
+                return [None, None] if t.pairs else [None]
+            return [m if m in here else None for m in members(team)] if t.pairs \
+                else [int(team[1:])]
         try:
             with self.engine.begin() as c:
                 done = c.execute(update(rows).where(rows.c.id == t.id,
@@ -276,9 +357,13 @@ class TourneyBook:
                 for n, (x, y) in enumerate(games, start=1):
                     if y is not None and firsts.get(y, 0) < firsts.get(x, 0):
                         x, y = y, x                    # seat 0 to who had it less
+                    pa, pb = people(x), people(y)
+                    if pa[0] is None:                  # a person at the first seat
+                        pa.reverse()
+                    seats = [pa[0], pb[0], pa[1], pb[1]] if t.pairs else [pa[0], pb[0]]
                     c.execute(boards.insert().values(
                         tourney_id=t.id, round=r, board=n, table_id=secrets.token_hex(6),
-                        a_account=int(x[1:]), b_account=None if y is None else int(y[1:])))
+                        a=x, b=y, seats=json.dumps(seats)))
         except IntegrityError:
             return False
         return True
@@ -295,16 +380,24 @@ class TourneyBook:
             if pot > 0:
                 paid, bank = prizes(pot, table)
                 for entrant, chips in paid.items():
-                    if chips > 0:
-                        ledger.move(c, f"tourney-prize:{t.id}:{entrant}", t.pot,
-                                    ledger.player(int(entrant[1:])), chips,
-                                    f"prize, tournament {t.id}")
+                    people = [m for m in members(entrant) if m is not None] \
+                        if entrant.startswith("t") else [int(entrant[1:])]
+                    each = chips // len(people)
+                    bank += chips - each * len(people)
+                    for m in people:
+                        if each > 0:
+                            ledger.move(c, f"tourney-prize:{t.id}:{m}", t.pot,
+                                        ledger.player(m), each, f"prize, tournament {t.id}")
                 if bank > 0:
                     ledger.move(c, f"tourney-cut:{t.id}", t.pot, ledger.BANK, bank,
                                 f"the bank's share, tournament {t.id}")
         return True
 
 
-def _board(s: Seat) -> Board:
-    return Board(s.round, f"a{s.a}", None if s.b is None else f"a{s.b}", s.score,
-                 s.margin or 0)
+def _board(s: BoardRow) -> Board:
+    return Board(s.round, s.a, s.b, s.score, s.margin or 0)
+
+
+def teams_of(e: list[Entry]) -> list[str]:
+    """The entrants, in entry order (who left before the start: none)."""
+    return list(dict.fromkeys(x.team for x in e if x.withdrawn != 0 and x.team is not None))

@@ -1,20 +1,21 @@
 """A tournament as its page shows it (``GET /api/tourneys/{id}``): the entrants, every
 round's boards with their tables and results, the standings with their tie-breaks, the
-pot (the entries paid in, less those given back) and, once it is over, the prizes paid -- and for the asker, whether they entered
-and the table of their game now."""
+pot (the entries paid in, less those given back) and, once it is over, the prizes paid
+-- and for the asker, whether they entered and the table of their game now.  An
+entrant is shown by its people's names (None: the robot partner)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from tute.server.db.schema import ledger as movements
-from tute.server.site.tourneys import Tourney, TourneyBook
+from tute.server.site.tourneys import Tourney, TourneyBook, members
 
 
 def summary(t: Tourney) -> dict[str, Any]:
     return {"id": t.id, "name": t.name, "variant": t.variant, "rounds": t.rounds,
             "fee": t.fee, "move_seconds": t.move_seconds, "robots": t.robot_level,
-            "starts": t.starts, "status": t.status, "round": t.round}
+            "starts": t.starts, "status": t.status, "round": t.round, "pairs": t.pairs}
 
 
 def tourney_view(book: TourneyBook, t: Tourney, account: int | None) -> dict[str, Any]:
@@ -30,23 +31,33 @@ def tourney_view(book: TourneyBook, t: Tourney, account: int | None) -> dict[str
         m.amount for m in moved if m.key.startswith("tourney-refund:"))
     paid = {int(m.dest[2:]): int(m.amount) for m in moved
             if m.key.startswith("tourney-prize:")}
-    withdrawn = {f"a{x.account}" for x in e if x.withdrawn not in (None, 0)}
+    left = {x.account for x in e if x.withdrawn not in (None, 0)}
+
+    def people(team: str | None) -> list[int | None]:
+        if team is None:
+            return []
+        return list(members(team)) if team.startswith("t") else [int(team[1:])]
+
+    def shown(team: str | None) -> list[str | None] | None:
+        return None if team is None else [None if m is None else names.get(m, "?")
+                                          for m in people(team)]
+
     mine = next((s for s in b if s.round == t.round and s.score is None
-                 and account in (s.a, s.b)), None)
+                 and account is not None and account in s.seats), None)
     return {
         **summary(t), "pot": pot,
         "entrants": [{"name": x.name, "you": x.account == account,
                       "withdrawn": x.withdrawn is not None} for x in entered],
         "entered": any(x.account == account and x.withdrawn is None for x in e),
         "table": None if mine is None else {"id": mine.table_id,
-                                            "seat": 0 if mine.a == account else 1},
+                                            "seat": mine.seats.index(account)},
         "boards": [{"round": s.round, "board": s.board, "table": s.table_id,
-                    "a": names.get(s.a, "?"), "b": None if s.b is None else names.get(s.b, "?"),
-                    "you": account in (s.a, s.b), "score": s.score, "margin": s.margin}
-                   for s in b],
-        "standings": [{"rank": s.rank, "name": names.get(int(s.entrant[1:]), "?"),
-                       "you": int(s.entrant[1:]) == account, "points": s.points,
+                    "a": shown(s.a), "b": shown(s.b), "you": account in s.seats,
+                    "score": s.score, "margin": s.margin} for s in b],
+        "standings": [{"rank": s.rank, "names": shown(s.entrant),
+                       "you": account in people(s.entrant), "points": s.points,
                        "buchholz": s.buchholz, "sonneborn": s.sonneborn,
                        "difference": s.difference, "played": s.played,
-                       "withdrawn": s.entrant in withdrawn,
-                       "prize": paid.get(int(s.entrant[1:]), 0)} for s in table]}
+                       "withdrawn": all(m is None or m in left for m in people(s.entrant)),
+                       "prize": sum(paid.get(m, 0) for m in people(s.entrant)
+                                    if m is not None)} for s in table]}

@@ -13,6 +13,8 @@ const entered = new Set();   // the tables this page has taken the person to alr
 
 const game = (variant) => t(`preset_${variant.split("(")[0]}`);
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
+// an entrant by its people: "Ana", or at parejas "Ana / Bea" (the robot partner named)
+const named = (names) => (names || []).map((n) => (n === null ? t("tourney_robot") : n)).join(" / ");
 const half = (x) => (Number.isInteger(x) ? String(x) : `${Math.floor(x)}½`.replace(/^0½$/, "½"));
 
 function when(tr, now) {
@@ -64,7 +66,7 @@ function drawStandings(view) {
     const tr = document.createElement("tr");
     if (s.you) tr.className = "mine";
     cell(tr, String(s.rank));
-    cell(tr, s.withdrawn ? `${s.name} ${t("tourney_withdrawn")}` : s.name);
+    cell(tr, s.withdrawn ? `${named(s.names)} ${t("tourney_withdrawn")}` : named(s.names));
     cell(tr, half(s.points));
     cell(tr, half(s.buchholz));
     cell(tr, half(s.sonneborn));
@@ -88,9 +90,9 @@ function drawRounds(view) {
     for (const b of boards) {
       const li = document.createElement("li");
       if (b.you) li.className = "mine";
-      const other = b.b === null ? t("tourney_bye_robot") : b.b;
+      const other = b.b === null ? t("tourney_bye_robot") : named(b.b);
       const score = b.score === null ? "–" : `${half(b.score)} – ${half(1 - b.score)}`;
-      li.append(`${b.a} `, Object.assign(document.createElement("strong"), { textContent: score }), ` ${other} `);
+      li.append(`${named(b.a)} `, Object.assign(document.createElement("strong"), { textContent: score }), ` ${other} `);
       const a = document.createElement("a");
       if (b.score === null) {
         a.href = "#";
@@ -111,12 +113,14 @@ function draw(view) {
   shown = view;
   $("tourney-name").textContent = view.name;
   $("tourney-state").textContent = when(view, view.now);
-  $("tourney-facts").textContent = [game(view.variant), t("tourney_swiss", { n: view.rounds }),
+  $("tourney-facts").textContent = [game(view.variant),
+    ...(view.pairs ? [t("tourney_pairs")] : []), t("tourney_swiss", { n: view.rounds }),
     t("tourney_clock", { s: view.move_seconds }),
     view.fee ? t("tourney_fee", { n: view.fee }) : t("tourney_free"),
     t("tourney_pot", { n: view.pot }), t("tourney_entrants_n", { n: view.entrants.length })].join(" · ");
   const logged = Boolean(wired && wired.loggedIn());
   $("tourney-join").hidden = !(logged && view.status === "open" && !view.entered);
+  $("tourney-partner-label").hidden = $("tourney-join").hidden || !view.pairs;
   $("tourney-leave").hidden = !(logged && view.entered && (view.status === "open" || view.status === "running"));
   $("tourney-login").hidden = logged || view.status !== "open";
   $("tourney-entrants").textContent = view.status === "open"
@@ -160,10 +164,10 @@ function goPlay() {
   wired.play(shown.table.id, shown.table.seat);
 }
 
-async function change(path) {
+async function change(path, body = {}) {
   if (!shown) return;
   try {
-    draw({ ...(await api(`/api/tourneys/${encodeURIComponent(shown.id)}/${path}`, {})), now: shown.now });
+    draw({ ...(await api(`/api/tourneys/${encodeURIComponent(shown.id)}/${path}`, body)), now: shown.now });
   } catch (e) { wired.say(e.message); }
 }
 
@@ -176,7 +180,10 @@ export function tourneyAfter(info, watching) {
 
 export function wireTourneys(hooks) {
   wired = hooks;
-  $("tourney-join").onclick = () => change("join");
+  $("tourney-join").onclick = () => {
+    const partner = $("tourney-partner").value.trim();
+    change("join", shown && shown.pairs && partner ? { partner } : {});
+  };
   $("tourney-leave").onclick = () => { if (window.confirm(t("tourney_leave_confirm"))) change("leave"); };
   $("tourney-go").onclick = goPlay;
   $("tourney-close").onclick = () => { $("tourney-box").hidden = true; shown = null; stopPolling(); };

@@ -19,7 +19,7 @@ from typing import TypeVar
 from sqlalchemy import select
 
 from tute.server.db.schema import tables as table_rows
-from tute.server.site.tourneys import Seat, Tourney, TourneyBook
+from tute.server.site.tourneys import BoardRow, Tourney, TourneyBook
 from tute.server.tables.lobby import Lobby
 
 log = logging.getLogger("tute.server")
@@ -87,7 +87,7 @@ class Director:
             return set(c.execute(select(table_rows.c.id).where(
                 table_rows.c.id.in_(sorted(ids)))).scalars())
 
-    async def _open(self, t: Tourney, b: Seat) -> None:
+    async def _open(self, t: Tourney, b: BoardRow) -> None:
         names = {e.account: e.name for e in await self._io(lambda: self.book.entries(t.id))}
         try:
             await self.lobby.play_board(t, b, names)

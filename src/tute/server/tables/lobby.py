@@ -26,7 +26,7 @@ from tute.server.site.avatars import avatar_of
 from tute.server.site.economy import Purse, accounts_at, stakes_of, winning_seats
 from tute.server.site.names import validate_name
 from tute.server.site.series import Series
-from tute.server.site.tourneys import Seat, Tourney
+from tute.server.site.tourneys import BoardRow, Tourney
 from tute.server.social.invites import server_key
 from tute.server.social.moderation import Moderation
 from tute.server.store import Status, Store, TableRecord
@@ -256,20 +256,23 @@ class Lobby:
         await table.start(player, series=DealSeeds(commitment(seed), seed, 0))
         return table
 
-    async def play_board(self, t: Tourney, board: Seat, names: dict[int, str]
+    async def play_board(self, t: Tourney, board: BoardRow, names: dict[int, str]
                          ) -> TableRuntime:
-        """A tournament's board at its own table: its entrants seated (seat 0 the
-        host), the bye's robot if any, started at once with the tournament's clock
-        (an entrant away is played for by the robot, as at any table)."""
-        body = CreateTable(variant=t.variant, name=names[board.a], seat=0,
+        """A tournament's board at its own table: its people seated (the first the
+        host), robots in the other seats (the bye, a partner who withdrew), started at
+        once with the tournament's clock (a person away is played for by the robot, as
+        at any table)."""
+        host_seat, account = next((s, a) for s, a in enumerate(board.seats) if a is not None)
+        body = CreateTable(variant=t.variant, name=names[account], seat=host_seat,
                            robot_level=t.robot_level, move_seconds=t.move_seconds)
         options = dataclasses.replace(body.to_options(), tourney=t.id,
                                       tourney_round=board.round, tourney_board=board.board)
-        host = Account(board.a, names[board.a]).player
-        table = await self._make(options, host, body, board.a, None, board.table_id)
-        if board.b is not None:
-            other = Account(board.b, names[board.b])
-            await table.sit(other.player, 1, other.name, other.id)
+        host = Account(account, names[account]).player
+        table = await self._make(options, host, body, account, None, board.table_id)
+        for seat, other in enumerate(board.seats):
+            if other is not None and seat != host_seat:
+                person = Account(other, names[other])
+                await table.sit(person.player, seat, person.name, person.id)
         await table.fill_robots(host)
         await table.start(host)
         return table

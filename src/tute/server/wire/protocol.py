@@ -95,6 +95,12 @@ class FriendName(_Body, frozen=True, forbid_unknown_fields=True):
     name: Name
 
 
+class TourneyJoin(_Body, frozen=True, forbid_unknown_fields=True):
+    """``POST /api/tourneys/{id}/join``: at parejas, the partner asked for (by name)."""
+
+    partner: Name | None = None
+
+
 class FriendAnswer(_Body, frozen=True, forbid_unknown_fields=True):
     """``POST /api/friends/answer`` (accept or refuse a request) and
     ``/api/friends/remove`` (``accept`` unused)."""

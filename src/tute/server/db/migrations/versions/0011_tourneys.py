@@ -1,5 +1,6 @@
-"""Tournaments among people: the tournament, its entrants and its boards (each a game
-at a table, its result written with the table's last event).
+"""Tournaments among people: the tournament, its entrants (a person, or at parejas a
+pair, asked for or drawn) and its boards (each a game at a table, its result written
+with the table's last event).
 
 Revision ID: 0011
 Revises: 0010
@@ -42,6 +43,8 @@ def upgrade() -> None:
         sa.Column("joined", sa.Integer, nullable=False),
         sa.Column("ticket", sa.String(16), nullable=False),
         sa.Column("withdrawn", sa.Integer, nullable=True),
+        sa.Column("partner_id", sa.Integer, nullable=True),
+        sa.Column("team", sa.String(40), nullable=True),
     )
     op.create_table(
         "tute_tourney_boards",
@@ -49,8 +52,9 @@ def upgrade() -> None:
         sa.Column("round", sa.Integer, primary_key=True),
         sa.Column("board", sa.Integer, primary_key=True),
         sa.Column("table_id", sa.String(32), nullable=False, unique=True),
-        sa.Column("a_account", sa.Integer, nullable=False),
-        sa.Column("b_account", sa.Integer, nullable=True),
+        sa.Column("a", sa.String(40), nullable=False),
+        sa.Column("b", sa.String(40), nullable=True),
+        sa.Column("seats", sa.String(200), nullable=False),
         sa.Column("score", sa.Float, nullable=True),
         sa.Column("margin", sa.Integer, nullable=True),
         sa.Column("finished", sa.Integer, nullable=True),
