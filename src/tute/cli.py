@@ -573,16 +573,20 @@ def _cmd_tourney(args: argparse.Namespace) -> int:
             try:
                 t = book.create(args.name, args.variant, args.rounds, args.fee,
                                 args.move_seconds, args.robots,
-                                time.time() + args.starts_in * 60)
+                                time.time() + args.starts_in * 60, args.minutes)
             except TuteError as e:
                 print(f"tute: {e.localized(args.lang)}", file=sys.stderr)
                 return 2
-            print(f"tute: tournament {t.id}: {t.name}, {t.rounds} Swiss rounds of "
+            what = f"an arena of {t.minutes} minutes" if t.minutes else \
+                f"{t.rounds} Swiss rounds"
+            print(f"tute: tournament {t.id}: {t.name}, {what} of "
                   f"{t.variant}, entry {t.fee} chips, starts "
                   f"{time.strftime('%Y-%m-%d %H:%M', time.gmtime(t.starts))} UTC")
             return 0
         for t in book.listed():
-            print(f"{t.id}  {t.status:9s} round {t.round}/{t.rounds}  {t.variant}  "
+            kind = f"arena {t.minutes} min" if t.kind == "arena" else \
+                f"round {t.round}/{t.rounds}"
+            print(f"{t.id}  {t.status:9s} {kind}  {t.variant}  "
                   f"entry {t.fee}  starts "
                   f"{time.strftime('%Y-%m-%d %H:%M', time.gmtime(t.starts))} UTC  {t.name}")
         return 0
@@ -909,7 +913,8 @@ def build_parser() -> argparse.ArgumentParser:
     sl = se_sub.add_parser("list", help="the series, newest first")
     sl.add_argument("--db", help=DB_HELP)
     sl.set_defaults(func=_cmd_series)
-    to = ad_sub.add_parser("tourney", help="Swiss tournaments: announce one (new), list them")
+    to = ad_sub.add_parser("tourney", help="tournaments (Swiss, arena): announce one (new), "
+                                           "list them")
     to_sub = to.add_subparsers(dest="tourney_command", required=True)
     tn = to_sub.add_parser("new", help="announce a Swiss tournament; people enter until it "
                                        "starts")
@@ -917,6 +922,8 @@ def build_parser() -> argparse.ArgumentParser:
     tn.add_argument("--variant", default="habanero", help="a two-player game (default "
                                                           "habanero)")
     tn.add_argument("--rounds", type=int, default=5, help="Swiss rounds (default 5)")
+    tn.add_argument("--minutes", type=int, default=0,
+                    help="an arena this long instead: play as many games as you like")
     tn.add_argument("--fee", type=int, default=0, help="entry in chips, into the prize "
                                                        "pool (default 0: free)")
     tn.add_argument("--move-seconds", type=int, default=30, help="the move clock "

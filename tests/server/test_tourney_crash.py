@@ -28,9 +28,9 @@ FEE = 50
 NAMES = ("Ana", "Bea", "Ciro", "Dani", "Eva", "Fede", "Gala", "Hugo")
 
 
-def _start(db: str, port: int) -> subprocess.Popen[str]:
+def _start(db: str, port: int, log: Path) -> subprocess.Popen[str]:
     proc, _ = serve(["--db", db, "--robot-delay", "0.02", "--tables-per-minute", "0",
-                     "--requests-per-minute", "0"], port=port)
+                     "--requests-per-minute", "0"], port=port, log=log)
     return proc
 
 
@@ -38,7 +38,8 @@ def _start(db: str, port: int) -> subprocess.Popen[str]:
 def test_a_tournament_survives_kill_9_mid_round(tmp_path: Path, backend: str) -> None:
     db = f"sqlite:///{tmp_path / 't.db'}" if backend == "sqlite" else postgres_or_skip()
     port = free_port()
-    proc = _start(db, port)
+    log = tmp_path / "server.log"              # both runs' errors, for a failure
+    proc = _start(db, port, log)
     where = SimpleNamespace(base=f"http://127.0.0.1:{port}", port=port)
     try:
         people = []
@@ -72,7 +73,7 @@ def test_a_tournament_survives_kill_9_mid_round(tmp_path: Path, backend: str) ->
         assert any(b["round"] == 2 and b["score"] is None for b in v["boards"])  # mid-round
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=10)
-        proc = _start(db, port)
+        proc = _start(db, port, log)
         for th in threads:
             th.join(300)
         assert not any(th.is_alive() for th in threads)
@@ -80,7 +81,10 @@ def test_a_tournament_survives_kill_9_mid_round(tmp_path: Path, backend: str) ->
         stop(proc)
     store = Store(db)
     try:
-        check_tourney(store.engine, tourney, FEE)
+        try:
+            check_tourney(store.engine, tourney, FEE)
+        except AssertionError as e:
+            raise AssertionError(f"{e}\nthe server said:\n{log.read_text()[-4000:]}") from e
         book = TourneyBook(store.engine)
         hugo = next(e for e in book.entries(tourney) if e.name == "Hugo")
         assert hugo.withdrawn is not None

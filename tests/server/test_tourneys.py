@@ -7,6 +7,7 @@ of the stored results, and the pot is paid out to the last chip (the ledger hold
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 
@@ -104,5 +105,67 @@ def test_a_pairs_tournament_with_a_pair_asked_for_and_the_rest_drawn(db: str) ->
         view = people["Ana"].get(f"/api/tourneys/{t.id}").json()
         assert view["pairs"] and len(view["standings"]) == 4
         assert all(len(x["names"]) == 2 for x in view["standings"])
+    finally:
+        s.stop()
+
+
+def test_an_arena_pairs_who_waits_until_its_end(db: str) -> None:
+    """An arena of a minute (its first 40 s already past): four people, one entering
+    late, play as many games as the time allows, never twice in a row against the same
+    opponent; the scores (2 a win, double on a streak) are a recomputation of the
+    stored results, and the pot is paid out to the last chip."""
+    from sqlalchemy import select
+
+    from tute.server.db.schema import tourney_boards
+    from tute.server.site import ledger
+    from tute.tourney.arena import arena_score
+
+    s = Server(db, robot_delay=0.0)
+    try:
+        people = [s.account(n, f"127.0.0.{k + 2}") for k, n in
+                  enumerate(("Ana", "Bea", "Ciro", "Dani"))]
+        book = TourneyBook(s.lobby.store.engine)
+        t = book.create("Arena", "habanero", 0, FEE, 30, "random", time.time() - 40,
+                        minutes=1)
+        for c in people[:3]:
+            assert c.post(f"/api/tourneys/{t.id}/join").status_code == 200
+        threads = [threading.Thread(target=play_tourney, args=(c, t.id)) for c in people[:3]]
+        for th in threads:
+            th.start()
+        time.sleep(4)
+        assert book.get(t.id).status == "running"
+        r = people[3].post(f"/api/tourneys/{t.id}/join")          # late: still welcome
+        assert r.status_code == 200, r.text
+        late = threading.Thread(target=play_tourney, args=(people[3], t.id))
+        late.start()
+        for th in [*threads, late]:
+            th.join(200)
+        t = book.get(t.id)
+        assert t.status == "over"
+        with s.lobby.store.engine.connect() as c:
+            rows = c.execute(select(tourney_boards).where(
+                tourney_boards.c.tourney_id == t.id).order_by(
+                tourney_boards.c.round, tourney_boards.c.board)).all()
+        assert len(rows) >= 4 and all(r.score is not None for r in rows)
+        games: dict[str, list[tuple[str, float]]] = {}
+        for r in rows:
+            games.setdefault(r.a, []).append((r.b, r.score))
+            games.setdefault(r.b, []).append((r.a, 1 - r.score))
+        for who, played in games.items():              # never the last opponent again
+            assert all(a[0] != b[0] for a, b in itertools.pairwise(played)), who
+        view = people[0].get(f"/api/tourneys/{t.id}").json()
+        names = {str(e.team): e.name for e in book.entries(t.id)}
+        assert any(names.get(x) == "Dani" for x in games)              # the late one played
+        for line in view["standings"]:
+            team = next(k for k, n in names.items() if [n] == line["names"])
+            mine = arena_score([x for _, x in games.get(team, [])])
+            assert (line["points"], line["games"], line["wins"]) == \
+                (mine.points, mine.games, mine.wins)
+        assert [x["points"] for x in view["standings"]] == sorted(
+            (x["points"] for x in view["standings"]), reverse=True)
+        assert ledger.check(s.lobby.store.engine) == []
+        with s.lobby.store.engine.connect() as c:
+            assert ledger.balance(c, t.pot) == 0
+        assert view["pot"] == 4 * FEE and sum(x["prize"] for x in view["standings"]) > 0
     finally:
         s.stop()

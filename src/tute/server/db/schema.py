@@ -237,10 +237,11 @@ series_plays = Table(
 tourneys = Table(
     "tute_tourneys", metadata,
     Column("id", String(16), primary_key=True),
-    Column("kind", String(8), nullable=False),             # swiss
+    Column("kind", String(8), nullable=False),             # swiss, arena
     Column("name", String(80), nullable=False),
     Column("variant", String(200), nullable=False),
-    Column("rounds", Integer, nullable=False),
+    Column("rounds", Integer, nullable=False),              # swiss
+    Column("minutes", Integer, nullable=False),             # arena: how long it runs
     Column("fee", Integer, nullable=False),                 # chips to enter (0: free)
     Column("move_seconds", Integer, nullable=False),
     Column("robot_level", String(32), nullable=False),      # the byes' robots

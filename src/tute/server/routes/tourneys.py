@@ -23,9 +23,14 @@ def routes(site: Site, director: Director) -> list[BaseRoute]:
         return JSONResponse({"now": time.time(), "tourneys": [summary(t) for t in found]})
 
     async def one(request: Request) -> JSONResponse:
+        """A tournament as the asker may see it; an arena's entrant asking is waiting
+        to be paired (the page asks every few seconds)."""
         person = await run(lambda: site.account(request))
         t = await run(lambda: book.get(request.path_params["tourney_id"]))
         seen = await run(lambda: tourney_view(book, t, None if person is None else person.id))
+        if person is not None and seen["entered"] and t.kind == "arena" and \
+                director.here(t.id, person.id, time.time()):
+            director.poke()                       # just came: paired at once if it can
         return JSONResponse({**seen, "now": time.time()})
 
     async def join(request: Request) -> JSONResponse:

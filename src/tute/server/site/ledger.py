@@ -83,8 +83,11 @@ def move(c: Connection, key: str, source: str, dest: str, amount: int, memo: str
         raise ValueError(f"not a movement: {amount} from {source} to {dest}")
     if c.execute(select(ledger.c.id).where(ledger.c.key == key)).first() is not None:
         return False
-    if source != MINT and balance(c, source) < amount:
-        raise LedgerError("not_enough_chips", need=amount, have=balance(c, source))
+    if source != MINT:                     # its balance row locked until the end
+        held = c.execute(select(balances.c.balance).where(balances.c.account == source)
+                         .with_for_update()).scalar()
+        if int(held or 0) < amount:
+            raise LedgerError("not_enough_chips", need=amount, have=int(held or 0))
     c.execute(ledger.insert().values(key=key, at=int(time.time()), source=source,
                                      dest=dest, amount=amount, memo=memo))
     for account, delta in ((source, -amount), (dest, amount)):

@@ -21,18 +21,15 @@ bank's share first, and whatever does not divide to the bank: the pot ends empty
 from __future__ import annotations
 
 import json
-import re
+import math
 import secrets
 import time
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Sequence
 
 from sqlalchemy import select, update
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import IntegrityError
 
 from tute.bots import LEVELS
-from tute.core.errors import TuteError
 from tute.core.variants import Variant, parse_variant
 from tute.server.db.schema import accounts as account_rows
 from tute.server.db.schema import tourney_boards as boards
@@ -40,128 +37,28 @@ from tute.server.db.schema import tourney_entries as entries
 from tute.server.db.schema import tourneys as rows
 from tute.server.site import ledger
 from tute.server.site.names import name_key
+from tute.server.site.tourneyrows import (
+    MAX_FEE,
+    MAX_MINUTES,
+    MAX_ROUNDS,
+    TOURNEY_ID,
+    BoardRow,
+    Placed,
+    Tourney,
+    TourneyError,
+    _tourney,
+    lock,
+    paid_places,
+    prizes,
+    read_boards,
+    read_entries,
+)
+from tute.server.site.tourneyteams import Entry, draw_teams, members, teams_of
 from tute.tourney.swiss import Board, Standing, met, pair, standings
 
-TOURNEY_ID = re.compile(r"[0-9a-f]{12}")
-MAX_ROUNDS = 15
-MAX_FEE = 100_000
-PRIZES = {1: (100,), 2: (60, 40), 3: (50, 30, 20)}     # places paid: their shares, %
-
-
-class TourneyError(TuteError):
-    """A tournament that does not exist, or a request it cannot take."""
-
-
-@dataclass(frozen=True, slots=True)
-class Tourney:
-    id: str
-    name: str
-    variant: str
-    rounds: int
-    fee: int
-    move_seconds: int
-    robot_level: str
-    starts: int
-    status: str                        # open, running, over, cancelled
-    round: int
-
-    @property
-    def pot(self) -> str:
-        return f"tourney:{self.id}"
-
-    @property
-    def pairs(self) -> bool:
-        """Whether its entrants are pairs (parejas)."""
-        return parse_variant(self.variant).players == 4
-
-
-@dataclass(frozen=True, slots=True)
-class Entry:
-    account: int
-    name: str
-    ticket: str
-    withdrawn: int | None              # the round it withdrew in (0: before the start)
-    partner: int | None = None         # parejas: the partner asked for
-    team: str | None = None            # its entrant: a<id>; parejas t<id>-<id>, t<id>-r
-
-
-@dataclass(frozen=True, slots=True)
-class BoardRow:
-    """A board as the book keeps it: its entrants, each seat's account (None: a
-    robot), the result."""
-
-    round: int
-    board: int
-    table_id: str
-    a: str
-    b: str | None
-    seats: tuple[int | None, ...]
-    score: float | None
-    margin: int | None
-
-
-def _tourney(r: Any) -> Tourney:
-    return Tourney(r.id, r.name, r.variant, r.rounds, r.fee, r.move_seconds, r.robot_level,
-                   r.starts, r.status, r.round)
-
-
-def members(team: str) -> tuple[int | None, ...]:
-    """An entrant's people (None: the robot partner)."""
-    return tuple(None if x == "r" else int(x) for x in team[1:].split("-"))
-
-
-def _team_key(a: int, b: int | None) -> str:
-    return f"t{a}-{'r' if b is None else b}"
-
-
-def draw_teams(entries: list[Entry], rng: secrets.SystemRandom | None = None
-               ) -> dict[int, str]:
-    """Parejas: each person's pair -- two who asked for each other, the rest drawn, the
-    odd one out with the robot."""
-    by = {e.account: e for e in entries}
-    out: dict[int, str] = {}
-    for e in entries:
-        p = e.partner
-        if e.account in out or p is None or p in out or p not in by:
-            continue
-        if by[p].partner == e.account:
-            out[e.account] = out[p] = _team_key(e.account, p)
-    rest = [e.account for e in entries if e.account not in out]
-    (rng or secrets.SystemRandom()).shuffle(rest)
-    while rest:
-        a = rest.pop()
-        b = rest.pop() if rest else None
-        out[a] = _team_key(a, b)
-        if b is not None:
-            out[b] = out[a]
-    return out
-
-
-def paid_places(entrants: int) -> int:
-    """How many places share the pot: 1 under four entrants, 2 under eight, else 3."""
-    return 1 if entrants < 4 else 2 if entrants < 8 else 3
-
-
-def prizes(pot: int, table: list[Standing]) -> tuple[dict[str, int], int]:
-    """The pot shared: (chips per entrant, the bank's), the bank's share first; places
-    tied share their prizes equally; what does not divide goes to the bank."""
-    cut = pot * ledger.BANK_SHARE // 100
-    rest = pot - cut
-    shares = PRIZES[paid_places(len(table))]
-    out: dict[str, int] = {}
-    for s in table:
-        place = s.rank                               # the first place this rank spans
-        tied = [x for x in table if x.rank == s.rank]
-        spanned = shares[place - 1:place - 1 + len(tied)]
-        if spanned:
-            out[s.entrant] = rest * sum(spanned) // 100 // len(tied)
-    return out, pot - sum(out.values())
-
-
-def _one_against_one(v: Variant) -> bool:
-    """Two players, or two pairs (parejas): one entrant against another."""
-    return v.players == 2 or (v.players == 4 and v.partnerships
-                              and v.match != "elimination")
+__all__ = ["BoardRow", "Entry", "Tourney", "TourneyBook", "TourneyError", "paid_places",
+           "prizes"]
+MAX_AHEAD = 365 * 86400            # a start within a year (and not a day gone)
 
 
 class TourneyBook:
@@ -172,11 +69,14 @@ class TourneyBook:
 
     # ------------------------------------------------------------------ reading
     def create(self, name: str, variant: str, rounds: int, fee: int, move_seconds: int,
-               robot_level: str, starts: float) -> Tourney:
+               robot_level: str, starts: float, minutes: int = 0) -> Tourney:
+        """A Swiss tournament of ``rounds``, or with ``minutes`` an arena that long."""
         v = parse_variant(variant)                  # a refusal in words if it is not one
-        if not _one_against_one(v):
+        if not _one_against_one(v) or (minutes and v.players != 2):
             raise TourneyError("tourney_two_players")
-        if not 1 <= rounds <= MAX_ROUNDS:
+        if minutes and not 1 <= minutes <= MAX_MINUTES:
+            raise TourneyError("tourney_bad_minutes", max=MAX_MINUTES)
+        if not minutes and not 1 <= rounds <= MAX_ROUNDS:
             raise TourneyError("tourney_bad_rounds", max=MAX_ROUNDS)
         if not 0 <= fee <= MAX_FEE:
             raise TourneyError("tourney_bad_fee", max=MAX_FEE)
@@ -184,12 +84,17 @@ class TourneyBook:
             raise TourneyError("tourney_bad_clock")
         if robot_level not in LEVELS:
             raise TourneyError("unknown_bot", level=robot_level, known=", ".join(LEVELS))
+        now = time.time()
+        if not math.isfinite(starts) or not now - 86400 <= starts <= now + MAX_AHEAD:
+            raise TourneyError("tourney_bad_start")
         name = " ".join(str(name).split())[:80] or str(v)
-        t = Tourney(secrets.token_hex(6), name, str(variant), rounds, fee, move_seconds,
-                    robot_level, int(starts), "open", 0)
+        t = Tourney(secrets.token_hex(6), name, str(variant), 0 if minutes else rounds, fee,
+                    move_seconds, robot_level, int(starts), "open", 0,
+                    "arena" if minutes else "swiss", minutes)
         with self.engine.begin() as c:
             c.execute(rows.insert().values(
-                id=t.id, kind="swiss", name=t.name, variant=t.variant, rounds=t.rounds,
+                id=t.id, kind=t.kind, minutes=t.minutes, name=t.name, variant=t.variant,
+                rounds=t.rounds,
                 fee=t.fee, move_seconds=t.move_seconds, robot_level=t.robot_level,
                 starts=t.starts, status=t.status, round=0, created=int(time.time())))
         return t
@@ -221,16 +126,11 @@ class TourneyBook:
 
     def entries(self, tourney_id: str) -> list[Entry]:
         with self.engine.connect() as c:
-            return [Entry(r.account_id, r.name, r.ticket, r.withdrawn, r.partner_id, r.team)
-                    for r in c.execute(select(entries).where(entries.c.tourney_id == tourney_id)
-                                       .order_by(entries.c.joined, entries.c.account_id))]
+            return read_entries(c, tourney_id)
 
     def boards(self, tourney_id: str) -> list[BoardRow]:
         with self.engine.connect() as c:
-            return [BoardRow(r.round, r.board, r.table_id, r.a, r.b,
-                             tuple(json.loads(r.seats)), r.score, r.margin)
-                    for r in c.execute(select(boards).where(boards.c.tourney_id == tourney_id)
-                                       .order_by(boards.c.round, boards.c.board))]
+            return read_boards(c, tourney_id)
 
     def table(self, t: Tourney, e: list[Entry] | None = None,
               b: list[BoardRow] | None = None) -> list[Standing]:
@@ -252,51 +152,48 @@ class TourneyBook:
     def join(self, t: Tourney, account: int, name: str, now: float,
              partner: int | None = None) -> None:
         """A person enters (the fee into the pot, in the same transaction); at
-        parejas, asking for a partner (who must ask for them too: else both drawn)."""
-        if t.status != "open" or now >= t.starts:
-            raise TourneyError("tourney_not_open")
-        if partner is not None and (not t.pairs or partner == account):
-            raise TourneyError("tourney_bad_partner")
+        parejas, asking for a partner (who must ask for them too: else both drawn).
+        Decided on the tournament as it is in the database, its row locked."""
         ticket = secrets.token_hex(8)
-        try:
-            with self.engine.begin() as c:
-                left = c.execute(select(entries.c.withdrawn).where(
-                    entries.c.tourney_id == t.id, entries.c.account_id == account)).first()
-                if left is not None and left[0] != 0:
-                    raise TourneyError("tourney_entered")
-                if left is not None:                   # left before the start: again
-                    c.execute(entries.delete().where(entries.c.tourney_id == t.id,
-                                                     entries.c.account_id == account))
-                c.execute(entries.insert().values(
-                    tourney_id=t.id, account_id=account, name=name, joined=int(now),
-                    ticket=ticket, partner_id=partner,
-                    team=None if t.pairs else f"a{account}"))
-                if t.fee:
-                    ledger.move(c, f"tourney-entry:{t.id}:{ticket}", ledger.player(account),
-                                t.pot, t.fee, f"entry, tournament {t.id}")
-        except IntegrityError as e:
-            raise TourneyError("tourney_entered") from e
+        with self.engine.begin() as c:
+            t = lock(c, t.id)
+            late = t.kind == "arena" and t.status in ("open", "running") and now < t.ends
+            if not late and (t.status != "open" or now >= t.starts):
+                raise TourneyError("tourney_not_open")
+            if partner is not None and (not t.pairs or partner == account):
+                raise TourneyError("tourney_bad_partner")
+            left = c.execute(select(entries.c.withdrawn).where(
+                entries.c.tourney_id == t.id, entries.c.account_id == account)).first()
+            row = dict(name=name, joined=int(now), ticket=ticket, partner_id=partner,
+                       team=None if t.pairs else f"a{account}")
+            if left is None:
+                c.execute(entries.insert().values(tourney_id=t.id, account_id=account, **row))
+            elif left[0] == 0:                         # left before the start: again
+                c.execute(update(entries).where(
+                    entries.c.tourney_id == t.id, entries.c.account_id == account,
+                    entries.c.withdrawn == 0).values(withdrawn=None, **row))
+            else:
+                raise TourneyError("tourney_entered")
+            if t.fee:
+                ledger.move(c, f"tourney-entry:{t.id}:{ticket}", ledger.player(account),
+                            t.pot, t.fee, f"entry, tournament {t.id}")
 
     def leave(self, t: Tourney, account: int) -> None:
         """A person leaves: before the start, with the fee back; while it runs, not
         paired again (no fee back)."""
         with self.engine.begin() as c:
+            t = lock(c, t.id)
             found = c.execute(select(entries).where(
-                entries.c.tourney_id == t.id, entries.c.account_id == account)
-                .with_for_update()).first()
+                entries.c.tourney_id == t.id, entries.c.account_id == account)).first()
             if found is None or found.withdrawn is not None:
                 raise TourneyError("tourney_not_entered")
+            if t.status not in ("open", "running"):
+                raise TourneyError("tourney_over")
+            c.execute(update(entries).where(entries.c.tourney_id == t.id,
+                                            entries.c.account_id == account)
+                      .values(withdrawn=0 if t.status == "open" else max(1, t.round)))
             if t.status == "open":
                 self._refund(c, t, account, found.ticket)
-                c.execute(update(entries).where(entries.c.tourney_id == t.id,
-                                                entries.c.account_id == account)
-                          .values(withdrawn=0))
-            elif t.status == "running":
-                c.execute(update(entries).where(entries.c.tourney_id == t.id,
-                                                entries.c.account_id == account)
-                          .values(withdrawn=max(1, t.round)))
-            else:
-                raise TourneyError("tourney_over")
 
     def _refund(self, c: Connection, t: Tourney, account: int, ticket: str) -> None:
         if t.fee:
@@ -305,41 +202,67 @@ class TourneyBook:
 
     # ------------------------------------------------------------------ rounds
     def start(self, t: Tourney, now: float) -> bool:
-        """The first round paired (True), or, with fewer than two entrants, the
-        tournament cancelled and every fee given back (False)."""
-        active = [x for x in self.entries(t.id) if x.withdrawn is None]
-        if len(active) >= (3 if t.pairs else 2):
-            if t.pairs:
-                with self.engine.begin() as c:
-                    for account, team in draw_teams(active).items():
-                        c.execute(update(entries).where(
-                            entries.c.tourney_id == t.id, entries.c.account_id == account,
-                            entries.c.withdrawn.is_(None)).values(team=team))
-            return self.pair_next(t)
+        """The first round paired (True), or, with too few entrants, the tournament
+        cancelled and every fee given back (False); False too where it is not open
+        any more.  An arena just begins (people may still enter; it pairs whoever
+        waits)."""
         with self.engine.begin() as c:
-            done = c.execute(update(rows).where(rows.c.id == t.id, rows.c.status == "open")
-                             .values(status="cancelled", finished=int(now)))
-            if done.rowcount:
-                for x in active:
-                    self._refund(c, t, x.account, x.ticket)
-        return False
+            t = lock(c, t.id)
+            if t.status != "open":
+                return False
+            if t.kind == "arena":
+                c.execute(update(rows).where(rows.c.id == t.id).values(status="running"))
+                return True
+            active = [x for x in read_entries(c, t.id) if x.withdrawn is None]
+            if len(active) < (3 if t.pairs else 2):
+                self._cancel(c, t, now)
+                return False
+            if t.pairs:                               # the pairs, drawn once
+                for account, team in draw_teams(active).items():
+                    c.execute(update(entries).where(
+                        entries.c.tourney_id == t.id, entries.c.account_id == account)
+                        .values(team=team))
+            self._pair(c, t)
+            return True
+
+    def cancel(self, t: Tourney, now: float) -> bool:
+        """Too few to play: cancelled, every fee still in the pot given back (once)."""
+        with self.engine.begin() as c:
+            t = lock(c, t.id)
+            if t.status not in ("open", "running"):
+                return False
+            self._cancel(c, t, now)
+            return True
+
+    def _cancel(self, c: Connection, t: Tourney, now: float) -> None:
+        c.execute(update(rows).where(rows.c.id == t.id)
+                  .values(status="cancelled", finished=int(now)))
+        for x in read_entries(c, t.id):
+            if x.withdrawn is None or (t.kind == "arena" and x.withdrawn != 0):
+                self._refund(c, t, x.account, x.ticket)
 
     def pair_next(self, t: Tourney) -> bool:
-        """The next round's boards, paired and written with the round's number (once:
-        another process pairing it at the same moment writes nothing).  Whether this
-        call paired it."""
-        e, b = self.entries(t.id), self.boards(t.id)
+        """The next round's boards, paired from the results as they are when its
+        number is taken (once: a second director, or a stale view, pairs nothing).
+        Whether this call paired it."""
+        with self.engine.begin() as c:
+            now = lock(c, t.id)
+            if now.status != "running" or now.round != t.round:
+                return False
+            self._pair(c, now)
+            return True
+
+    def _pair(self, c: Connection, t: Tourney) -> None:
+        e, b = read_entries(c, t.id), read_boards(c, t.id)
         ranked = [s.entrant for s in self.table(t, e, b)]
         here = {x.account for x in e if x.withdrawn is None}
         playing = {x.team for x in e if x.withdrawn is None and x.team is not None}
-        order = [x for x in ranked if x in playing]
         past = [_board(s) for s in b]
-        byes = {x.a for x in past if x.b is None}
         firsts: dict[str, int] = {}
         for s in b:
             firsts[s.a] = firsts.get(s.a, 0) + 1
-        r = t.round + 1
-        games = pair(order, met(past), byes)
+        games = pair([x for x in ranked if x in playing], met(past),
+                     {x.a for x in past if x.b is None})
 
         def people(team: str | None) -> list[int | None]:
             """A team's seats this round: who withdrew, the robot."""
@@ -347,35 +270,31 @@ class TourneyBook:
                 return [None, None] if t.pairs else [None]
             return [m if m in here else None for m in members(team)] if t.pairs \
                 else [int(team[1:])]
-        try:
-            with self.engine.begin() as c:
-                done = c.execute(update(rows).where(rows.c.id == t.id,
-                                                    rows.c.round == t.round)
-                                 .values(round=r, status="running"))
-                if not done.rowcount:
-                    return False
-                for n, (x, y) in enumerate(games, start=1):
-                    if y is not None and firsts.get(y, 0) < firsts.get(x, 0):
-                        x, y = y, x                    # seat 0 to who had it less
-                    pa, pb = people(x), people(y)
-                    if pa[0] is None:                  # a person at the first seat
-                        pa.reverse()
-                    seats = [pa[0], pb[0], pa[1], pb[1]] if t.pairs else [pa[0], pb[0]]
-                    c.execute(boards.insert().values(
-                        tourney_id=t.id, round=r, board=n, table_id=secrets.token_hex(6),
-                        a=x, b=y, seats=json.dumps(seats)))
-        except IntegrityError:
-            return False
-        return True
+        r = t.round + 1
+        c.execute(update(rows).where(rows.c.id == t.id).values(round=r, status="running"))
+        for n, (x, y) in enumerate(games, start=1):
+            if y is not None and firsts.get(y, 0) < firsts.get(x, 0):
+                x, y = y, x                            # seat 0 to who had it less
+            pa, pb = people(x), people(y)
+            if pa[0] is None:                          # a person at the first seat
+                pa.reverse()
+            seats = [pa[0], pb[0], pa[1], pb[1]] if t.pairs else [pa[0], pb[0]]
+            c.execute(boards.insert().values(
+                tourney_id=t.id, round=r, board=n, table_id=secrets.token_hex(6),
+                a=x, b=y, seats=json.dumps(seats)))
 
-    def finish(self, t: Tourney, now: float) -> bool:
-        """The last round over: the pot to the places and the bank (once)."""
-        table = self.table(t)
+    def finish(self, t: Tourney, now: float, table: Sequence[Placed] | None = None
+               ) -> bool:
+        """The last round over: the pot to the places (``table``: an arena's
+        standings; else the Swiss ones) and the bank (once)."""
         with self.engine.begin() as c:
-            done = c.execute(update(rows).where(rows.c.id == t.id, rows.c.status == "running")
-                             .values(status="over", finished=int(now)))
-            if not done.rowcount:
+            t = lock(c, t.id)
+            if t.status != "running":
                 return False
+            if table is None:
+                table = self.table(t, read_entries(c, t.id), read_boards(c, t.id))
+            c.execute(update(rows).where(rows.c.id == t.id)
+                      .values(status="over", finished=int(now)))
             pot = ledger.balance(c, t.pot)
             if pot > 0:
                 paid, bank = prizes(pot, table)
@@ -398,6 +317,7 @@ def _board(s: BoardRow) -> Board:
     return Board(s.round, s.a, s.b, s.score, s.margin or 0)
 
 
-def teams_of(e: list[Entry]) -> list[str]:
-    """The entrants, in entry order (who left before the start: none)."""
-    return list(dict.fromkeys(x.team for x in e if x.withdrawn != 0 and x.team is not None))
+def _one_against_one(v: Variant) -> bool:
+    """Two players, or two pairs (parejas): one entrant against another."""
+    return v.players == 2 or (v.players == 4 and v.partnerships
+                              and v.match != "elimination")

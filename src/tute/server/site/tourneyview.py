@@ -9,13 +9,16 @@ from __future__ import annotations
 from typing import Any
 
 from tute.server.db.schema import ledger as movements
-from tute.server.site.tourneys import Tourney, TourneyBook, members
+from tute.server.site.arenas import ArenaRow, arena_table
+from tute.server.site.tourneys import Tourney, TourneyBook
+from tute.server.site.tourneyteams import members
 
 
 def summary(t: Tourney) -> dict[str, Any]:
     return {"id": t.id, "name": t.name, "variant": t.variant, "rounds": t.rounds,
             "fee": t.fee, "move_seconds": t.move_seconds, "robots": t.robot_level,
-            "starts": t.starts, "status": t.status, "round": t.round, "pairs": t.pairs}
+            "starts": t.starts, "status": t.status, "round": t.round, "pairs": t.pairs,
+            "kind": t.kind, "minutes": t.minutes, "ends": t.ends if t.kind == "arena" else None}
 
 
 def tourney_view(book: TourneyBook, t: Tourney, account: int | None) -> dict[str, Any]:
@@ -23,7 +26,7 @@ def tourney_view(book: TourneyBook, t: Tourney, account: int | None) -> dict[str
     b = book.boards(t.id)
     names = {x.account: x.name for x in e}
     entered = [x for x in e if x.withdrawn != 0]
-    table = book.table(t, e, b)
+    table = arena_table(e, b) if t.kind == "arena" else book.table(t, e, b)
     with book.engine.connect() as c:
         moved = c.execute(movements.select().where(
             (movements.c.source == t.pot) | (movements.c.dest == t.pot))).all()
@@ -42,8 +45,8 @@ def tourney_view(book: TourneyBook, t: Tourney, account: int | None) -> dict[str
         return None if team is None else [None if m is None else names.get(m, "?")
                                           for m in people(team)]
 
-    mine = next((s for s in b if s.round == t.round and s.score is None
-                 and account is not None and account in s.seats), None)
+    mine = next((s for s in b if (s.round == t.round or t.kind == "arena")
+                 and s.score is None and account is not None and account in s.seats), None)
     return {
         **summary(t), "pot": pot,
         "entrants": [{"name": x.name, "you": x.account == account,
@@ -56,8 +59,10 @@ def tourney_view(book: TourneyBook, t: Tourney, account: int | None) -> dict[str
                     "score": s.score, "margin": s.margin} for s in b],
         "standings": [{"rank": s.rank, "names": shown(s.entrant),
                        "you": account in people(s.entrant), "points": s.points,
-                       "buchholz": s.buchholz, "sonneborn": s.sonneborn,
-                       "difference": s.difference, "played": s.played,
+                       **({"games": s.games, "wins": s.wins, "on_fire": s.on_fire}
+                          if isinstance(s, ArenaRow) else
+                          {"buchholz": s.buchholz, "sonneborn": s.sonneborn,
+                           "difference": s.difference, "played": s.played}),
                        "withdrawn": all(m is None or m in left for m in people(s.entrant)),
                        "prize": sum(paid.get(m, 0) for m in people(s.entrant)
                                     if m is not None)} for s in table]}

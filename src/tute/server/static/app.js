@@ -403,7 +403,7 @@ function showHint(msg) {
 
 function drawAfter(v) {
   const watching = spectator();
-  $("hint").hidden = watching || !v.match || v.match.over || Boolean(tableInfo && tableInfo.competitive);
+  $("hint").hidden = watching || !v.match || v.match.over || Boolean(tableInfo && (tableInfo.competitive || tableInfo.tourney));
   $("hint").disabled = !v.legal.length;
   $("annul").hidden = watching || !v.match || v.match.over;
   $("auto-on").hidden = watching || !v.match || v.match.over || !$("auto-box").hidden;

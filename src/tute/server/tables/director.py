@@ -19,11 +19,13 @@ from typing import TypeVar
 from sqlalchemy import select
 
 from tute.server.db.schema import tables as table_rows
+from tute.server.site.arenas import arena_table, pair_waiting
 from tute.server.site.tourneys import BoardRow, Tourney, TourneyBook
 from tute.server.tables.lobby import Lobby
 
 log = logging.getLogger("tute.server")
 TICK_SECONDS = 1.0
+PRESENT_SECONDS = 12.0         # an arena's entrant, this long after their page last asked
 T = TypeVar("T")
 
 
@@ -32,6 +34,19 @@ class Director:
         self.book = book
         self.lobby = lobby
         self.poked = asyncio.Event()
+        self.seen: dict[tuple[str, int], float] = {}    # an arena's page, last asked
+
+    def here(self, tourney_id: str, account: int, now: float) -> bool:
+        """An entrant is on the tournament's page (an arena pairs who waits there);
+        whether they just came."""
+        came = now - self.seen.get((tourney_id, account), 0.0) > PRESENT_SECONDS
+        self.seen[(tourney_id, account)] = now
+        return came
+
+    def present(self, tourney_id: str, now: float) -> set[int]:
+        for key in [k for k, at in self.seen.items() if now - at > PRESENT_SECONDS]:
+            del self.seen[key]
+        return {a for (t, a) in self.seen if t == tourney_id}
 
     def poke(self) -> None:
         """Look now (a board ended, someone entered...), not at the next tick."""
@@ -63,12 +78,18 @@ class Director:
             t = await self._io(lambda: book.get(t.id))
             if t.status != "running":
                 return
-        boards = [b for b in await self._io(lambda: book.boards(t.id)) if b.round == t.round]
+        every = await self._io(lambda: book.boards(t.id))
+        boards = every if t.kind == "arena" else [b for b in every if b.round == t.round]
         waiting = [b for b in boards if b.score is None]
         stored = await self._io(lambda: self._stored({b.table_id for b in waiting}))
         for b in waiting:
-            if b.table_id not in self.lobby.tables and b.table_id not in stored:
-                await self._open(t, b)
+            here = self.lobby.tables.get(b.table_id)
+            if (here is None and b.table_id not in stored) or \
+                    (here is not None and here.status == "open"):
+                await self._open(t, b)           # not made, or made and not started
+        if t.kind == "arena":
+            await self._arena(t, now, bool(waiting))
+            return
         if waiting or not boards:
             return
         entries = await self._io(lambda: book.entries(t.id))
@@ -78,6 +99,23 @@ class Director:
         else:
             await self._io(lambda: book.pair_next(t))
             self.poke()                           # its tables at once
+
+    async def _arena(self, t: Tourney, now: float, playing: bool) -> None:
+        """An arena: pair who waits until the end; then, its games over, the prizes."""
+        book = self.book
+        if now < t.ends:
+            present = self.present(t.id, now)
+            if await self._io(lambda: pair_waiting(book, t, present, now)):
+                self.poke()
+            return
+        if playing:
+            return
+        e, b = await self._io(lambda: (book.entries(t.id), book.boards(t.id)))
+        table = arena_table(e, b)
+        if any(r.games for r in table):
+            await self._io(lambda: book.finish(t, now, table))
+        else:
+            await self._io(lambda: book.cancel(t, now))
 
     def _stored(self, ids: set[str]) -> set[str]:
         """Which of these tables the store holds (opened already, here or elsewhere)."""

@@ -261,16 +261,19 @@ class Lobby:
         """A tournament's board at its own table: its people seated (the first the
         host), robots in the other seats (the bye, a partner who withdrew), started at
         once with the tournament's clock (a person away is played for by the robot, as
-        at any table)."""
+        at any table).  A table made before and not started (a step failed): its
+        setting up goes on."""
         host_seat, account = next((s, a) for s, a in enumerate(board.seats) if a is not None)
         body = CreateTable(variant=t.variant, name=names[account], seat=host_seat,
                            robot_level=t.robot_level, move_seconds=t.move_seconds)
         options = dataclasses.replace(body.to_options(), tourney=t.id,
                                       tourney_round=board.round, tourney_board=board.board)
         host = Account(account, names[account]).player
-        table = await self._make(options, host, body, account, None, board.table_id)
+        table = self.tables.get(board.table_id)      # made before, not started: go on
+        if table is None:
+            table = await self._make(options, host, body, account, None, board.table_id)
         for seat, other in enumerate(board.seats):
-            if other is not None and seat != host_seat:
+            if other is not None and seat != host_seat and seat not in table.seats:
                 person = Account(other, names[other])
                 await table.sit(person.player, seat, person.name, person.id)
         await table.fill_robots(host)

@@ -122,10 +122,12 @@ class TableView:
 
     def deserted(self) -> bool:
         """A running match every person left, where nothing is at stake (a match that
-        counts is played to its end by the robots, and settled)."""
+        counts -- competitive, a tournament's game -- is played to its end by the
+        robots, and settled)."""
         people = {s for s, r in self.seats.items() if r.kind == "human"}
         return self.status == "playing" and bool(people) and people <= self.abandoned \
-            and not (self.options.competitive and not self.practice)
+            and not (self.options.competitive and not self.practice) \
+            and self.options.tourney is None
 
     def host_seat(self) -> int | None:
         return self.seat_of(self.host) if self.host is not None else None
@@ -256,7 +258,7 @@ class TableView:
         seat = self.seat_of(player)
         if seat is None or self.seats[seat].kind != "human":
             raise TableError("not_seated")
-        if self.options.competitive and not self.practice:
+        if (self.options.competitive and not self.practice) or self.options.tourney:
             raise TableError("no_hints_here")
         m = self.match
         in_hand = self.game_seat(seat)

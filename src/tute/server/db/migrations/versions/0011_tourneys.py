@@ -25,6 +25,7 @@ def upgrade() -> None:
         sa.Column("name", sa.String(80), nullable=False),
         sa.Column("variant", sa.String(200), nullable=False),
         sa.Column("rounds", sa.Integer, nullable=False),
+        sa.Column("minutes", sa.Integer, nullable=False),
         sa.Column("fee", sa.Integer, nullable=False),
         sa.Column("move_seconds", sa.Integer, nullable=False),
         sa.Column("robot_level", sa.String(32), nullable=False),

@@ -1,0 +1,136 @@
+"""A tournament's rows (:mod:`tute.server.site.tourneys`): the tournament and its boards
+as values, reading them in a transaction -- the tournament's row locked first, so that
+entering, leaving, pairing and paying never interleave, in one process or several --
+and the prizes' shares."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from sqlalchemy import select, update
+from sqlalchemy.engine import Connection
+
+from tute.core.errors import TuteError
+from tute.core.variants import parse_variant
+from tute.server.db.schema import tourney_boards as boards
+from tute.server.db.schema import tourney_entries as entries
+from tute.server.db.schema import tourneys as rows
+from tute.server.site import ledger
+from tute.server.site.tourneyteams import Entry
+
+TOURNEY_ID = re.compile(r"[0-9a-f]{12}")
+MAX_ROUNDS = 15
+MAX_MINUTES = 24 * 60
+MAX_FEE = 100_000
+PRIZES = {1: (100,), 2: (60, 40), 3: (50, 30, 20)}     # places paid: their shares, %
+
+
+class TourneyError(TuteError):
+    """A tournament that does not exist, or a request it cannot take."""
+
+
+@dataclass(frozen=True, slots=True)
+class Tourney:
+    id: str
+    name: str
+    variant: str
+    rounds: int
+    fee: int
+    move_seconds: int
+    robot_level: str
+    starts: int
+    status: str                        # open, running, over, cancelled
+    round: int                         # swiss: the round; arena: the pairings made
+    kind: str = "swiss"                # or arena
+    minutes: int = 0                   # arena: how long it runs
+
+    @property
+    def ends(self) -> int:
+        """An arena's end (no pairing after it; the games under way are played out)."""
+        return self.starts + self.minutes * 60
+
+    @property
+    def pot(self) -> str:
+        return f"tourney:{self.id}"
+
+    @property
+    def pairs(self) -> bool:
+        """Whether its entrants are pairs (parejas)."""
+        return parse_variant(self.variant).players == 4
+
+
+@dataclass(frozen=True, slots=True)
+class BoardRow:
+    """A board as the book keeps it: its entrants, each seat's account (None: a
+    robot), the result."""
+
+    round: int
+    board: int
+    table_id: str
+    a: str
+    b: str | None
+    seats: tuple[int | None, ...]
+    score: float | None
+    margin: int | None
+
+
+def _tourney(r: Any) -> Tourney:
+    return Tourney(r.id, r.name, r.variant, r.rounds, r.fee, r.move_seconds, r.robot_level,
+                   r.starts, r.status, r.round, r.kind, r.minutes)
+
+
+class Placed(Protocol):
+    """A line of standings: its place and its entrant."""
+
+    @property
+    def rank(self) -> int: ...
+    @property
+    def entrant(self) -> str: ...
+
+
+def paid_places(entrants: int) -> int:
+    """How many places share the pot: 1 under four entrants, 2 under eight, else 3."""
+    return 1 if entrants < 4 else 2 if entrants < 8 else 3
+
+
+def prizes(pot: int, table: Sequence[Placed]) -> tuple[dict[str, int], int]:
+    """The pot shared: (chips per entrant, the bank's), the bank's share first; places
+    tied share their prizes equally; what does not divide goes to the bank."""
+    cut = pot * ledger.BANK_SHARE // 100
+    rest = pot - cut
+    shares = PRIZES[paid_places(len(table))]
+    out: dict[str, int] = {}
+    for s in table:
+        place = s.rank                               # the first place this rank spans
+        tied = [x for x in table if x.rank == s.rank]
+        spanned = shares[place - 1:place - 1 + len(tied)]
+        if spanned:
+            out[s.entrant] = rest * sum(spanned) // 100 // len(tied)
+    return out, pot - sum(out.values())
+
+
+def lock(c: Connection, tourney_id: str) -> Tourney:
+    """The tournament as it is now, its row locked until the transaction ends (a write
+    first: SQLite takes its write lock, PostgreSQL the row's)."""
+    c.execute(update(rows).where(rows.c.id == tourney_id).values(round=rows.c.round))
+    r = c.execute(select(rows).where(rows.c.id == tourney_id)).first()
+    if r is None:
+        raise TourneyError("no_such_tourney")
+    return _tourney(r)
+
+
+def read_entries(c: Connection, tourney_id: str) -> list[Entry]:
+    return [Entry(r.account_id, r.name, r.ticket, r.withdrawn, r.partner_id, r.team)
+            for r in c.execute(select(entries).where(entries.c.tourney_id == tourney_id)
+                               .order_by(entries.c.joined, entries.c.account_id))]
+
+
+def read_boards(c: Connection, tourney_id: str) -> list[BoardRow]:
+    return [BoardRow(r.round, r.board, r.table_id, r.a, r.b, tuple(json.loads(r.seats)),
+                     r.score, r.margin)
+            for r in c.execute(select(boards).where(boards.c.tourney_id == tourney_id)
+                               .order_by(boards.c.round, boards.c.board))]
