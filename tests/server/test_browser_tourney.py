@@ -113,3 +113,43 @@ def test_a_person_plays_a_tournament_in_the_browser(server: Server) -> None:
         shot(desk, "tourney-desktop-final")
         browser.close()
     check_tourney(server.lobby.store.engine, t.id, FEE)
+
+
+def test_an_arena_in_the_browser(server: Server) -> None:
+    """An arena on a phone: entered while it runs, the person waiting on its page is
+    taken to a table, plays, comes back and is shown the arena's own standings (points,
+    games, wins, the streak) until it ends."""
+    from playwright.sync_api import sync_playwright
+
+    book = TourneyBook(server.lobby.store.engine)
+    t = book.create("Arena nocturna", "habanero", 0, 0, 30, "random", time.time() - 30,
+                    minutes=1)
+    bea = server.account("Bea", "127.0.0.2")
+    assert bea.post(f"/api/tourneys/{t.id}/join").status_code == 200
+    other = threading.Thread(target=play_tourney, args=(bea, t.id))
+    other.start()
+    with sync_playwright() as p:
+        browser = chromium(p)
+        page = browser.new_context(viewport=PHONE).new_page()
+        register(page, server.port, "Ana")
+        page.select_option("#speed", "fast")
+        page.wait_for_selector(f"#tourney-list button[data-tourney='{t.id}']")
+        assert "arena de 1 min" in page.inner_text("#tourney-list")
+        page.click(f"#tourney-list button[data-tourney='{t.id}']")
+        page.wait_for_selector("#tourney-join:not([hidden])")
+        assert "Arena:" in page.inner_text("#tourney-about")
+        page.click("#tourney-join")                     # while it runs: welcome
+        page.wait_for_selector("#table:not([hidden])", timeout=30_000)
+        _play_at_table(page)
+        page.click("#tourney-see")
+        page.wait_for_selector("#tourney-box:not([hidden]) #tourney-rows tr.mine")
+        heads = [h.inner_text() for h in page.query_selector_all("#tourney-head th")]
+        assert heads[3:6] == ["PJ", "PG", "×2"], heads
+        mine = page.query_selector_all("#tourney-rows tr.mine td")
+        assert int(mine[3].inner_text()) >= 1                 # a game played, counted
+        page.locator("#tourney-box").scroll_into_view_if_needed()
+        shot(page, "arena-phone")
+        page.click("#tourney-close")                      # off the page: not paired
+        browser.close()
+    other.join(120)
+    assert book.get(t.id).status in ("over", "running")

@@ -24,6 +24,10 @@ function when(tr, now) {
     const m = Math.max(1, Math.ceil((left % 3600) / 60));
     return t("tourney_starts_in", { span: h > 0 ? t("series_hours", { h, m: Math.min(59, m) }) : t("series_minutes", { m }) });
   }
+  if (tr.status === "running" && tr.kind === "arena") {
+    const left = Math.max(0, tr.ends - now);
+    return t("tourney_ends_in", { span: t("series_minutes", { m: Math.max(1, Math.ceil(left / 60)) }) });
+  }
   if (tr.status === "running") return t("tourney_round_of", { round: tr.round, rounds: tr.rounds });
   return t(tr.status === "over" ? "tourney_over" : "tourney_cancelled");
 }
@@ -43,7 +47,8 @@ export async function showTourneyList() {
     b.dataset.tourney = tr.id;
     const name = Object.assign(document.createElement("strong"), { textContent: tr.name });
     const facts = document.createElement("span");
-    facts.textContent = [game(tr.variant), t("tourney_rounds_n", { n: tr.rounds }),
+    facts.textContent = [game(tr.variant),
+      tr.kind === "arena" ? t("tourney_arena", { n: tr.minutes }) : t("tourney_rounds_n", { n: tr.rounds }),
       tr.fee ? t("tourney_fee", { n: tr.fee }) : t("tourney_free"), when(tr, got.now)].join(" · ");
     b.append(name, facts);
     b.onclick = () => openTourney(tr.id);
@@ -59,7 +64,16 @@ function cell(tr, text, cls) {
   tr.append(td);
 }
 
+// the standings: a Swiss tournament's tie-breaks, or an arena's games, wins and streak
 function drawStandings(view) {
+  const arena = view.kind === "arena";
+  const paid = view.standings.some((x) => x.prize > 0);     // the prizes' column once paid
+  const head = $("tourney-head");
+  head.replaceChildren(...["rank_col_place", "rank_col_name", "tourney_col_points",
+    ...(arena ? ["tourney_col_games", "tourney_col_wins", "tourney_col_fire"]
+      : ["tourney_col_buchholz", "tourney_col_sb", "series_col_difference"]),
+    ...(paid ? ["tourney_col_prize"] : [])].map((key) => Object.assign(document.createElement("th"), {
+    textContent: t(key), title: t(`${key}_long`) === `${key}_long` ? "" : t(`${key}_long`) })));
   const body = $("tourney-rows");
   body.replaceChildren();
   for (const s of view.standings) {
@@ -68,13 +82,19 @@ function drawStandings(view) {
     cell(tr, String(s.rank));
     cell(tr, s.withdrawn ? `${named(s.names)} ${t("tourney_withdrawn")}` : named(s.names));
     cell(tr, half(s.points));
-    cell(tr, half(s.buchholz));
-    cell(tr, half(s.sonneborn));
-    cell(tr, signed(s.difference));
-    cell(tr, s.prize ? String(s.prize) : "", "prize");
+    if (arena) {
+      cell(tr, String(s.games));
+      cell(tr, String(s.wins));
+      cell(tr, s.on_fire ? "×2" : "", "fire");
+    } else {
+      cell(tr, half(s.buchholz));
+      cell(tr, half(s.sonneborn));
+      cell(tr, signed(s.difference));
+    }
+    if (paid) cell(tr, s.prize ? String(s.prize) : "", "prize");
     body.append(tr);
   }
-  $("tourney-standings").hidden = view.status === "open";
+  $("tourney-standings").hidden = view.status === "open" && !view.standings.some((x) => x.points);
 }
 
 // every round's games: "Ana 1 – 0 Bea", the robot for the bye, each table to watch
@@ -84,7 +104,9 @@ function drawRounds(view) {
   box.replaceChildren();
   for (let r = view.round; r >= 1; r--) {
     const boards = view.boards.filter((b) => b.round === r);
-    const h = Object.assign(document.createElement("h4"), { textContent: t("tourney_round_n", { n: r }) });
+    if (!boards.length) continue;
+    const h = Object.assign(document.createElement("h4"), {
+      textContent: t(view.kind === "arena" ? "tourney_batch_n" : "tourney_round_n", { n: r }) });
     const list = document.createElement("ul");
     list.className = "tourney-boards";
     for (const b of boards) {
@@ -113,16 +135,20 @@ function draw(view) {
   shown = view;
   $("tourney-name").textContent = view.name;
   $("tourney-state").textContent = when(view, view.now);
+  $("tourney-about").textContent = t(view.kind === "arena" ? "tourney_arena_about" : "tourney_about");
   $("tourney-facts").textContent = [game(view.variant),
-    ...(view.pairs ? [t("tourney_pairs")] : []), t("tourney_swiss", { n: view.rounds }),
+    ...(view.pairs ? [t("tourney_pairs")] : []),
+    view.kind === "arena" ? t("tourney_arena", { n: view.minutes }) : t("tourney_swiss", { n: view.rounds }),
     t("tourney_clock", { s: view.move_seconds }),
     view.fee ? t("tourney_fee", { n: view.fee }) : t("tourney_free"),
     t("tourney_pot", { n: view.pot }), t("tourney_entrants_n", { n: view.entrants.length })].join(" · ");
   const logged = Boolean(wired && wired.loggedIn());
-  $("tourney-join").hidden = !(logged && view.status === "open" && !view.entered);
+  const entering = view.status === "open"       // an arena: until its end
+    || (view.kind === "arena" && view.status === "running" && view.now < view.ends);
+  $("tourney-join").hidden = !(logged && entering && !view.entered);
   $("tourney-partner-label").hidden = $("tourney-join").hidden || !view.pairs;
   $("tourney-leave").hidden = !(logged && view.entered && (view.status === "open" || view.status === "running"));
-  $("tourney-login").hidden = logged || view.status !== "open";
+  $("tourney-login").hidden = logged || !entering;
   $("tourney-entrants").textContent = view.status === "open"
     ? view.entrants.map((e) => e.name).join(", ") : "";
   $("tourney-go").hidden = !view.table;
