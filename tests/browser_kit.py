@@ -53,6 +53,15 @@ def wait_until(page: Page, expression: str, timeout: float = 15.0) -> None:
         page.wait_for_timeout(50)
 
 
+def inside_width(page: Page, selector: str) -> None:
+    """The element is drawn, with a size, within the page's width (a player sees it
+    without scrolling sideways)."""
+    box = page.query_selector(selector).bounding_box()           # type: ignore[union-attr]
+    width = page.viewport_size["width"]                          # type: ignore[index]
+    assert box is not None and box["width"] > 0 and box["height"] > 0, selector
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1, (selector, box)
+
+
 def shot(page: Page, name: str) -> Path:
     """A screenshot of the page as it is now, kept under :data:`SCREENS`."""
     SCREENS.mkdir(parents=True, exist_ok=True)

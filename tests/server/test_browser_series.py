@@ -15,7 +15,16 @@ from pathlib import Path
 import pytest
 from sqlalchemy import update
 
-from browser_kit import DESKTOP, PHONE, chromium, click, needs_chromium, register, shot
+from browser_kit import (
+    DESKTOP,
+    PHONE,
+    chromium,
+    click,
+    inside_width,
+    needs_chromium,
+    register,
+    shot,
+)
 from server_harness import Server, until
 from tute.server.db.schema import series as series_rows
 from tute.server.site.series import SeriesBook
@@ -28,14 +37,6 @@ def server(tmp_path: Path) -> Iterator[Server]:
     s = Server(f"sqlite:///{tmp_path / 'series.db'}", robot_delay=0.0)
     yield s
     s.stop()
-
-
-def _inside(page: object, selector: str) -> None:
-    """The element is drawn, with a size, within the page's width."""
-    box = page.query_selector(selector).bounding_box()           # type: ignore[attr-defined]
-    width = page.viewport_size["width"]                          # type: ignore[attr-defined]
-    assert box is not None and box["width"] > 0 and box["height"] > 0, selector
-    assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1, (selector, box)
 
 
 def test_a_person_plays_a_series_deal_and_sees_the_field(server: Server) -> None:
@@ -60,7 +61,7 @@ def test_a_person_plays_a_series_deal_and_sees_the_field(server: Server) -> None
         assert "Tute habanero" in listed or "habanero" in listed.lower(), listed
         assert "1 mano" in listed and "cierra en" in listed, listed
         page.locator("#series-panel").scroll_into_view_if_needed()
-        _inside(page, f"#series-list button[data-series='{made.id}']")
+        inside_width(page, f"#series-list button[data-series='{made.id}']")
         shot(page, "series-phone-lobby")
         page.click(f"#series-list button[data-series='{made.id}']")
         page.wait_for_selector("#series-box:not([hidden])")
@@ -107,7 +108,7 @@ def test_a_person_plays_a_series_deal_and_sees_the_field(server: Server) -> None
         page.locator("#series-box").scroll_into_view_if_needed()
         for sel in ("#series-rows tr.mine", "#series-deals li .field-strip",
                     "#series-deals li a.could-win"):
-            _inside(page, sel)
+            inside_width(page, sel)
         shot(page, "series-phone-page")
 
         with server.lobby.store.engine.begin() as c:            # the series closes
@@ -124,7 +125,7 @@ def test_a_person_plays_a_series_deal_and_sees_the_field(server: Server) -> None
         assert "jugadas 1 de 1" in text and "de 2" in text, text
         desk.click("#profile-series li button")
         desk.wait_for_selector("#series-box:not([hidden])")
-        _inside(desk, "#series-deals li .field-strip")
+        inside_width(desk, "#series-deals li .field-strip")
         assert made.master in desk.inner_text("#series-master")      # closed: revealed
         assert desk.get_attribute("#series-export", "href") == \
             f"/api/series/{made.id}/export"

@@ -14,7 +14,16 @@ from pathlib import Path
 
 import pytest
 
-from browser_kit import DESKTOP, PHONE, chromium, click, needs_chromium, register, shot
+from browser_kit import (
+    DESKTOP,
+    PHONE,
+    chromium,
+    click,
+    inside_width,
+    needs_chromium,
+    register,
+    shot,
+)
 from server_harness import Server
 from tourney_kit import check_tourney, play_tourney
 from tute.server.site.tourneys import TourneyBook
@@ -28,13 +37,6 @@ def server(tmp_path: Path) -> Iterator[Server]:
     s = Server(f"sqlite:///{tmp_path / 'tourney.db'}", robot_delay=0.0)
     yield s
     s.stop()
-
-
-def _inside(page: object, selector: str) -> None:
-    box = page.query_selector(selector).bounding_box()           # type: ignore[attr-defined]
-    width = page.viewport_size["width"]                          # type: ignore[attr-defined]
-    assert box is not None and box["width"] > 0 and box["height"] > 0, selector
-    assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1, (selector, box)
 
 
 def _play_at_table(page: object) -> None:
@@ -97,7 +99,7 @@ def test_a_person_plays_a_tournament_in_the_browser(server: Server) -> None:
         assert page.query_selector_all(".tourney-boards li a[href^='/games/']")
         assert len(page.query_selector_all("#tourney-rounds h4")) == 2
         page.locator("#tourney-standings").scroll_into_view_if_needed()
-        _inside(page, "#tourney-rows tr.mine")
+        inside_width(page, "#tourney-rows tr.mine")
         shot(page, "tourney-phone-final")
         prize = page.inner_text("#tourney-rows tr:first-child td.prize")
         assert prize.strip().isdigit() and int(prize) > 0
@@ -109,7 +111,7 @@ def test_a_person_plays_a_tournament_in_the_browser(server: Server) -> None:
         desk.wait_for_selector(f"#tourney-list button[data-tourney='{t.id}']")
         desk.click(f"#tourney-list button[data-tourney='{t.id}']")
         desk.wait_for_selector("#tourney-box:not([hidden]) #tourney-rows tr")
-        _inside(desk, "#tourney-rows")
+        inside_width(desk, "#tourney-rows")
         shot(desk, "tourney-desktop-final")
         browser.close()
     check_tourney(server.lobby.store.engine, t.id, FEE)

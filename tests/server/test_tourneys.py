@@ -8,12 +8,17 @@ of the stored results, and the pot is paid out to the last chip (the ledger hold
 from __future__ import annotations
 
 import itertools
+import json
 import threading
 import time
 
+import pytest
+
 from server_harness import Server
 from tourney_kit import check_tourney, play_tourney
+from tute.core.errors import TuteError
 from tute.server.site.tourneys import TourneyBook
+from tute.tools.tourneyfile import read_tourney, verify_tourney
 
 FEE = 100
 
@@ -34,6 +39,8 @@ def test_a_swiss_tournament_of_five_with_a_withdrawal(db: str) -> None:
         assert seen["entered"] and seen["pot"] == 5 * FEE and len(seen["entrants"]) == 5
         guest = s.client("127.0.0.40")
         assert guest.post(f"/api/tourneys/{t.id}/join").status_code == 401
+        early = guest.get(f"/api/tourneys/{t.id}/export")
+        assert early.status_code == 409 and early.json()["key"] == "tourney_not_over"
         assert guest.get("/api/tourneys/nope").status_code == 404
         threads = []
         for k, c in enumerate(people):
@@ -50,6 +57,19 @@ def test_a_swiss_tournament_of_five_with_a_withdrawal(db: str) -> None:
         late = s.account("Tarde", "127.0.0.30")
         r = late.post(f"/api/tourneys/{t.id}/join")
         assert r.status_code == 409 and r.json()["key"] == "tourney_not_open"
+        # the export: every game's record verifies and makes the result counted
+        exported = guest.get(f"/api/tourneys/{t.id}/export")
+        assert exported.status_code == 200
+        data = json.loads(exported.text)
+        checks = verify_tourney(read_tourney(data))
+        assert len(checks) == len(book.boards(t.id)) >= 7
+        assert {c.verdict for c in checks} == {"ok"}
+        data["games"][0]["margin"] += 1                      # one result changed
+        lie = verify_tourney(read_tourney(data))
+        assert [c.verdict for c in lie].count("bad") == 1
+        assert lie[0].why == "tourney_check_result" and "DOES NOT" in lie[0].text("en")
+        with pytest.raises(TuteError):
+            read_tourney({"format": "tute-tourney/1", "games": [{"round": "x"}]})
         final = ana.get(f"/api/tourneys/{t.id}").json()
         assert final["status"] == "over" and final["pot"] == 5 * FEE    # paid in, in all
         assert sum(x["prize"] for x in final["standings"]) == sum(m.amount for m in prizes)

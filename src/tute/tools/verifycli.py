@@ -1,27 +1,37 @@
 """``tute verify FILE...``: each file a record (every hand derived again from its seeds,
-:mod:`tute.tools.verify`) or a closed duplicate series' export (its master against its
-commitments and every play, :mod:`tute.tools.seriesfile`)."""
+:mod:`tute.tools.verify`), a closed duplicate series' export (its master against its
+commitments and every play, :mod:`tute.tools.seriesfile`) or a finished tournament's
+(every game's record and result, :mod:`tute.tools.tourneyfile`)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
 from tute.core.errors import TuteError
 from tute.core.records import parse_record
-from tute.tools.seriesfile import read_series, verify_series
+from tute.tools.seriesfile import SeriesFileError, read_series, verify_series
+from tute.tools.tourneyfile import FORMAT as TOURNEY_FORMAT
+from tute.tools.tourneyfile import read_tourney, verify_tourney
 from tute.tools.verify import verify_record
 
 CODES = {"ok": 0, "none": 3, "bad": 1}
 
 
 def _verdicts(text: str, lang: str) -> list[tuple[str, str]]:
-    """Each check of the file's text: its verdict and its line (a series' export is
-    JSON, a record is not)."""
-    if text.lstrip().startswith("{"):
-        return [(c.verdict, c.text(lang)) for c in verify_series(read_series(text))]
-    return [(c.verdict, c.text(lang)) for c in verify_record(parse_record(text))]
+    """Each check of the file's text: its verdict and its line (a series' or a
+    tournament's export is JSON, a record is not)."""
+    if not text.lstrip().startswith("{"):
+        return [(c.verdict, c.text(lang)) for c in verify_record(parse_record(text))]
+    try:
+        data = json.loads(text)
+    except ValueError as e:
+        raise SeriesFileError("series_file_not_json") from e
+    if isinstance(data, dict) and data.get("format") == TOURNEY_FORMAT:
+        return [(c.verdict, c.text(lang)) for c in verify_tourney(read_tourney(data))]
+    return [(c.verdict, c.text(lang)) for c in verify_series(read_series(text))]
 
 
 def main(paths: Sequence[str], out: TextIO, err: TextIO, lang: str = "es") -> int:

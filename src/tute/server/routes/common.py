@@ -39,7 +39,7 @@ STATUS = {"no_such_table": 404, "table_broken": 410, "only_host": 403,
           "no_such_series": 404, "series_not_open": 409, "series_deal_played": 409,
           "series_all_played": 409, "series_not_closed": 409, "no_such_tourney": 404,
           "tourney_not_open": 409, "tourney_entered": 409, "tourney_not_entered": 409,
-          "tourney_over": 409, "tourney_no_partner": 404}
+          "tourney_over": 409, "tourney_no_partner": 404, "tourney_not_over": 409}
 
 
 def error(e: TuteError, lang: str) -> JSONResponse:

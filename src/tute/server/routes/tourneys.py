@@ -6,13 +6,16 @@ from __future__ import annotations
 import time
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from tute.server.routes.common import Site, run
+from tute.server.site.tourneys import Tourney, TourneyError
+from tute.server.site.tourneyteams import members
 from tute.server.site.tourneyview import summary, tourney_view
 from tute.server.tables.director import Director
 from tute.server.wire.protocol import TourneyJoin, decode_body
+from tute.tools.tourneyfile import TourneyFile, TourneyGame, tourney_json
 
 
 def routes(site: Site, director: Director) -> list[BaseRoute]:
@@ -52,7 +55,31 @@ def routes(site: Site, director: Director) -> list[BaseRoute]:
         director.poke()
         return JSONResponse(await run(lambda: tourney_view(book, t, person.id)))
 
+    def exported(t: Tourney) -> str:
+        """A finished tournament as one file (``tute verify`` checks it)."""
+        names = {e.account: e.name for e in book.entries(t.id)}
+
+        def entrant(team: str | None) -> str:
+            if team is None:
+                return ""
+            people = members(team) if team.startswith("t") else (int(team[1:]),)
+            return " / ".join("robot" if m is None else names.get(m, "?") for m in people)
+        return tourney_json(TourneyFile(t.id, t.name, t.variant, t.kind, tuple(
+            TourneyGame(b.round, b.board, entrant(b.a), entrant(b.b), float(b.score),
+                        int(b.margin or 0), site.kept.record_text(b.table_id, 1))
+            for b in book.boards(t.id) if b.score is not None)))
+
+    async def export(request: Request) -> Response:
+        """A finished tournament: every game's record and the result counted."""
+        t = await run(lambda: book.get(request.path_params["tourney_id"]))
+        if t.status != "over":
+            raise TourneyError("tourney_not_over")
+        text = await run(lambda: exported(t))
+        return Response(text, media_type="application/json; charset=utf-8", headers={
+            "content-disposition": f'attachment; filename="tute-tourney-{t.id}.json"'})
+
     return [Route("/api/tourneys", listed, methods=["GET"]),
+            Route("/api/tourneys/{tourney_id}/export", export, methods=["GET"]),
             Route("/api/tourneys/{tourney_id}", one, methods=["GET"]),
             Route("/api/tourneys/{tourney_id}/join", join, methods=["POST"]),
             Route("/api/tourneys/{tourney_id}/leave", leave, methods=["POST"])]
