@@ -261,6 +261,7 @@ tourney_entries = Table(
     Column("withdrawn", Integer, nullable=True),            # the round it left after
     Column("partner_id", Integer, nullable=True),           # parejas: the partner asked for
     Column("team", String(40), nullable=True),              # its entrant (parejas: drawn)
+    Column("seen", Integer, nullable=True),                 # an arena: last on its page
 )
 tourney_boards = Table(
     "tute_tourney_boards", metadata,

@@ -31,9 +31,13 @@ def routes(site: Site, director: Director) -> list[BaseRoute]:
         person = await run(lambda: site.account(request))
         t = await run(lambda: book.get(request.path_params["tourney_id"]))
         seen = await run(lambda: tourney_view(book, t, None if person is None else person.id))
-        if person is not None and seen["entered"] and t.kind == "arena" and \
-                director.here(t.id, person.id, time.time()):
-            director.poke()                       # just came: paired at once if it can
+        if person is not None and seen["entered"] and t.kind == "arena":
+            now = time.time()
+            came, write = director.here(t.id, person.id, now)
+            if write:
+                await run(lambda: book.seen(t.id, person.id, now))
+            if came:
+                director.poke()                   # just came: paired at once if it can
         return JSONResponse({**seen, "now": time.time()})
 
     async def join(request: Request) -> JSONResponse:

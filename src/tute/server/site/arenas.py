@@ -17,9 +17,10 @@ import json
 import secrets
 from dataclasses import dataclass
 
-from sqlalchemy import update
+from sqlalchemy import select, update
 
 from tute.server.db.schema import tourney_boards as boards
+from tute.server.db.schema import tourney_entries as entries
 from tute.server.db.schema import tourneys as rows
 from tute.server.site.tourneyrows import lock, read_boards, read_entries
 from tute.server.site.tourneys import BoardRow, Tourney, TourneyBook
@@ -64,8 +65,8 @@ def arena_table(e: list[Entry], b: list[BoardRow]) -> list[ArenaRow]:
     return out
 
 
-def pair_waiting(book: TourneyBook, t: Tourney, present: set[int], now: float) -> int:
-    """Pair the entrants waiting now -- present on the page, in no game -- as a batch
+def pair_waiting(book: TourneyBook, t: Tourney, since: float, now: float) -> int:
+    """Pair the entrants waiting now -- on the page since ``since``, in no game -- as a batch
     of boards, decided on the tournament as it is in the database, its row locked.
     How many boards it made."""
     with book.engine.begin() as c:
@@ -74,6 +75,8 @@ def pair_waiting(book: TourneyBook, t: Tourney, present: set[int], now: float) -
             return 0
         e, b = read_entries(c, t.id), read_boards(c, t.id)
         busy = {a for s in b if s.score is None for a in s.seats if a is not None}
+        present = {int(a) for a in c.execute(select(entries.c.account_id).where(
+            entries.c.tourney_id == t.id, entries.c.seen >= int(since))).scalars()}
         waiting = [x.team for x in e if x.withdrawn is None and x.team is not None
                    and x.account in present and x.account not in busy]
         if len(waiting) < 2:

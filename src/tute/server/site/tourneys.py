@@ -195,6 +195,13 @@ class TourneyBook:
             if t.status == "open":
                 self._refund(c, t, account, found.ticket)
 
+    def seen(self, tourney_id: str, account: int, now: float) -> None:
+        """An arena's entrant is on its page now (waiting to be paired)."""
+        with self.engine.begin() as c:
+            c.execute(update(entries).where(entries.c.tourney_id == tourney_id,
+                                            entries.c.account_id == account)
+                      .values(seen=int(now)))
+
     def _refund(self, c: Connection, t: Tourney, account: int, ticket: str) -> None:
         if t.fee:
             ledger.move(c, f"tourney-refund:{t.id}:{ticket}", t.pot, ledger.player(account),

@@ -26,6 +26,7 @@ from tute.server.tables.lobby import Lobby
 log = logging.getLogger("tute.server")
 TICK_SECONDS = 1.0
 PRESENT_SECONDS = 12.0         # an arena's entrant, this long after their page last asked
+SEEN_EVERY = 4.0               # how often a waiting entrant's presence is written
 T = TypeVar("T")
 
 
@@ -34,19 +35,20 @@ class Director:
         self.book = book
         self.lobby = lobby
         self.poked = asyncio.Event()
-        self.seen: dict[tuple[str, int], float] = {}    # an arena's page, last asked
+        self.told: dict[tuple[str, int], float] = {}    # an arena's page: last written
 
-    def here(self, tourney_id: str, account: int, now: float) -> bool:
-        """An entrant is on the tournament's page (an arena pairs who waits there);
-        whether they just came."""
-        came = now - self.seen.get((tourney_id, account), 0.0) > PRESENT_SECONDS
-        self.seen[(tourney_id, account)] = now
-        return came
-
-    def present(self, tourney_id: str, now: float) -> set[int]:
-        for key in [k for k, at in self.seen.items() if now - at > PRESENT_SECONDS]:
-            del self.seen[key]
-        return {a for (t, a) in self.seen if t == tourney_id}
+    def here(self, tourney_id: str, account: int, now: float) -> tuple[bool, bool]:
+        """An entrant is on an arena's page (it pairs who waits there; on the event
+        loop): whether they just came, and whether to write it to the database now
+        (every few seconds: any process's director reads it there)."""
+        key = (tourney_id, account)
+        last = self.told.get(key, 0.0)
+        write = now - last >= SEEN_EVERY
+        if write:
+            self.told[key] = now
+        for old in [k for k, at in self.told.items() if now - at > PRESENT_SECONDS]:
+            del self.told[old]
+        return now - last > PRESENT_SECONDS, write
 
     def poke(self) -> None:
         """Look now (a board ended, someone entered...), not at the next tick."""
@@ -104,8 +106,7 @@ class Director:
         """An arena: pair who waits until the end; then, its games over, the prizes."""
         book = self.book
         if now < t.ends:
-            present = self.present(t.id, now)
-            if await self._io(lambda: pair_waiting(book, t, present, now)):
+            if await self._io(lambda: pair_waiting(book, t, now - PRESENT_SECONDS, now)):
                 self.poke()
             return
         if playing:

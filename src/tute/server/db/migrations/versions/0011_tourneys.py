@@ -46,6 +46,7 @@ def upgrade() -> None:
         sa.Column("withdrawn", sa.Integer, nullable=True),
         sa.Column("partner_id", sa.Integer, nullable=True),
         sa.Column("team", sa.String(40), nullable=True),
+        sa.Column("seen", sa.Integer, nullable=True),
     )
     op.create_table(
         "tute_tourney_boards",
