@@ -583,6 +583,19 @@ def _cmd_tourney(args: argparse.Namespace) -> int:
                   f"{t.variant}, entry {t.fee} chips, starts "
                   f"{time.strftime('%Y-%m-%d %H:%M', time.gmtime(t.starts))} UTC")
             return 0
+        if args.tourney_command == "cancel":
+            try:
+                t = book.get(args.id)
+            except TuteError as e:
+                print(f"tute: {e.localized(args.lang)}", file=sys.stderr)
+                return 2
+            if not book.cancel(t, time.time()):
+                print(f"tute: tournament {t.id} is {t.status}: nothing to cancel",
+                      file=sys.stderr)
+                return 1
+            print(f"tute: tournament {t.id} cancelled; every entry still in its pot given "
+                  "back (the games under way are played out)")
+            return 0
         for t in book.listed():
             kind = f"arena {t.minutes} min" if t.kind == "arena" else \
                 f"round {t.round}/{t.rounds}"
@@ -934,6 +947,11 @@ def build_parser() -> argparse.ArgumentParser:
     tn.add_argument("--lang", default="es", choices=("es", "pt", "it", "en"))
     tn.add_argument("--db", help=DB_HELP)
     tn.set_defaults(func=_cmd_tourney)
+    tc = to_sub.add_parser("cancel", help="cancel a tournament: the entries given back")
+    tc.add_argument("id", help="the tournament's id (tute admin tourney list)")
+    tc.add_argument("--lang", default="es", choices=("es", "pt", "it", "en"))
+    tc.add_argument("--db", help=DB_HELP)
+    tc.set_defaults(func=_cmd_tourney)
     tl = to_sub.add_parser("list", help="the tournaments: running, open, ended")
     tl.add_argument("--db", help=DB_HELP)
     tl.set_defaults(func=_cmd_tourney)

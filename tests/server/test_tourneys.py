@@ -189,3 +189,49 @@ def test_an_arena_pairs_who_waits_until_its_end(db: str) -> None:
         assert view["pot"] == 4 * FEE and sum(x["prize"] for x in view["standings"]) > 0
     finally:
         s.stop()
+
+
+def test_the_operator_cancels_a_running_tournament_and_every_fee_comes_back(
+        tmp_path: object) -> None:
+    """``tute admin tourney cancel``: a Swiss tournament under way, one entrant
+    withdrawn, another left before the start -- everyone who paid gets the fee back
+    once, the pot ends at 0, the ledger holds; a second cancel changes nothing; and a
+    match too long for a round is refused when the tournament is made."""
+    import subprocess
+    import sys
+
+    from tute.server.site import ledger
+    from tute.server.store import Store
+
+    db = f"sqlite:///{tmp_path}/c.db"
+    store = Store(db)
+    try:
+        book = TourneyBook(store.engine)
+        t = book.create("Copa", "habanero", 3, FEE, 30, "random", time.time() + 3600)
+        for a in range(1, 6):
+            assert ledger.transfer(store.engine, f"grant:{a}", ledger.MINT,
+                                   ledger.player(a), 1000, "grant")
+            book.join(t, a, f"P{a}", time.time())
+        book.leave(book.get(t.id), 5)                    # before the start: back now
+        assert book.start(book.get(t.id), t.starts)
+        book.leave(book.get(t.id), 4)                    # withdrawn while it runs
+        with pytest.raises(TuteError) as long:
+            book.create("Larga", "habanero(match_target=99)", 3, 0, 30, "random",
+                        time.time() + 60)
+        assert long.value.key == "tourney_long_match"
+    finally:
+        store.close()
+    run = [sys.executable, "-m", "tute.cli", "admin", "tourney", "cancel", t.id, "--db", db]
+    done = subprocess.run(run, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    again = subprocess.run(run, capture_output=True, text=True, timeout=60)
+    assert again.returncode == 1 and "nothing to cancel" in again.stderr
+    store = Store(db)
+    try:
+        with store.engine.connect() as c:
+            assert ledger.balance(c, t.pot) == 0
+            assert all(ledger.balance(c, ledger.player(a)) == 1000 for a in range(1, 6))
+        assert ledger.check(store.engine) == []
+        assert TourneyBook(store.engine).get(t.id).status == "cancelled"
+    finally:
+        store.close()

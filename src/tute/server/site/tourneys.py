@@ -74,6 +74,8 @@ class TourneyBook:
         v = parse_variant(variant)                  # a refusal in words if it is not one
         if not _one_against_one(v) or (minutes and v.players != 2):
             raise TourneyError("tourney_two_players")
+        if v.match_target > (1000 if v.match == "cumulative" else 9):
+            raise TourneyError("tourney_long_match")   # a round waits for every game
         if minutes and not 1 <= minutes <= MAX_MINUTES:
             raise TourneyError("tourney_bad_minutes", max=MAX_MINUTES)
         if not minutes and not 1 <= rounds <= MAX_ROUNDS:
@@ -233,7 +235,8 @@ class TourneyBook:
             return True
 
     def cancel(self, t: Tourney, now: float) -> bool:
-        """Too few to play: cancelled, every fee still in the pot given back (once)."""
+        """Too few to play, or the operator's word: cancelled, every fee still in the
+        pot given back (once; games under way are played out, counting for nothing)."""
         with self.engine.begin() as c:
             t = lock(c, t.id)
             if t.status not in ("open", "running"):
@@ -245,7 +248,7 @@ class TourneyBook:
         c.execute(update(rows).where(rows.c.id == t.id)
                   .values(status="cancelled", finished=int(now)))
         for x in read_entries(c, t.id):
-            if x.withdrawn is None or (t.kind == "arena" and x.withdrawn != 0):
+            if x.withdrawn != 0:                       # (0: given back on leaving)
                 self._refund(c, t, x.account, x.ticket)
 
     def pair_next(self, t: Tourney) -> bool:
