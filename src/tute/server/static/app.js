@@ -18,7 +18,7 @@ import { announce, placeAnnouncement } from "/static/announce.js";
 import { earnedLines } from "/static/achievements.js";
 import { face } from "/static/avatars.js";
 import { wireLook } from "/static/look.js";
-import { seedFor, showDeal } from "/static/fairdeal.js";
+import { nextSeen, seedFor, showDeal } from "/static/fairdeal.js";
 import { showLog, wireLog } from "/static/handlog.js";
 import { showRematch, wireRematch } from "/static/rematch.js";
 import { seriesAfter, showSeriesList, wireSeries } from "/static/series.js";
@@ -145,7 +145,9 @@ async function createAndPlay(ev) {
   try {
     const { id, seat } = await api("/api/tables", { ...tableOptions(), name, seat: 0 });
     await api(`/api/tables/${id}/robots`, {});
+    const seen = nextSeen();                 // the first deal's commitment, before the start
     enter(id, seat);
+    await seen;
     await api(`/api/tables/${id}/start`, {});
   } catch (e) { say(e.message); }
 }

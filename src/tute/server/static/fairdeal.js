@@ -9,6 +9,7 @@ import { t } from "/static/i18n.js";
 const $ = (id) => document.getElementById(id);
 const published = new Set();   // commitments this page saw before their deal
 let sent = null;               // {commitment, seed}: what this page added last
+let waiting = [];              // who waits for a commitment to be seen (nextSeen)
 
 function hex(bytes) {
   return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
@@ -18,10 +19,18 @@ function hex(bytes) {
 export function seedFor(d, seat, send) {
   if (!d || !d.next) return;
   published.add(d.next);
+  waiting.forEach((done) => done());
+  waiting = [];
   if (seat === null || seat === undefined) return;
   if ((d.seeded || []).includes(seat) || (sent && sent.commitment === d.next)) return;
   const seed = hex(crypto.getRandomValues(new Uint8Array(16)));
   if (send({ type: "seed", seed }) !== false) sent = { commitment: d.next, seed };
+}
+
+// a promise kept once this page has seen a commitment published (or after ms): a table
+// started only then is dealt from a commitment the page saw, with the page's seed in it
+export function nextSeen(ms = 3000) {
+  return new Promise((done) => { waiting.push(done); setTimeout(done, ms); });
 }
 
 async function hashes(seed, commitment) {
