@@ -189,10 +189,11 @@ def _read_record(path: str, lang: str) -> GameRecord | int:
     file cannot be read, 1: it is not a record the rules accept)."""
     from pathlib import Path
 
-    from tute.core.records import RecordError, parse_record
+    from tute.core.notation import read_one
+    from tute.core.records import RecordError
 
     try:
-        return parse_record(Path(path).read_text(encoding="utf-8"))
+        return read_one(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as e:
         print(f"tute: {path}: {e}", file=sys.stderr)
         return 2
@@ -215,6 +216,12 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     colour = sys.stdout.isatty() and not args.no_color
     print_replay(record, sys.stdout, Style(colour, args.lang), seat=args.seat, pause=args.step)
     return 0
+
+
+def _cmd_notation(args: argparse.Namespace) -> int:
+    from tute.tools.notationcli import convert
+
+    return convert(args.file, args.to, args.game, args.out, sys.stdout, sys.stderr, args.lang)
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
@@ -968,13 +975,24 @@ def build_parser() -> argparse.ArgumentParser:
     ru.set_defaults(func=_cmd_rules)
 
     r = sub.add_parser("replay", help="step through a game record trick by trick")
-    r.add_argument("file", help="a record (see docs/records.md)")
+    r.add_argument("file", help="a record: .tute (docs/records.md) or .tpn (docs/notation.md)")
     r.add_argument("--seat", type=int, help="show only what this seat could see")
     r.add_argument("--json", action="store_true", help="print the record as JSON")
     r.add_argument("--step", action="store_true", help="wait for Enter after each trick")
     r.add_argument("--lang", default="es", choices=("es", "pt", "it", "en"))
     r.add_argument("--no-color", action="store_true", help="no colours")
     r.set_defaults(func=_cmd_replay)
+
+    no = sub.add_parser("notation", help="a record in the portable notation (.tpn, "
+                                         "docs/notation.md), or one back as .tute")
+    no.add_argument("file", help="a .tute record or a .tpn file")
+    no.add_argument("--to", choices=("tpn", "tute"), default=None,
+                    help="the format written (default: the other one)")
+    no.add_argument("--game", type=int, default=None,
+                    help="of a .tpn holding several matches, the one written (1 the first)")
+    no.add_argument("--out", help="write to this file instead of printing")
+    no.add_argument("--lang", default="es", choices=("es", "pt", "it", "en"))
+    no.set_defaults(func=_cmd_notation)
 
     ve = sub.add_parser("verify", help="derive every deal of records again from their "
                                        "seeds (docs/verifiable-deals.md)")
@@ -984,7 +1002,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     an = sub.add_parser("analyze", help="judge every decision of a seat in a record, "
                                         "from what it knew")
-    an.add_argument("file", help="a record (see docs/records.md)")
+    an.add_argument("file", help="a record: .tute (docs/records.md) or .tpn")
     an.add_argument("--seat", type=int, default=0, help="the seat to judge (default 0)")
     judged = Settings()                    # the analysis's defaults
     an.add_argument("--samples", type=int, default=judged.max_samples,

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from server_harness import Server, play_out, until
+from tute.core.notation import parse_notation
 from tute.core.records import parse_record, replay
 from tute.server.site import ledger
 
@@ -72,6 +73,11 @@ def test_a_finished_match_is_kept_replayed_and_downloaded(db: str, tmp_path: Pat
         shown = subprocess.run([sys.executable, "-m", "tute.cli", "replay", str(path)],
                                capture_output=True, text=True, timeout=60)
         assert shown.returncode == 0 and "Ana" in shown.stdout, shown.stderr
+        # and in the portable notation, the same match (tute replay reads it too)
+        tpn = stranger.get(f"/api/games/{kept['id']}/record.tpn")
+        assert tpn.status_code == 200 and 'filename="tute-' in tpn.headers[
+            "content-disposition"] and tpn.headers["content-disposition"].endswith('.tpn"')
+        assert parse_notation(tpn.text) == [record]
         # what is not a kept match is refused in words
         for bad in ("nope", f"{table}-2", f"{table}-0", table.upper() + "-1", f"{table}-1x",
                     "x" * 500):
@@ -128,6 +134,7 @@ def test_a_private_tables_games_are_only_for_who_could_sit_there(tmp_path: Path)
         stranger, guest = s.account("Caro", "127.0.0.3"), s.client("127.0.0.4")
         for c in (stranger, guest):
             for path in (f"/api/games/{game}?hand=1", f"/api/games/{game}/record.tute",
+                         f"/api/games/{game}/record.tpn",
                          f"/api/games/{game}/analysis?hand=1&seat=0"):
                 r = c.get(path)
                 assert r.status_code == 404 and r.json()["key"] == "no_such_game", path

@@ -12,6 +12,7 @@ import json
 from sqlalchemy import update
 
 from server_harness import Server, until
+from tute.core.notation import parse_notation
 from tute.server.db.schema import series as series_rows
 from tute.server.site.series import SeriesBook
 from tute.tools.seriesfile import read_series, verify_series
@@ -35,6 +36,7 @@ def _doors(client: object, game: str) -> dict[str, int]:
     c = client
     return {"game": c.get(f"/api/games/{game}").status_code,              # type: ignore
             "record": c.get(f"/api/games/{game}/record.tute").status_code,  # type: ignore
+            "notation": c.get(f"/api/games/{game}/record.tpn").status_code,  # type: ignore
             "analysis": c.get(f"/api/games/{game}/analysis").status_code,   # type: ignore
             "openhand": c.get(f"/api/games/{game}/openhand?hand=1").status_code,  # type: ignore
             "again": c.post(f"/api/games/{game}/again",                   # type: ignore
@@ -92,5 +94,9 @@ def test_a_running_series_deal_stays_hidden_from_who_has_not_played_it(db: str) 
         checked = verify_series(read_series(export.text))
         assert [(c.deal, c.player, c.verdict) for c in checked] == [
             (0, "", "ok"), (1, "Ana", "ok"), (1, "Bea", "ok")]
+        tpn = guest.get(f"/api/series/{made.id}/export?format=tpn")
+        assert tpn.status_code == 200
+        assert [r.event for r in parse_notation(tpn.text)] == [
+            f"series {made.id}, deal 1", f"series {made.id}, deal 1"]
     finally:
         s.stop()

@@ -17,6 +17,7 @@ import pytest
 from server_harness import Server
 from tourney_kit import check_tourney, play_tourney
 from tute.core.errors import TuteError
+from tute.core.notation import parse_notation
 from tute.server.site.tourneys import TourneyBook
 from tute.tools.tourneyfile import read_tourney, verify_tourney
 
@@ -70,6 +71,14 @@ def test_a_swiss_tournament_of_five_with_a_withdrawal(db: str) -> None:
         assert lie[0].why == "tourney_check_result" and "DOES NOT" in lie[0].text("en")
         with pytest.raises(TuteError):
             read_tourney({"format": "tute-tourney/1", "games": [{"round": "x"}]})
+        # every game at once in the portable notation, each under its round and board
+        tpn = guest.get(f"/api/tourneys/{t.id}/export?format=tpn")
+        assert tpn.status_code == 200 and tpn.headers["content-disposition"].endswith('.tpn"')
+        games = parse_notation(tpn.text)
+        assert len(games) == len(checks)
+        assert games[0].event.startswith(f"{t.name}, round 1, board ")
+        bad = guest.get(f"/api/tourneys/{t.id}/export?format=xml")
+        assert bad.status_code == 400 and bad.json()["key"] == "bad_export_format"
         final = ana.get(f"/api/tourneys/{t.id}").json()
         assert final["status"] == "over" and final["pot"] == 5 * FEE    # paid in, in all
         assert sum(x["prize"] for x in final["standings"]) == sum(m.amount for m in prizes)

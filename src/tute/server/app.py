@@ -37,7 +37,16 @@ from tute.server.cluster.forward import Forward, PeerTrust
 from tute.server.cluster.ownership import Ownership
 from tute.server.cluster.relay import Relay
 from tute.server.db.migrate import check as check_schema
-from tute.server.routes import again, pages, people, series, sockets, tables, tourneys
+from tute.server.routes import (
+    again,
+    pages,
+    people,
+    records,
+    series,
+    sockets,
+    tables,
+    tourneys,
+)
 from tute.server.routes.common import Site, error, locked, refused, run
 from tute.server.site.accounts import Accounts
 from tute.server.site.economy import Purse
@@ -160,6 +169,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
     app = Starlette(routes=[
         *social.routes(), *reviews.routes(), *open_hands.routes(), *pages.routes(site),
         *tables.routes(site, social), *people.routes(site, social), *again.routes(site, social),
+        *records.routes(site, social),
         *series.routes(site), *tourneys.routes(site, director),
         *sockets.routes(site, social),
     ], lifespan=lifespan, exception_handlers={TuteError: refused},

@@ -1,4 +1,4 @@
-"""``tute verify FILE...``: each file a record (every hand derived again from its seeds,
+"""``tute verify FILE...``: each file a record, ``.tute`` or ``.tpn`` (every hand derived again from its seeds,
 :mod:`tute.tools.verify`), a closed duplicate series' export (its master against its
 commitments and every play, :mod:`tute.tools.seriesfile`) or a finished tournament's
 (every game's record and result, :mod:`tute.tools.tourneyfile`)."""
@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TextIO
 
 from tute.core.errors import TuteError
-from tute.core.records import parse_record
+from tute.core.notation import read_records
 from tute.tools.seriesfile import SeriesFileError, read_series, verify_series
 from tute.tools.tourneyfile import FORMAT as TOURNEY_FORMAT
 from tute.tools.tourneyfile import read_tourney, verify_tourney
@@ -23,8 +23,9 @@ CODES = {"ok": 0, "none": 3, "bad": 1}
 def _verdicts(text: str, lang: str) -> list[tuple[str, str]]:
     """Each check of the file's text: its verdict and its line (a series' or a
     tournament's export is JSON, a record is not)."""
-    if not text.lstrip().startswith("{"):
-        return [(c.verdict, c.text(lang)) for c in verify_record(parse_record(text))]
+    if not text.lstrip().startswith("{"):                # .tute, or .tpn of many matches
+        return [(c.verdict, c.text(lang)) for record in read_records(text)
+                for c in verify_record(record)]
     try:
         data = json.loads(text)
     except ValueError as e:

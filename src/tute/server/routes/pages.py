@@ -62,4 +62,5 @@ def routes(site: Site) -> list[BaseRoute]:
             metrics_route(site.lobby),
             Route("/help/{variant:path}", rules, methods=["GET"]),
             Route("/games/{game_id}", replay_page, methods=["GET"]),
+            Route("/open", replay_page, methods=["GET"]),
             Mount("/static", StaticFiles(directory=STATIC), name="static")]

@@ -12,6 +12,7 @@ from starlette.routing import BaseRoute, Route
 
 from tute.duplicate.series import commitments
 from tute.server.routes.common import Site, run
+from tute.server.routes.records import download, export_format, notation_file
 from tute.server.site.series import Series, SeriesBook, SeriesError
 from tute.server.tables.runtime import new_table_id
 from tute.server.wire.edge import client_address
@@ -67,24 +68,28 @@ def routes(site: Site) -> list[BaseRoute]:
             raise
         return JSONResponse({"id": table.id, "deal": deal, "seat": 0})
 
-    def exported(s: Series) -> str:
-        """A closed series as one file (``tute verify`` checks it)."""
+    def exported(s: Series, fmt: str) -> str:
+        """A closed series as one file (``tute verify`` checks it; ``tpn``: its games)."""
         every = [p for p in book.plays(s.id) if p.margin is not None and p.table_id]
         names = book.names({p.account for p in every})
+        texts = [site.kept.record_text(str(p.table_id), 1) for p in every]
+        if fmt == "tpn":
+            return notation_file([(f"series {s.id}, deal {p.deal}", text)
+                                  for p, text in zip(every, texts, strict=True)])
         return series_json(SeriesFile(
             s.id, s.variant, s.deals, s.robot_level, s.opens, s.closes, s.master,
             commitments(s.master, s.deals),
-            tuple(SeriesPlay(names.get(p.account, "?"), p.deal, int(p.margin or 0),
-                             site.kept.record_text(str(p.table_id), 1)) for p in every)))
+            tuple(SeriesPlay(names.get(p.account, "?"), p.deal, int(p.margin or 0), text)
+                  for p, text in zip(every, texts, strict=True))))
 
     async def export(request: Request) -> Response:
         """A closed series: every deal's commitment, the master, every play's record."""
+        fmt = export_format(request)
         s = await run(lambda: book.get(request.path_params["series_id"]))
         if s.status(time.time()) != "closed":
             raise SeriesError("series_not_closed")
-        text = await run(lambda: exported(s))
-        return Response(text, media_type="application/json; charset=utf-8", headers={
-            "content-disposition": f'attachment; filename="tute-series-{s.id}.json"'})
+        text = await run(lambda: exported(s, fmt))
+        return download(text, f"tute-series-{s.id}", fmt)
 
     return [Route("/api/series", listed, methods=["GET"]),
             Route("/api/series/{series_id}/export", export, methods=["GET"]),

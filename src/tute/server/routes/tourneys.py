@@ -10,6 +10,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from tute.server.routes.common import Site, run
+from tute.server.routes.records import download, export_format, notation_file
 from tute.server.site.tourneys import Tourney, TourneyError
 from tute.server.site.tourneyteams import members
 from tute.server.site.tourneyview import summary, tourney_view
@@ -59,8 +60,9 @@ def routes(site: Site, director: Director) -> list[BaseRoute]:
         director.poke()
         return JSONResponse(await run(lambda: tourney_view(book, t, person.id)))
 
-    def exported(t: Tourney) -> str:
-        """A finished tournament as one file (``tute verify`` checks it)."""
+    def exported(t: Tourney, fmt: str) -> str:
+        """A finished tournament as one file (``tute verify`` checks it; ``tpn``: its
+        games)."""
         names = {e.account: e.name for e in book.entries(t.id)}
 
         def entrant(team: str | None) -> str:
@@ -68,19 +70,24 @@ def routes(site: Site, director: Director) -> list[BaseRoute]:
                 return ""
             people = members(team) if team.startswith("t") else (int(team[1:]),)
             return " / ".join("robot" if m is None else names.get(m, "?") for m in people)
+        played = [b for b in book.boards(t.id) if b.score is not None]
+        texts = [site.kept.record_text(b.table_id, 1) for b in played]
+        if fmt == "tpn":
+            return notation_file([(f"{t.name}, round {b.round}, board {b.board}", text)
+                                  for b, text in zip(played, texts, strict=True)])
         return tourney_json(TourneyFile(t.id, t.name, t.variant, t.kind, tuple(
-            TourneyGame(b.round, b.board, entrant(b.a), entrant(b.b), float(b.score),
-                        int(b.margin or 0), site.kept.record_text(b.table_id, 1))
-            for b in book.boards(t.id) if b.score is not None)))
+            TourneyGame(b.round, b.board, entrant(b.a), entrant(b.b), float(b.score or 0),
+                        int(b.margin or 0), text)
+            for b, text in zip(played, texts, strict=True))))
 
     async def export(request: Request) -> Response:
         """A finished tournament: every game's record and the result counted."""
+        fmt = export_format(request)
         t = await run(lambda: book.get(request.path_params["tourney_id"]))
         if t.status != "over":
             raise TourneyError("tourney_not_over")
-        text = await run(lambda: exported(t))
-        return Response(text, media_type="application/json; charset=utf-8", headers={
-            "content-disposition": f'attachment; filename="tute-tourney-{t.id}.json"'})
+        text = await run(lambda: exported(t, fmt))
+        return download(text, f"tute-tourney-{t.id}", fmt)
 
     return [Route("/api/tourneys", listed, methods=["GET"]),
             Route("/api/tourneys/{tourney_id}/export", export, methods=["GET"]),

@@ -8,23 +8,44 @@ import { renderCount, renderScore, renderSeats, renderStock, renderTrick, shortN
 import { reviewHand, reviewStep, setupReview } from "/static/review.js";
 
 const $ = (id) => document.getElementById(id);
-const gameId = decodeURIComponent(location.pathname.split("/").pop() || "");
+const opening = location.pathname === "/open";   // a record from the person's computer
+const gameId = opening ? "" : decodeURIComponent(location.pathname.split("/").pop() || "");
 let data = null;       // {game, replay: {hand, hands, names, steps, result}}
 let step = 0;
+let opened = null;     // {text, game}: the file opened, read by the server, kept nowhere
 
 function say(text) {
   $("message").textContent = text;
   if (text) setTimeout(() => { $("message").textContent = ""; }, 5000);
 }
 
+function ask(hand) {
+  if (!opened) {
+    return fetch(`/api/games/${encodeURIComponent(gameId)}?hand=${hand}&lang=${getLang()}`,
+      { credentials: "same-origin" });
+  }
+  const csrf = (document.cookie.match(/(?:^|; )tute_csrf=([^;]*)/) || [])[1] || "";
+  return fetch(`/api/records/open?lang=${getLang()}`, {
+    method: "POST", credentials: "same-origin",
+    headers: { "content-type": "application/json", "x-csrf-token": decodeURIComponent(csrf) },
+    body: JSON.stringify({ text: opened.text, hand, game: opened.game }) });
+}
+
 async function load(hand, at = 0) {
-  const res = await fetch(`/api/games/${encodeURIComponent(gameId)}?hand=${hand}&lang=${getLang()}`,
-    { credentials: "same-origin" });
-  const body = await res.json();
-  if (!res.ok) { say(body.error || t("replay_missing")); $("table").hidden = true; return; }
+  let body = {};
+  let res = null;
+  try { res = await ask(hand); body = await res.json(); } catch { res = null; }
+  if (!res || !res.ok) {
+    say(body.error || t("replay_missing"));
+    $("table").hidden = true;
+    if (opening) $("replay-head").hidden = true;
+    return;
+  }
+  $("table").hidden = $("replay-head").hidden = false;
+  if (opening) $("message").textContent = "";       // a bad file's words, gone
   data = body;
   step = at < 0 ? data.replay.steps.length - 1 : at;
-  reviewHand(data.replay);           // first: the last hand's analysis is not drawn here
+  if (!opening) reviewHand(data.replay);   // first: the last hand's analysis is not drawn here
   head();
   draw();
 }
@@ -33,11 +54,11 @@ function head() {
   const g = data.game;
   const preset = g.variant.split("(")[0];
   $("game-title").textContent = t("replay_of", { game: t(`preset_${preset}`) });
-  const when = new Date(g.finished * 1000).toLocaleString(document.documentElement.lang,
-    { dateStyle: "long", timeStyle: "short" });
+  const when = g.finished ? new Date(g.finished * 1000).toLocaleString(
+    document.documentElement.lang, { dateStyle: "long", timeStyle: "short" }) : (g.date || g.event);
   const names = g.names.filter(Boolean).map(shortName).join(", ");
   const v = data.replay.steps[0];
-  let end = t("replay_annulled");
+  let end = t(g.status === "unfinished" ? "open_unfinished" : "replay_annulled");
   if (g.status !== "annulled" && g.result.winner !== null && g.result.winner !== undefined) {
     const who = v.partnerships ? sideName({ ...v, names: g.names, seat: null }, g.result.winner)
       : shortName(g.names[g.result.winner] || "");
@@ -45,6 +66,8 @@ function head() {
   }
   $("game-facts").textContent = `${when} · ${names} · ${end}`;
   $("download").href = `/api/games/${encodeURIComponent(gameId)}/record.tute`;
+  $("download-tpn").href = `/api/games/${encodeURIComponent(gameId)}/record.tpn`;
+  for (const id of ["download", "download-tpn", "share"]) $(id).hidden = opening;
   document.title = `${$("game-title").textContent} · Tute`;
 }
 
@@ -88,7 +111,7 @@ function draw() {
   $("last").disabled = $("next").disabled = $("next-trick").disabled = step === steps.length - 1;
   $("prev-hand").disabled = data.replay.hand <= 1;
   $("next-hand").disabled = data.replay.hand >= data.replay.hands;
-  reviewStep(step);
+  if (!opening) reviewStep(step);
 }
 
 function go(to) {
@@ -117,7 +140,7 @@ async function changeLanguage(next) {
   save({ lang: code });
   $("lang").value = code;
   translate();
-  if (data) { head(); draw(); reviewHand(data.replay); }
+  if (data) { head(); draw(); if (!opening) reviewHand(data.replay); }
 }
 
 $("lang").onchange = () => changeLanguage($("lang").value);
@@ -146,8 +169,26 @@ document.addEventListener("keydown", (e) => {
   e.preventDefault();
 });
 
+// a file of the person's: its text goes to the server to be read and replayed
+async function openFile(file) {
+  if (!file) return;
+  let text = "";
+  try { text = await file.text(); } catch { say(t("replay_missing")); return; }
+  opened = { text, game: 1 };
+  await load(1);
+  const games = data && opened ? data.game.games : 1;
+  const pick = $("open-game");
+  pick.replaceChildren(...Array.from({ length: games }, (_, i) => new Option(
+    t("open_game_n", { n: i + 1, of: games }), String(i + 1))));
+  pick.hidden = games < 2;
+}
+$("open-file").onchange = () => openFile($("open-file").files[0]);
+$("open-game").onchange = () => { opened.game = Number($("open-game").value); load(1); };
+
 setupReview(gameId, go);
 (async () => {
   await changeLanguage(settings.lang);
-  await load(1);
+  if (!opening) { await load(1); return; }
+  $("open-box").hidden = false;
+  $("table").hidden = $("replay-head").hidden = $("review").hidden = true;
 })();

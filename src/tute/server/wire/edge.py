@@ -45,6 +45,7 @@ SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
     (b"cross-origin-opener-policy", b"same-origin"),
 ]
 _CHANGES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+RECORD_PATHS = frozenset({"/api/records/open"})   # bodies up to Limits.record_bytes
 CSRF_COOKIE = "tute_csrf"
 CSRF_HEADER = b"x-csrf-token"
 _AUTH_COOKIES = ("tute_player", "tute_session")
@@ -230,17 +231,16 @@ class Edge:
                 await _refuse(secured, 403, "bad_csrf", {}, lang)
                 return
             declared = headers.get(b"content-length")
-            if declared is not None and (not declared.isdigit()
-                                         or int(declared) > self.limits.body_bytes):
-                await _refuse(secured, 413, "request_too_large",
-                              {"limit": self.limits.body_bytes}, lang)
+            most = (self.limits.record_bytes if scope.get("path") in RECORD_PATHS
+                    else self.limits.body_bytes)
+            if declared is not None and (not declared.isdigit() or int(declared) > most):
+                await _refuse(secured, 413, "request_too_large", {"limit": most}, lang)
                 return
             try:
-                body = await asyncio.wait_for(self._read(receive),
+                body = await asyncio.wait_for(self._read(receive, most),
                                               self.limits.body_timeout)
             except _TooLarge:
-                await _refuse(secured, 413, "request_too_large",
-                              {"limit": self.limits.body_bytes}, lang)
+                await _refuse(secured, 413, "request_too_large", {"limit": most}, lang)
                 return
             except TimeoutError:
                 await _refuse(secured, 408, "request_too_slow", {}, lang)
@@ -251,7 +251,7 @@ class Edge:
             return
         await self.app(scope, receive, secured)
 
-    async def _read(self, receive: Receive) -> bytes | None:
+    async def _read(self, receive: Receive, most: int) -> bytes | None:
         chunks: list[bytes] = []
         size = 0
         while True:
@@ -260,7 +260,7 @@ class Edge:
                 return None
             chunk = message.get("body", b"")
             size += len(chunk)
-            if size > self.limits.body_bytes:
+            if size > most:
                 raise _TooLarge
             chunks.append(chunk)
             if not message.get("more_body", False):

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 @dataclass(frozen=True, slots=True)
 class Limits:
     body_bytes: int = 16 * 1024            # an HTTP request body (413 beyond)
+    record_bytes: int = 256 * 1024         # a record opened on the replay page
     frame_bytes: int = 4 * 1024            # a WebSocket message (closed 1009 beyond)
     messages: int = 100                    # per socket per window: then it is closed
     messages_window: float = 20.0

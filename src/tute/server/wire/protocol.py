@@ -122,6 +122,15 @@ class AnalysisAsk(_Body, frozen=True, forbid_unknown_fields=True):
     seat: Annotated[int, msgspec.Meta(ge=0, le=7)]
 
 
+class RecordOpen(_Body, frozen=True, forbid_unknown_fields=True):
+    """``POST /api/records/open``: a ``.tute`` or ``.tpn`` text a person opened, to
+    replay one of its hands (``game``: of a file holding several matches)."""
+
+    text: Annotated[str, msgspec.Meta(max_length=256 * 1024)]
+    hand: Annotated[int, msgspec.Meta(ge=1, le=10**4)] = 1
+    game: Annotated[int, msgspec.Meta(ge=1, le=10**4)] = 1
+
+
 class PlayAgain(_Body, frozen=True, forbid_unknown_fields=True):
     """``POST /api/games/{id}/again``: play a kept hand again from one of a seat's
     decisions (``index``: of the action in the hand), at a new private table."""

@@ -1,0 +1,64 @@
+"""Opening a saved game on the replay page, in a real browser on a phone and a desktop:
+a ``.tpn`` file of two matches is chosen, the first hand is dealt face up and stepped
+through, the second match is picked; a file that is not a record says why."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from browser_kit import DESKTOP, PHONE, chromium, click, inside_width, needs_chromium, shot
+from server_harness import Server
+from tute.core.notation import format_notation
+from tute.core.records import parse_record
+
+pytestmark = needs_chromium
+SEED002 = Path(__file__).resolve().parents[2] / "examples" / "seed002.tute"
+
+
+@pytest.fixture()
+def server(tmp_path: Path) -> Iterator[Server]:
+    s = Server(f"sqlite:///{tmp_path / 'open.db'}")
+    yield s
+    s.stop()
+
+
+@pytest.mark.parametrize(("size", "name"), [(PHONE, "phone"), (DESKTOP, "desktop")])
+def test_a_saved_game_opens_and_steps(server: Server, tmp_path: Path,
+                                      size: dict[str, int], name: str) -> None:
+    from playwright.sync_api import sync_playwright
+
+    record = parse_record(SEED002.read_text(encoding="utf-8"))
+    file = tmp_path / "two.tpn"
+    file.write_text(format_notation([record, record]), encoding="utf-8")
+    junk = tmp_path / "junk.tute"
+    junk.write_text("not a record", encoding="utf-8")
+    with sync_playwright() as p:
+        browser = chromium(p)
+        page = browser.new_context(viewport=size).new_page()
+        page.goto(f"http://127.0.0.1:{server.port}/open")
+        page.wait_for_selector("#open-box:not([hidden])")
+        assert page.is_hidden("#table") and page.is_hidden("#review")
+        assert "Abrir una partida guardada" in page.inner_text("#open-box")
+        page.set_input_files("#open-file", str(junk))
+        page.wait_for_selector("#message:not(:empty)")
+        assert "línea" in page.inner_text("#message"), page.inner_text("#message")
+        page.set_input_files("#open-file", str(file))
+        page.wait_for_selector("#table:not([hidden]) #seats-ring .seat")
+        assert page.is_visible("#open-game")                       # two matches
+        assert page.is_hidden("#download") and page.is_hidden("#review")
+        assert "Tú" in page.inner_text("#game-facts")
+        assert "sin terminar" in page.inner_text("#game-facts")     # a match to 5, 1-0
+        for _ in range(6):
+            click(page.locator("#next"))
+        assert page.inner_text("#step-said").strip()
+        assert page.inner_text("#move-said").strip()
+        inside_width(page, "#cloth")
+        inside_width(page, "#replay-controls")
+        shot(page, f"open-record-{name}")
+        page.select_option("#open-game", "2")
+        page.wait_for_timeout(300)
+        assert page.inner_text("#open-game option:checked").strip().endswith("2")
+        browser.close()
