@@ -17,7 +17,7 @@ LAYERS = [
     {"learn"},
     {"bots"},
     {"analysis"},
-    {"arena", "tools", "tourney"},
+    {"arena", "tools", "tourney", "rl"},
     {"term", "server"},
     {"cli"},
 ]

@@ -1,0 +1,178 @@
+"""One codec for the research environments: the numbered actions of a variant, the
+decisions of a hand in the order the driver asks them, a seat's observation and the
+rewards -- plain numpy, no RL library.
+
+**Actions.**  A variant's actions are numbered once: the 40 cards (``Play``, by
+:attr:`Card.index`: oros A..R, copas, espadas, bastos), then ``20o 20c 20e 20b``,
+``40``, ``tute``, ``swap``, ``manilla o..b``, ``pass``, ``trump o..b``, the bids from
+``min_bid`` to 230 by ``bid_step`` -- and last :data:`DECLINE`'s number, "no declaration
+now", the answer of a seat asked whether to declare out of turn.
+
+**Turns.**  The hand moves as :mod:`tute.core.driver` moves it: before each move, every
+other seat with a declaration open is asked first (its mask: those declarations and
+*decline*), then the seat to act; so a learner sees exactly the choices a robot gets.
+
+**Observation.**  A seat's view as numbers, :func:`tute.learn.features.encode` (the
+suits turned so that trumps come first, the seats counted from the viewer) and the
+auction's state, never the hidden cards.  The action mask is in the actions' own
+(unturned) numbering.
+
+**Rewards.**  At the hand's end: ``points`` -- the seat's margin, its side's points less
+the best other side's (as the arena counts it); or ``win`` -- 1 for a winning side, -1
+otherwise, 0 for a void hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from tute.arena.duplicate import margin_of
+from tute.core.actions import (
+    FORTY,
+    MANILLAS,
+    NAME_TRUMPS,
+    PASS,
+    PLAYS,
+    SWAP,
+    TUTE,
+    TWENTIES,
+    Action,
+    Bid,
+)
+from tute.core.auction import MAX_BID
+from tute.core.game import Game
+from tute.core.variants import Variant
+from tute.core.views import PlayerView
+from tute.learn.features import encode, size
+
+DECLINE = "decline"
+REWARDS = ("points", "win")
+Mask = npt.NDArray[np.int8]
+
+
+def actions_of(variant: Variant) -> tuple[Action, ...]:
+    """Every action of ``variant``, numbered by its place (:data:`DECLINE` follows)."""
+    bids = (tuple(Bid(b) for b in range(variant.min_bid, MAX_BID + 1, variant.bid_step))
+            if variant.trump == "declarer" else ())
+    return (*PLAYS, *TWENTIES, FORTY, TUTE, SWAP, *MANILLAS, PASS, *NAME_TRUMPS, *bids)
+
+
+def observation_size(variant: Variant) -> int:
+    """The length of an observation: the view's numbers and the auction's."""
+    return size(variant.players) + 1 + 2 * variant.players
+
+
+def observe(game: Game, seat: int) -> npt.NDArray[np.float32]:
+    """``seat``'s observation in ``game`` (:func:`observe_view` of its view)."""
+    return observe_view(game.view(seat))
+
+
+def observe_view(view: PlayerView) -> npt.NDArray[np.float32]:
+    """A view's observation: :func:`~tute.learn.features.encode`, then the auction as
+    it stands (Subastado; zeros elsewhere): the high bid / 230, who made it and who
+    passed, seats counted from the viewer."""
+    n = view.variant.players
+    extra = np.zeros(1 + 2 * n, dtype=np.float32)
+    for s, a in view.history:
+        rel = (s - view.seat) % n
+        if isinstance(a, Bid):
+            extra[0] = a.points / MAX_BID
+            extra[1:1 + n] = 0.0
+            extra[1 + rel] = 1.0
+        elif a == PASS:
+            extra[1 + n + rel] = 1.0
+    return np.concatenate([encode(view), extra])
+
+
+@dataclass
+class Hand:
+    """A hand being played: the game and who is asked next, as the driver asks."""
+
+    game: Game
+    actions: tuple[Action, ...]
+    index: dict[Action, int]
+    queue: list[int] = field(default_factory=list)   # seats still asked to declare
+
+    @classmethod
+    def deal(cls, game: Game) -> Hand:
+        acts = actions_of(game.variant)
+        hand = cls(game, acts, {a: i for i, a in enumerate(acts)})
+        hand.begin_move()
+        return hand
+
+    @property
+    def decline(self) -> int:
+        return len(self.actions)
+
+    @property
+    def num_actions(self) -> int:
+        return len(self.actions) + 1
+
+    def begin_move(self) -> None:
+        """A new move: the seats with a declaration open are asked first."""
+        self.queue = [] if self.game.is_over else list(self.game.seats_with_declarations())
+        self._skip_closed()
+
+    def _skip_closed(self) -> None:
+        while self.queue and (self.game.is_over or not self.game.legal_actions(self.queue[0])):
+            self.queue.pop(0)
+
+    @property
+    def current(self) -> int | None:
+        """The seat asked now (None: the hand is over)."""
+        if self.game.is_over:
+            return None
+        return self.queue[0] if self.queue else self.game.to_act
+
+    @property
+    def declaring(self) -> bool:
+        """Whether the seat asked now is asked to declare out of turn (may decline)."""
+        return bool(self.queue) and not self.game.is_over
+
+    def legal(self) -> list[int]:
+        """The numbers of the current seat's choices, ascending."""
+        seat = self.current
+        if seat is None:
+            return []
+        out = sorted(self.index[a] for a in self.game.legal_actions(seat))
+        return [*out, self.decline] if self.declaring else out
+
+    def mask(self) -> Mask:
+        m = np.zeros(self.num_actions, dtype=np.int8)
+        m[self.legal()] = 1
+        return m
+
+    def apply(self, number: int) -> None:
+        """The current seat's choice ``number``; a ValueError if it is not legal."""
+        seat = self.current
+        if seat is None or number not in self.legal():
+            raise ValueError(f"action {number} is not legal for seat {seat} now")
+        if self.declaring:
+            self.queue.pop(0)
+            if number != self.decline:
+                self.game.apply(seat, self.actions[number])
+            self._skip_closed()
+            return
+        self.game.apply(seat, self.actions[number])
+        self.begin_move()
+
+    def observe(self, seat: int) -> npt.NDArray[np.float32]:
+        return observe(self.game, seat)
+
+    def rewards(self, kind: str = "points") -> list[float]:
+        """Each seat's reward (0 until the hand is over)."""
+        r = self.game.result()
+        n = self.game.variant.players
+        if r is None or r.void:
+            return [0.0] * n
+        v = self.game.variant
+        if kind == "points":
+            return [float(margin_of(v, r, tuple(s == seat for s in range(n))))
+                    for seat in range(n)]
+        return [1.0 if v.side_of(seat) in r.winners else -1.0 for seat in range(n)]
+
+    def action_text(self, number: int) -> str:
+        return DECLINE if number == self.decline else str(self.actions[number])
