@@ -196,7 +196,8 @@ def test_chips_in_escrow_count_as_held_for_the_top_up(server: Server) -> None:
 def test_rankings_ask_for_a_known_period_and_game(server: Server) -> None:
     c = server.client()
     assert c.get("/api/rankings?period=week").json() == {
-        "period": "week", "game": "all", "rows": [], "mine": None, "ranked": 0}
+        "period": "week", "game": "all", "pool": "people", "rows": [], "mine": None,
+        "ranked": 0}
     r = c.get("/api/rankings?period=century")
     assert r.status_code == 400 and r.json()["key"] == "bad_period"
     assert c.get("/api/rankings?period=day&game=guinote").json()["game"] == "guinote"

@@ -297,7 +297,7 @@ def test_a_database_of_the_first_schema_is_migrated(tmp_path: Path) -> None:
     assert "player" in columns and "token" not in columns
     statuses = dict(check.execute("SELECT id, status FROM tute_tables").fetchall())
     assert statuses["old1"] == "closed" and statuses["old2"] == "over"
-    assert check.execute("SELECT version_num FROM alembic_version").fetchone()[0] == "0011"
+    assert check.execute("SELECT version_num FROM alembic_version").fetchone()[0] == "0012"
     kept = [r[1] for r in check.execute("PRAGMA table_info(tute_analyses)")]
     assert "max_samples" in kept and "budget_ms" not in kept
     names = {r[0] for r in check.execute("SELECT name FROM sqlite_master WHERE type='table'")}

@@ -39,6 +39,7 @@ from tute.server.cluster.relay import Relay
 from tute.server.db.migrate import check as check_schema
 from tute.server.routes import (
     again,
+    bots,
     pages,
     people,
     records,
@@ -49,6 +50,7 @@ from tute.server.routes import (
 )
 from tute.server.routes.common import Site, error, locked, refused, run
 from tute.server.site.accounts import Accounts
+from tute.server.site.bots import Bots
 from tute.server.site.economy import Purse
 from tute.server.site.openhands import OpenHands
 from tute.server.site.review import SETTINGS, Reviews
@@ -108,7 +110,8 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
     except Exception:
         log.exception("the lobby's chat could not be read; it starts empty")
     site = Site(store, lobby, Accounts(store.engine, cache_sessions=bus is None), presence,
-                talk, Kept(store.engine), moderation, limits, feed, listing, local_only)
+                talk, Kept(store.engine), moderation, limits, feed, listing, local_only,
+                Bots(store.engine))
     relay = None if ownership is None else Relay(ownership.cluster, talk, feed, presence)
     social = Social(Friends(store.engine), presence, Invites(server_key(store.engine)),
                     lobby, site.account, error, site.who)
@@ -169,7 +172,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
     app = Starlette(routes=[
         *social.routes(), *reviews.routes(), *open_hands.routes(), *pages.routes(site),
         *tables.routes(site, social), *people.routes(site, social), *again.routes(site, social),
-        *records.routes(site, social),
+        *records.routes(site, social), *bots.routes(site),
         *series.routes(site), *tourneys.routes(site, director),
         *sockets.routes(site, social),
     ], lifespan=lifespan, exception_handlers={TuteError: refused},

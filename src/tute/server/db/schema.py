@@ -4,6 +4,7 @@ migration; ``migrations/versions`` says how a database gets there)."""
 from __future__ import annotations
 
 from sqlalchemy import (
+    Boolean,
     CheckConstraint,
     Column,
     Float,
@@ -13,6 +14,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    false,
 )
 
 metadata = MetaData()
@@ -56,6 +58,19 @@ accounts = Table(
     Column("created", Integer, nullable=False),
     Column("abandons", Integer, nullable=False, server_default="0"),
     Column("avatar", String(24), nullable=True),          # site.avatars (None: from the name)
+    Column("bot", Boolean, nullable=False, server_default=false()),   # site.bots: for good
+)
+
+# a bot account's tokens (site.bots): the hash of each, never the token
+bot_tokens = Table(
+    "tute_bot_tokens", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("account_id", Integer, nullable=False, index=True),
+    Column("hash", String(64), nullable=False, unique=True),
+    Column("label", String(40), nullable=False),
+    Column("created", Integer, nullable=False),
+    Column("last_used", Integer, nullable=True),
+    Column("revoked", Integer, nullable=True),
 )
 
 sessions = Table(

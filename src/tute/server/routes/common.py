@@ -15,6 +15,7 @@ from starlette.responses import JSONResponse, Response
 
 from tute.core.errors import TuteError
 from tute.server.site.accounts import SESSION_COOKIE, Account, Accounts
+from tute.server.site.bots import BotError, Bots, bearer
 from tute.server.site.sessions import ensure_player, player_of, set_cookie
 from tute.server.social.friends import Presence
 from tute.server.social.lobbychat import LobbyChat
@@ -39,7 +40,11 @@ STATUS = {"no_such_table": 404, "table_broken": 410, "only_host": 403,
           "no_such_series": 404, "series_not_open": 409, "series_deal_played": 409,
           "series_all_played": 409, "series_not_closed": 409, "no_such_tourney": 404,
           "tourney_not_open": 409, "tourney_entered": 409, "tourney_not_entered": 409,
-          "tourney_over": 409, "tourney_no_partner": 404, "tourney_not_over": 409}
+          "tourney_over": 409, "tourney_no_partner": 404, "tourney_not_over": 409,
+          "bot_bad_token": 401, "bot_no_such_token": 404, "bot_not_a_bot": 403,
+          "bot_token_cannot": 403, "bot_no_such_bot": 404, "table_no_bots": 403,
+          "table_bots_only": 403, "bot_already": 409, "bot_has_played": 409,
+          "bot_too_many_tokens": 429}
 
 
 def error(e: TuteError, lang: str) -> JSONResponse:
@@ -90,9 +95,18 @@ class Site:
     feed: LobbyFeed
     listing: Callable[[], list[dict[str, Any]]]
     local_only: bool
+    bots: Bots
 
     def account(self, conn: Any) -> Account | None:
-        """The account logged in on a request or socket (None: a guest)."""
+        """The account logged in on a request or socket (None: a guest); a bot's, by its
+        token (``Authorization: Bearer``, no cookie read then; a token that is not a
+        live one is refused)."""
+        token = bearer(conn.headers)
+        if token is not None:
+            bot = self.bots.account_of(token)
+            if bot is None:
+                raise BotError("bot_bad_token")
+            return bot
         return self.people.account_of(conn.cookies.get(SESSION_COOKIE))
 
     def who(self, conn: Any) -> str | None:
@@ -104,6 +118,10 @@ class Site:
         """The player key, made for a new guest (with the cookie's secret to set)."""
         logged = self.account(conn)
         return (logged.player, None) if logged is not None else ensure_player(conn)
+
+    def is_bot(self, account: Account | None) -> bool:
+        """Whether an account is a bot's (its seats are marked so)."""
+        return account is not None and self.bots.is_bot(account.id)
 
     def me(self, request: Request) -> Account:
         """The logged-in account, or a refusal."""

@@ -11,6 +11,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from tute.core.errors import TuteError
 from tute.server.routes.common import Site, run
 from tute.server.site import ledger
 from tute.server.site.accounts import SESSION_COOKIE, SESSION_DAYS, Account
@@ -103,10 +104,13 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
         (``game``: a preset's name, or all), with the person's own place."""
         period = request.query_params.get("period", "all")
         game = request.query_params.get("game", "all")
+        pool = request.query_params.get("pool", "people")
+        if pool not in ("people", "bots"):
+            raise TuteError("bad_pool")
         person = await run(lambda: site.account(request))
         return JSONResponse(await run(lambda: ranked_page(
             site.store.engine, period, None if game == "all" else game,
-            None if person is None else person.id)))
+            None if person is None else person.id, bots=pool == "bots")))
 
     async def chips_ledger(request: Request) -> JSONResponse:
         person = await run(lambda: site.me(request))

@@ -14,6 +14,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from tute.core.errors import TuteError
 from tute.server.routes.common import Site, run
 from tute.server.site.accounts import Account
+from tute.server.site.bots import bearer
 from tute.server.social.chat import ChatError
 from tute.server.social.doors import Social, door_of
 from tute.server.social.moderation import account_of_author
@@ -66,10 +67,11 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
 
     async def play(ws: WebSocket) -> None:
         lang = lang_of(ws.scope)
-        player = site.who(ws)
         table = lobby.tables.get(ws.path_params["table_id"])
         await ws.accept()
+        token = bearer(ws.headers)
         try:
+            player = await run(lambda: site.who(ws))          # a bot's token: refused here
             last = last_seen(ws.query_params.get("last", "0"))
             if table is None:
                 lobby.get(ws.path_params["table_id"])   # raises: which refusal
@@ -88,7 +90,7 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
             await ws.send_text(_refusal(e, lang))
             await ws.close(code=4400)
             return
-        logged = site.account(ws)
+        logged = await run(lambda: site.account(ws))
         row = table.seats.get(seat)
         holder = row.account if row is not None else (logged.id if logged else None)
         author = author_of(player, holder, table.id)
@@ -105,7 +107,8 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
         try:
             await serve_seat(ws, table, player, viewer, Window(limits.messages,
                                                            limits.messages_window), lang,
-                             lambda other, on: block(logged, viewer, other, on))
+                             lambda other, on: block(logged, viewer, other, on),
+                             None if token is None else lambda: live(token))
         finally:
             table.detach(viewer)
             if logged is not None:
@@ -115,12 +118,20 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await writer
 
+    async def live(token: str) -> bool:
+        return await run(lambda: site.bots.account_of(token)) is not None
+
     async def lobby_page(ws: WebSocket) -> None:
         """The lobby's tables, live, and its chat (a page sends pings, chat messages and
         reports)."""
         lang = lang_of(ws.scope)
         await ws.accept()
-        logged = site.account(ws)
+        try:
+            logged = await run(lambda: site.account(ws))
+        except TuteError as e:
+            await ws.send_text(_refusal(e, lang))
+            await ws.close(code=4401)
+            return
         viewer = Viewer(SPECTATOR, f"a{logged.id}" if logged else "",
                         logged.name if logged else "", None, client_address(ws.scope))
         await hide_blocked(logged, viewer)

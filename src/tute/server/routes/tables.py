@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import msgspec
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
@@ -69,8 +70,11 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
         logged = site.account(request)
         if data.competitive:
             await run(lambda: can_bet(logged, data.bet))
+        bot = await run(lambda: site.is_bot(logged))
+        if bot and logged is not None:                  # a bot sits as its account
+            data = msgspec.structs.replace(data, name=logged.name)
         table = await lobby.create(data, player, client_address(request.scope),
-                                   logged.id if logged else None)
+                                   logged.id if logged else None, bot)
         seat = table.seat_of(player)
         return answer(request, {"id": table.id, "seat": seat, "table": table.summary()},
                       secret if seat is not None else None)
@@ -83,9 +87,10 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
         if table.options.competitive:
             await run(lambda: can_bet(logged, table.options.bet))
         await run(lambda: social.check_sit(table, logged, data.invite))
-        await table.sit(player, data.seat, data.name, logged.id if logged else None,
+        bot = await run(lambda: site.is_bot(logged))
+        await table.sit(player, data.seat, logged.name if bot and logged else data.name, logged.id if logged else None,
                         client_address(request.scope),
-                        await lobby.avatar(logged.id if logged else None))
+                        await lobby.avatar(logged.id if logged else None), bot)
         return answer(request, {"id": table.id, "seat": data.seat,
                                 "table": table.summary()}, secret)
 

@@ -17,6 +17,7 @@ from tute.server.social.lookalike import INVISIBLE, latin
 
 MAX_LENGTH = 20
 ROBOT_MARKER = "robot"            # robots are "Ada (robot)": no person ends in it
+BOT_SUFFIX = " (bot)"             # a bot account's seats are "Eve (bot)" (site.bots)
 _PUNCTUATION = frozenset(" -_.'")
 _MAX_MARKS = 2                    # combining marks on one letter (no "zalgo" towers)
 
@@ -75,3 +76,13 @@ def _shown(ch: str) -> str:
     if ch.isprintable() and not ch.isspace():
         return ch
     return f"U+{ord(ch):04X}"
+
+
+def seat_name(raw: object, bot: bool = False) -> str:
+    """The name a seat shows: a valid name, marked " (bot)" for a bot account's (no
+    person's name can end so: names hold no brackets)."""
+    return validate_name(raw) + (BOT_SUFFIX if bot else "")
+
+
+def is_bot_name(name: str) -> bool:
+    return name.endswith(BOT_SUFFIX)

@@ -87,9 +87,10 @@ def period_start(period: str, now: float | None = None) -> int:
 
 
 def ranking(engine: Engine, period: str, game: str | None = None,
-            now: float | None = None) -> list[Row]:
+            now: float | None = None, bots: bool = False) -> list[Row]:
     """Every ranked player of the period (and game: a preset's name, None for all),
-    in order -- one query: the chips-cover-bets rule in SQL, not a query per player."""
+    in order -- one query: the chips-cover-bets rule in SQL, not a query per player.
+    People and bot accounts are two pools: ``bots`` asks for the bots'."""
     since = period_start(period, now)
     if game is not None and game not in PRESETS:
         raise RankingError("bad_game", games=", ".join(PRESETS))
@@ -103,7 +104,7 @@ def ranking(engine: Engine, period: str, game: str | None = None,
              .join(xp, xp.c.account_id == accounts.c.id)
              .outerjoin(balances, balances.c.account == holder)
              .outerjoin(bets, bets.c.who == holder)
-             .where(xp.c.at >= since)
+             .where(xp.c.at >= since, accounts.c.bot.is_(bots))
              .where(func.coalesce(balances.c.balance, 0) >= func.coalesce(bets.c.bet, 0)))
     if game is not None:
         query = query.where(xp.c.preset == game)
@@ -118,10 +119,11 @@ def ranking(engine: Engine, period: str, game: str | None = None,
 
 
 def page(engine: Engine, period: str, game: str | None = None, me: int | None = None,
-         limit: int = 100, now: float | None = None) -> dict[str, Any]:
+         limit: int = 100, now: float | None = None, bots: bool = False) -> dict[str, Any]:
     """The first ``limit`` rows, and the person's own row (``mine``: None where they are
     not ranked) -- the same whether or not it is on the page."""
-    rows = ranking(engine, period, game, now)
+    rows = ranking(engine, period, game, now, bots)
     mine = next((r for r in rows if r.account == me), None) if me is not None else None
-    return {"period": period, "game": game or "all", "rows": [r.json() for r in rows[:limit]],
+    return {"period": period, "game": game or "all", "pool": "bots" if bots else "people",
+            "rows": [r.json() for r in rows[:limit]],
             "mine": None if mine is None else mine.json(), "ranked": len(rows)}

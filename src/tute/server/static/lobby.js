@@ -95,7 +95,7 @@ export function tableOptions() {
   const v = chosenVariant();
   const common = { robot_level: $("robot-level").value, move_seconds: Number($("move-seconds").value),
     spectators: $("spectators").checked, chat_in_hand: $("chat-in-hand").checked,
-    private: $("private").checked };
+    private: $("private").checked, bots: $("allow-bots").checked ? "yes" : "no" };
   if (!$("competitive-options").hidden && $("competitive").checked) {
     common.competitive = true;
     common.bet = Math.max(0, Math.round(Number($("bet").value) || 0));

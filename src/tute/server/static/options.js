@@ -30,6 +30,7 @@ function fill(tb) {
     $("opt-trump-on-trump").checked = /stock_obligations=trump_on_trump/.test(tb.variant);
   }
   $("opt-private").checked = Boolean(tb.private);
+  $("opt-bots").checked = Boolean(tb.bots) && tb.bots !== "no";
   $("opt-spectators").checked = tb.spectators_allowed !== false;
   $("opt-chat-in-hand").checked = tb.chat_in_hand !== false;
 }
@@ -46,6 +47,7 @@ function chosen(tb) {
     bet: competitive ? Math.max(0, Math.round(Number($("opt-bet").value) || 0)) : 0,
     spectators: $("opt-spectators").checked, chat_in_hand: $("opt-chat-in-hand").checked,
     private: $("opt-private").checked,
+    bots: $("opt-bots").checked ? (tb.bots === "only" ? "only" : "yes") : "no",
   };
 }
 

@@ -20,7 +20,7 @@ from tute.core.errors import OutOfTurnError, TuteError, WrongPhaseError
 from tute.core.match import Match
 from tute.core.shuffle import CLIENT_SEED
 from tute.core.variants import Variant
-from tute.server.site.names import InvalidNameError, name_skeleton, validate_name
+from tute.server.site.names import InvalidNameError, name_skeleton, seat_name
 from tute.server.tables.events import (
     Acted,
     AutomaticSet,
@@ -39,6 +39,7 @@ from tute.server.tables.state import TableState, commit, deal_seeds, hand_end, s
 
 ROBOT_NAMES = ("Ada", "Bruno", "Carmen", "Diego", "Elena", "Fermín")
 MAX_BET = 100_000
+BOTS = ("no", "yes", "only")            # who of the bot accounts may sit (Options.bots)
 
 
 class TableError(TuteError):
@@ -51,15 +52,26 @@ class TableBrokenError(TableError):
 
 def check_options(variant: Variant, robot_level: str, move_seconds: float,
                   competitive: bool = False, bet: int = 0, spectators: bool = True,
-                  chat_in_hand: bool = True, private: bool = False) -> Options:
+                  chat_in_hand: bool = True, private: bool = False, bots: str = "no"
+                  ) -> Options:
     if robot_level not in LEVELS:
         raise TableError("unknown_bot", level=robot_level, known=", ".join(LEVELS))
     if not 0 <= move_seconds <= 600:
         raise TableError("bad_move_time")
     if not 0 <= bet <= MAX_BET or (bet and not competitive) or (competitive and bet < 1):
         raise TableError("bad_bet", max=MAX_BET)     # competitive: something at stake
+    if bots not in BOTS:
+        raise TableError("bad_bots_option")
     return Options(variant, robot_level, float(move_seconds), competitive, bet, spectators,
-                   chat_in_hand, private)
+                   chat_in_hand, private, bots=bots)
+
+
+def check_bot(options: Options, bot: bool) -> None:
+    """A bot account sits where the host lets bots sit; a person not at a bots' table."""
+    if bot and options.bots == "no":
+        raise TableError("table_no_bots")
+    if not bot and options.bots == "only":
+        raise TableError("table_bots_only")
 
 
 def seat_of(state: TableState, player: str | None) -> int | None:
@@ -95,15 +107,16 @@ def free_seat(state: TableState, seat: object) -> int:
 
 
 def sit(state: TableState, player: str, seat: object, name: object, account: int | None,
-        where: str | None, avatar: str | None = None) -> Seated:
-    """A person takes a free seat before the match starts."""
+        where: str | None, avatar: str | None = None, bot: bool = False) -> Seated:
+    """A person (or a bot account) takes a free seat before the match starts."""
     if state.options.competitive and account is None:
         raise TableError("competitive_needs_account")
+    check_bot(state.options, bot)
     already = seat_of(state, player)
     if already is not None:
         raise TableError("already_seated", seat=already)
     chosen = free_seat(state, seat)
-    shown = validate_name(name)
+    shown = seat_name(name, bot)
     for r in state.seats.values():
         if name_skeleton(r.name) == name_skeleton(shown):
             raise InvalidNameError("name_in_use", name=r.name)

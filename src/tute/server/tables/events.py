@@ -42,6 +42,7 @@ class OptionsSet(TableEvent, frozen=True, tag="options"):
     tourney: str | None = None      # a tournament's board: its round and number
     tourney_round: int = 0
     tourney_board: int = 0
+    bots: str = "no"                # bot accounts: no | yes | only
 
 
 class Seated(TableEvent, frozen=True, tag="seat"):

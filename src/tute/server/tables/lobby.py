@@ -178,7 +178,7 @@ class Lobby:
             None, avatar_of, engine, account)
 
     async def create(self, body: CreateTable, player: str, address: str,
-                     account: int | None = None) -> TableRuntime:
+                     account: int | None = None, bot: bool = False) -> TableRuntime:
         options = body.to_options()
         if body.robots_only:
             if options.robot_level not in QUICK:
@@ -192,11 +192,11 @@ class Lobby:
         if not self._new_tables.allow(address):
             raise TableError("too_many_tables")
         return await self._make(options, None if body.robots_only else player, body,
-                                account, address)
+                                account, address, bot=bot)
 
     async def _make(self, options: Options, host: str | None, body: CreateTable,
                     account: int | None = None, address: str | None = None,
-                    table_id: str | None = None) -> TableRuntime:
+                    table_id: str | None = None, bot: bool = False) -> TableRuntime:
         table_id = table_id or new_table_id()
         if self.claim is not None:
             try:
@@ -210,7 +210,7 @@ class Lobby:
             table = await TableRuntime.create(self.store, self.thinkers, options, host,
                                               body.seat, body.name, self.robot_delay,
                                               account, address, table_id, self.place,
-                                              await self.avatar(account))
+                                              await self.avatar(account), bot)
         except BaseException:
             if self.release is not None:                   # its lease, given back now
                 with contextlib.suppress(Exception):

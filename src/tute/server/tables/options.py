@@ -23,6 +23,7 @@ class Options:
     tourney: str | None = None       # a tournament's board (site.tourneys): which
     tourney_round: int = 0
     tourney_board: int = 0
+    bots: str = "no"                 # bot accounts may sit: no | yes | only (site.bots)
 
     def json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"variant": str(self.variant), "robot_level": self.robot_level,
@@ -35,6 +36,8 @@ class Options:
             out["chat_in_hand"] = False
         if self.private:
             out["private"] = True
+        if self.bots != "no":
+            out["bots"] = self.bots
         if self.series is not None:
             out.update(series=self.series, series_deal=self.series_deal)
         if self.tourney is not None:

@@ -30,7 +30,7 @@ from tute.core.errors import TuteError
 from tute.core.game import Game
 from tute.core.match import Match
 from tute.server.site.economy import Gain, Purse
-from tute.server.site.names import validate_name
+from tute.server.site.names import seat_name
 from tute.server.store import (
     Event,
     NewTable,
@@ -130,7 +130,8 @@ class TableRuntime(TableAchievements, SeriesTable, TourneyTable):
                      host: str | None, seat: int = 0, name: str | None = None,
                      robot_delay: float = 0.4, account: int | None = None,
                      address: str | None = None, table_id: str | None = None,
-                     place: Place | None = None, avatar: str | None = None) -> TableRuntime:
+                     place: Place | None = None, avatar: str | None = None,
+                     bot: bool = False) -> TableRuntime:
         """A new table, its options and (unless robots only) its host seated, in one
         transaction."""
         t = cls(table_id or new_table_id(), options, store, thinkers, host, robot_delay)
@@ -142,8 +143,9 @@ class TableRuntime(TableAchievements, SeriesTable, TourneyTable):
         ops: list[Op] = [NewTable(t.id, str(options.variant), options.robot_level, host)]
         if host is not None:
             decide.free_seat(t.state, seat)
+            decide.check_bot(options, bot)
             where = t.place(address) if address is not None else None
-            e = Seated(seat, validate_name(name), False, host, account, where, avatar)
+            e = Seated(seat, seat_name(name, bot), False, host, account, where, avatar)
             events.append(e)
             ops.append(PutSeat(seat_row(e)))
         await t.emit(events, ops)
@@ -240,14 +242,15 @@ class TableRuntime(TableAchievements, SeriesTable, TourneyTable):
 
     # ------------------------------------------------------------------ requests
     async def sit(self, player: str, seat: int, name: object, account: int | None = None,
-                  address: str | None = None, avatar: str | None = None) -> None:
+                  address: str | None = None, avatar: str | None = None,
+                  bot: bool = False) -> None:
         """A person takes a free seat of their choice before the match starts (at a
         competitive table, a logged-in one: ``account``; ``avatar``: the face it
         chose)."""
         async with self.lock:
             decide.check_open(self.state, self.broken)
             where = self.place(address) if address is not None else None
-            e = decide.sit(self.state, player, seat, name, account, where, avatar)
+            e = decide.sit(self.state, player, seat, name, account, where, avatar, bot)
             await self.emit([e], [PutSeat(seat_row(e))])
 
     async def invite(self, player: str | None, account: int, name: str) -> None:

@@ -98,13 +98,13 @@ def escrow_number(escrow: str) -> int:
 def options_of(e: OptionsSet) -> Options:
     return Options(parse_variant(e.variant), e.robot_level, e.move_seconds, e.competitive,
                    e.bet, e.spectators, e.chat_in_hand, e.private, e.series, e.series_deal,
-                   e.tourney, e.tourney_round, e.tourney_board)
+                   e.tourney, e.tourney_round, e.tourney_board, e.bots)
 
 
 def options_event(o: Options) -> OptionsSet:
     return OptionsSet(str(o.variant), o.robot_level, o.move_seconds, o.competitive, o.bet,
                       o.spectators, o.chat_in_hand, o.private, o.series, o.series_deal,
-                      o.tourney, o.tourney_round, o.tourney_board)
+                      o.tourney, o.tourney_round, o.tourney_board, o.bots)
 
 
 def commit() -> Committed:

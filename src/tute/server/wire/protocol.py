@@ -48,6 +48,7 @@ class TableOptions(_Body, frozen=True, forbid_unknown_fields=True):
     spectators: bool = True          # "Permitir público"
     chat_in_hand: bool = True        # off: the players' chat is closed during a hand
     private: bool = False            # "Mesa privada"
+    bots: Annotated[str, msgspec.Meta(max_length=8)] = "no"   # bot accounts: no|yes|only
 
     def to_variant(self) -> Variant:
         """The variant of a table from seed 001's table options, or a variant text."""
@@ -69,7 +70,8 @@ class TableOptions(_Body, frozen=True, forbid_unknown_fields=True):
     def to_options(self, current: Options | None = None) -> Options:
         level = self.robot_level or (current.robot_level if current else BEST)
         return check_options(self.to_variant(), level, self.move_seconds, self.competitive,
-                             self.bet, self.spectators, self.chat_in_hand, self.private)
+                             self.bet, self.spectators, self.chat_in_hand, self.private,
+                             self.bots)
 
 
 class CreateTable(TableOptions, frozen=True, forbid_unknown_fields=True):

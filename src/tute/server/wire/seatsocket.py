@@ -62,7 +62,11 @@ async def drain(viewer: Viewer, ws: WebSocket) -> None:
 
 async def serve_seat(ws: WebSocket, table: TableRuntime, player: str | None, viewer: Viewer,
                  window: Window, lang: str,
-                 block: Callable[[str, bool], Awaitable[None]]) -> None:
+                 block: Callable[[str, bool], Awaitable[None]],
+                 still: Callable[[], Awaitable[bool]] | None = None) -> None:
+    """A seat's (or a spectator's) messages, one after another, until the socket goes;
+    ``still``: for a bot's socket, whether its token is still live (asked before each
+    message: a revoked token closes the socket; a bot gets no hints)."""
     hints = Window(1, HINT_SECONDS)                 # one hint at a time, now and then
     def refuse(e: TuteError) -> None:
         viewer.push(encode({"type": "error", "message": e.localized(lang), "key": e.key}))
@@ -75,6 +79,14 @@ async def serve_seat(ws: WebSocket, table: TableRuntime, player: str | None, vie
             raw = frame.get("text")
             if raw is None:
                 raw = frame.get("bytes") or b""
+            if still is not None and not await still():    # a bot's token revoked
+                viewer.drop()
+                e = TuteError("bot_bad_token")
+                with contextlib.suppress(Exception):
+                    await ws.send_text(encode({"type": "error", "key": e.key,
+                                               "message": e.localized(lang)}))
+                    await ws.close(code=4401)
+                return
             if not window.allow():                      # a flood: told, then closed
                 viewer.drop()
                 e = TuteError("too_many_messages")
@@ -116,6 +128,8 @@ async def serve_seat(ws: WebSocket, table: TableRuntime, player: str | None, vie
                 elif isinstance(message, HandLog):
                     viewer.push(encode(table.hand_log()))
                 elif isinstance(message, Hint):
+                    if still is not None:
+                        raise TuteError("bot_no_hints")
                     view = table.hint_view(player)
                     if not hints.allow():
                         raise TuteError("hint_wait", seconds=int(HINT_SECONDS))

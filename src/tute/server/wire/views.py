@@ -10,12 +10,14 @@ from typing import Any
 
 import orjson
 
-from tute.core.actions import Play
+from tute.core.actions import Play, parse_action
+from tute.core.cards import Card, Suit, parse_card
 from tute.core.game import Game
 from tute.core.match import Match
-from tute.core.result import HandResult, result_to_json
+from tute.core.result import HandResult, result_from_json, result_to_json
 from tute.core.tables import rank_order
-from tute.core.views import PlayerView, TableView
+from tute.core.variants import parse_variant
+from tute.core.views import CanteShown, PlayerView, TableView
 
 
 def view_json(v: PlayerView, names: list[str], match: Match | None = None
@@ -35,6 +37,7 @@ def seat_part(v: PlayerView) -> dict[str, Any]:
     return {
         "seat": v.seat, "hand": [c.code for c in v.hand],
         "known_cards": [sorted(c.code for c in k) for k in v.known_cards],
+        "own_draws": [c.code for c in v.own_draws],
         "legal": [str(a) for a in v.legal],
         "legal_cards": [a.card.code for a in v.legal if isinstance(a, Play)],
     }
@@ -109,6 +112,7 @@ def table_json(t: TableView, names: list[str], match: Match | None = None
         "partnerships": t.variant.partnerships,
         "last_trick_bonus": t.variant.last_trick_bonus,
         "result": None if r is None else result_json(r),
+        "history": [[s, str(a)] for s, a in t.history],     # every public action, in order
     }
     if match is not None:
         if match.annulled:                   # the hand stopped where it was: nobody's turn
@@ -121,6 +125,38 @@ def table_json(t: TableView, names: list[str], match: Match | None = None
                         "target": match.variant.match_target,
                         "porotos": list(score.porotos)}
     return out
+
+
+def view_from_json(d: dict[str, Any]) -> PlayerView:
+    """A seat's view again from its JSON (:func:`view_json`): what a program playing
+    through the API gives its robot (``examples/bot_client.py``); a KeyError or a
+    TuteError for JSON that is not a seat's view."""
+    def cards(xs: list[str]) -> tuple[Card, ...]:
+        return tuple(parse_card(x) for x in xs)
+
+    def pairs(xs: list[list[Any]]) -> tuple[tuple[int, Card], ...]:
+        return tuple((int(s), parse_card(c)) for s, c in xs)
+
+    r = d["result"]
+    table = TableView(
+        variant=parse_variant(d["variant"]), dealer=int(d["dealer"]), phase=str(d["phase"]),
+        to_act=d["to_act"], trump=None if d["trump"] is None else Suit.parse(d["trump"]),
+        turn_up=None if d["turn_up"] is None else parse_card(d["turn_up"]),
+        turn_up_in_stock=bool(d["turn_up_in_stock"]), turn_up_holder=d["turn_up_holder"],
+        hand_counts=tuple(d["hand_counts"]), stock_left=int(d["stock_left"]),
+        leader=int(d["leader"]), trick=pairs(d["trick"]), last_trick=pairs(d["last_trick"]),
+        tricks_won=tuple(d["tricks_won"]), points_taken=tuple(d["points_taken"]),
+        cantes=tuple(d["cantes"]),
+        cantes_shown=tuple(CanteShown(int(c["seat"]), Suit.parse(c["suit"]), int(c["points"]),
+                                      (parse_card(c["cards"][0]), parse_card(c["cards"][1])))
+                           for c in d["cantes_shown"]),
+        history=tuple((int(s), parse_action(a)) for s, a in d["history"]),
+        result=None if r is None else result_from_json(r), declarer=d["declarer"],
+        bid=d["bid"], sitting_out=d["sitting_out"], last_trick_winner=d["last_trick_winner"])
+    return PlayerView(table=table, seat=int(d["seat"]), hand=cards(d["hand"]),
+                      known_cards=tuple(frozenset(cards(k)) for k in d["known_cards"]),
+                      own_draws=cards(d["own_draws"]),
+                      legal=tuple(parse_action(a) for a in d["legal"]))
 
 
 def result_json(r: HandResult) -> dict[str, Any]:

@@ -1,0 +1,154 @@
+"""The bot API (docs/bots.md): an account made a bot and its tokens (from the person's
+own profile: cookies, never a token), a bot's stream of what concerns it (ndjson), and
+a host's challenge to a bot.  Everything else a bot does -- tables, seats, the table's
+socket -- goes through the same routes, limits and refusals as a person's."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Annotated
+
+import msgspec
+from sqlalchemy import select
+from starlette.requests import Request
+from starlette.responses import JSONResponse, StreamingResponse
+from starlette.routing import BaseRoute, Route
+
+from tute.core.errors import TuteError
+from tute.server.db.schema import accounts
+from tute.server.routes.common import Site, run
+from tute.server.site.accounts import Account
+from tute.server.site.bots import BotError, bearer
+from tute.server.site.names import name_key
+from tute.server.wire.edge import client_address
+from tute.server.wire.hub import SPECTATOR, Viewer
+from tute.server.wire.protocol import Name, _Body, decode_body
+from tute.server.wire.views import encode
+
+KEEPALIVE = 20.0              # seconds between a stream's empty lines
+STREAMS = 2                   # streams of one bot at once
+
+
+class BecomeBot(_Body, frozen=True, forbid_unknown_fields=True):
+    """``POST /api/me/bot``: make this account a bot, for good (its own name, again)."""
+
+    confirm: Name
+
+
+class NewToken(_Body, frozen=True, forbid_unknown_fields=True):
+    """``POST /api/me/bot/tokens``: a token for the bot's program, named."""
+
+    label: Annotated[str, msgspec.Meta(max_length=40)]
+
+
+class Challenge(_Body, frozen=True, forbid_unknown_fields=True):
+    """``POST /api/tables/{id}/challenge``: the host asks a bot, by name, to sit."""
+
+    bot: Name
+
+
+def routes(site: Site) -> list[BaseRoute]:
+    bots, presence = site.bots, site.presence
+    streams: dict[int, int] = {}
+
+    def person(request: Request) -> Account:
+        """The logged-in person, by cookie: a token may not manage tokens."""
+        if bearer(request.headers) is not None:
+            raise BotError("bot_token_cannot")
+        return site.me(request)
+
+    def tokens_json(who: Account) -> dict[str, object]:
+        return {"bot": bots.is_bot(who.id), "tokens": [t.json() for t in bots.tokens(who)]}
+
+    async def become(request: Request) -> JSONResponse:
+        data = decode_body(BecomeBot, await request.body())
+        who = await run(lambda: person(request))
+        await run(lambda: bots.become(who, data.confirm))
+        return JSONResponse(await run(lambda: tokens_json(who)))
+
+    async def tokens(request: Request) -> JSONResponse:
+        who = await run(lambda: person(request))
+        if request.method == "POST":
+            data = decode_body(NewToken, await request.body())
+            made, secret = await run(lambda: bots.new_token(who, data.label))
+            return JSONResponse({**made.json(), "token": secret})
+        return JSONResponse(await run(lambda: tokens_json(who)))
+
+    async def revoke(request: Request) -> JSONResponse:
+        who = await run(lambda: person(request))
+        text = request.path_params["token_id"]
+        number = int(text) if text.isascii() and text.isdigit() and len(text) < 10 else -1
+        await run(lambda: bots.revoke(who, number))
+        return JSONResponse(await run(lambda: tokens_json(who)))
+
+    async def stream(request: Request) -> StreamingResponse:
+        """What concerns the bot, a JSON object a line: ``hello``, then notices
+        (``challenge``, ``invite``...) as they come; an empty line every 20 s."""
+        token = bearer(request.headers)
+        if token is None:
+            raise BotError("bot_bad_token")
+        bot = await run(lambda: site.account(request))
+        assert bot is not None
+        if streams.get(bot.id, 0) >= STREAMS:
+            raise TuteError("too_many_sockets")
+        streams[bot.id] = streams.get(bot.id, 0) + 1
+        viewer = Viewer(SPECTATOR, f"a{bot.id}", bot.name, None,
+                        client_address(request.scope))
+        presence.came(bot.id, viewer)
+
+        async def lines() -> AsyncIterator[str]:
+            try:
+                yield encode({"type": "hello", "bot": bot.name, "id": bot.id}) + "\n"
+                while True:
+                    try:
+                        text = await asyncio.wait_for(viewer.next(), KEEPALIVE)
+                    except TimeoutError:
+                        if await run(lambda: bots.account_of(token)) is None:
+                            e = BotError("bot_bad_token")
+                            yield encode({"type": "error", "key": e.key,
+                                          "message": e.localized("en")}) + "\n"
+                            return
+                        yield "\n"
+                        continue
+                    if text is None:
+                        return
+                    yield text + "\n"
+            finally:
+                presence.went(bot.id, viewer)
+                viewer.drop()
+                streams[bot.id] -= 1
+                if not streams[bot.id]:
+                    del streams[bot.id]
+
+        return StreamingResponse(lines(), media_type="application/x-ndjson")
+
+    def bot_named(name: str) -> int:
+        with site.store.engine.connect() as c:
+            row = c.execute(select(accounts.c.id).where(
+                accounts.c.name_key == name_key(name), accounts.c.bot.is_(True))).first()
+        if row is None:
+            raise BotError("bot_no_such_bot", name=name)
+        return int(row[0])
+
+    async def challenge(request: Request) -> JSONResponse:
+        """The host asks a bot to its table (one that lets bots sit): the table keeps
+        the invitation, the bot's stream hears of it."""
+        data = decode_body(Challenge, await request.body())
+        host = await run(lambda: site.me(request))
+        table = site.lobby.get(request.path_params["table_id"])
+        if table.options.bots == "no":
+            raise TuteError("table_no_bots")
+        bot_id = await run(lambda: bot_named(data.bot))
+        await table.invite(site.who(request) or "", bot_id, data.bot)
+        presence.notify(bot_id, {"kind": "challenge", "from": host.name, "table": table.id,
+                                 "variant": str(table.variant),
+                                 "seats": sorted(set(range(table.variant.players))
+                                                 - set(table.seats))})
+        return JSONResponse({"table": table.summary()})
+
+    return [Route("/api/me/bot", become, methods=["POST"]),
+            Route("/api/me/bot/tokens", tokens, methods=["GET", "POST"]),
+            Route("/api/me/bot/tokens/{token_id}/revoke", revoke, methods=["POST"]),
+            Route("/api/bot/stream", stream, methods=["GET"]),
+            Route("/api/tables/{table_id}/challenge", challenge, methods=["POST"])]

@@ -1,0 +1,68 @@
+"""A bot at a person's table, in a real browser on a phone: the person opens a table
+for friends that lets bots sit, the reference client (examples/bot_client.py, ``join``)
+takes the free seat with its token, and the two play the match out -- the bot's seat
+shown as a bot."""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from browser_kit import PHONE, chromium, click, needs_chromium, shot, wait_until
+from server_harness import Server
+
+pytestmark = needs_chromium
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+@pytest.fixture()
+def server(tmp_path: Path) -> Iterator[Server]:
+    s = Server(f"sqlite:///{tmp_path / 'botpage.db'}", robot_delay=0.0)
+    yield s
+    s.stop()
+
+
+def test_a_person_plays_a_bot_in_the_browser(server: Server) -> None:
+    from playwright.sync_api import sync_playwright
+
+    sys.path.insert(0, str(EXAMPLES))
+    import bot_client
+
+    owner = server.account("Robo")
+    assert owner.post("/api/me/bot", {"confirm": "Robo"}).status_code == 200
+    token = owner.post("/api/me/bot/tokens", {"label": "t"}).json()["token"]
+    api = bot_client.Api(server.base, token)
+    said: list[str] = []
+    with sync_playwright() as p:
+        browser = chromium(p)
+        page = browser.new_context(viewport=PHONE).new_page()
+        page.goto(f"http://127.0.0.1:{server.port}/")
+        page.fill("#name", "Ana")
+        page.select_option("#variant", "habanero")
+        page.check("#allow-bots")
+        page.click("#friends")
+        page.wait_for_selector("#waiting:not([hidden])")
+        bot = threading.Thread(target=lambda: bot_client.join(api, "heuristic", said.append),
+                               daemon=True)
+        bot.start()
+        wait_until(page, "document.querySelector('#seats').textContent.includes('Robo (bot)')")
+        page.click("#start")
+        for _ in range(900):
+            if page.inner_text("#count").strip():
+                break
+            card = page.query_selector("#hand button.card.legal")
+            if card is not None:
+                click(card)
+            page.wait_for_timeout(100)
+        count = page.inner_text("#count")
+        assert "Ana" in count and "Robo" in count, count
+        shot(page, "bot-at-a-persons-table-phone")
+        bot.join(60)
+        assert any("match over" in line for line in said), said
+        (table,) = server.lobby.tables.values()
+        assert [s["name"] for s in table.summary()["seats"]] == ["Ana", "Robo (bot)"]
+        browser.close()
