@@ -66,3 +66,44 @@ def test_a_person_plays_a_bot_in_the_browser(server: Server) -> None:
         (table,) = server.lobby.tables.values()
         assert [s["name"] for s in table.summary()["seats"]] == ["Ana", "Robo (bot)"]
         browser.close()
+
+
+def test_the_profile_makes_a_bot_and_its_tokens(server: Server) -> None:
+    """On a phone: the profile's bot part -- a wrong name refused, the account made a
+    bot, a token made (shown once, and it signs requests), then revoked."""
+    import httpx
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = chromium(p)
+        page = browser.new_context(viewport=PHONE).new_page()
+        page.goto(f"http://127.0.0.1:{server.port}/")
+        page.click("#login-open")
+        page.fill("#login-name", "Robo")
+        page.fill("#login-password", "naipes de la abuela")
+        page.click("#register")
+        page.wait_for_selector("#account-in:not([hidden])")
+        page.click("#profile-open")
+        page.wait_for_selector("#bot-become:not([hidden])")
+        page.fill("#bot-confirm", "Otro")
+        page.click("#bot-become-go")
+        page.wait_for_selector("#bot-error:not(:empty)")
+        assert "nombre" in page.inner_text("#bot-error")
+        page.fill("#bot-confirm", "Robo")
+        page.click("#bot-become-go")
+        page.wait_for_selector("#bot-tokens-box:not([hidden])")
+        page.fill("#bot-token-label", "portátil")
+        page.click("#bot-token-new")
+        page.wait_for_selector("#bot-token-shown:not([hidden])")
+        token = page.inner_text("#bot-token-value").strip()
+        assert token.startswith("tute_bot_")
+        assert "portátil" in page.inner_text("#bot-tokens")
+        page.locator("#bot-panel").scroll_into_view_if_needed()
+        shot(page, "profile-bot-phone")
+        me = httpx.get(f"{server.base}/api/me", headers={"Authorization": f"Bearer {token}"})
+        assert me.status_code == 200 and me.json()["name"] == "Robo"
+        page.click("#bot-tokens button")                       # revoke
+        page.wait_for_selector("#bot-tokens li.revoked")
+        me = httpx.get(f"{server.base}/api/me", headers={"Authorization": f"Bearer {token}"})
+        assert me.status_code == 401
+        browser.close()

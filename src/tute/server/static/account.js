@@ -4,6 +4,7 @@ import { renderAchievements } from "/static/achievements.js";
 import { AVATARS, face } from "/static/avatars.js";
 import { t } from "/static/i18n.js";
 import { api, offeredGames } from "/static/lobby.js";
+import { showBotPanel } from "/static/botpanel.js";
 import { showMySeries } from "/static/series.js";
 
 const $ = (id) => document.getElementById(id);
@@ -68,6 +69,7 @@ export async function showProfile() {
   $("profile-name").textContent = me.name;
   $("profile-face").replaceChildren(face(me.avatar, me.name));
   showPicker();
+  showBotPanel(me);
   const facts = $("profile-facts");
   facts.replaceChildren();
   const level = t("level_line", { level: me.level, band: t(`band_${me.band}`), n: number(me.xp_next),
