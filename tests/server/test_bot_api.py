@@ -320,3 +320,32 @@ def test_bots_rank_in_their_own_pool_and_get_no_hints(server: Server) -> None:
             if m.get("type") in ("error", "hint"):
                 break
         assert m["type"] == "error" and m["key"] == "bot_no_hints"
+
+
+def test_a_bot_meets_a_persons_limits(tmp_path: Path) -> None:
+    """The same limits as people: requests per address per minute (a token is no pass),
+    and a socket that floods messages is closed."""
+    from tute.server.wire.limits import Limits
+
+    s = Server(f"sqlite:///{tmp_path / 'limits.db'}", limits=Limits(
+        requests_per_minute=30, messages=10, messages_window=20.0))
+    try:
+        _, token = make_bot(s)
+        bot = bearer(s, token)
+        table = bot.post("/api/tables", json={"variant": "habanero", "name": "x",
+                                              "bots": "yes"}).json()["id"]
+        with connect(f"ws://127.0.0.1:{s.port}/ws/{table}?last=0",
+                     additional_headers={"Authorization": f"Bearer {token}"}) as ws, \
+                pytest.raises(ConnectionClosed):
+            for _ in range(200):
+                ws.send(json.dumps({"type": "ping"}))
+                while True:
+                    m = json.loads(ws.recv(timeout=5))
+                    if m.get("type") == "pong" or m.get("type") == "error":
+                        break
+                if m.get("type") == "error":
+                    assert m["key"] == "too_many_messages"
+        statuses = [bot.get("/api/me").status_code for _ in range(40)]
+        assert 429 in statuses and statuses.index(429) <= 30
+    finally:
+        s.stop()
