@@ -83,3 +83,11 @@ def random_position(variant: str | Variant, seed: int, steps: int,
     """A game ``steps`` random actions in (fewer if the hand ends first)."""
     rng = random.Random(seed)
     return random_play(Game.new(variant, seed=rng.randrange(1 << 30)), rng, steps, declare)
+
+
+# every preset, and the player counts each may be played with: the round trips'
+# and the research environments' cases
+EVERY_PRESET = ["parejas", "habanero", "individual", "individual(players=3)", "tres",
+                "corriente", "arrastre", "online", "online(players=2)", "online(players=3)",
+                "guinote", "guinote(players=4)", "subastado", "subastado(players=4)",
+                "cabrero(players=3)", "cabrero", "cabrero(players=5)", "cabrero(players=6)"]

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import random_play
+from helpers import EVERY_PRESET, random_play
 from tute import Game, Match, parse_card
 from tute.core.notation import (
     format_notation,
@@ -24,10 +24,7 @@ from tute.core.records import GameRecord, RecordError, format_record, record_of_
 from tute.core.shuffle import ShuffleProof, commitment
 from tute.core.variants import make_variant
 
-PRESETS = ["parejas", "habanero", "individual", "individual(players=3)", "tres", "corriente",
-           "arrastre", "online", "online(players=2)", "online(players=3)", "guinote",
-           "guinote(players=4)", "subastado", "subastado(players=4)", "cabrero(players=3)",
-           "cabrero", "cabrero(players=5)", "cabrero(players=6)"]
+PRESETS = EVERY_PRESET
 # options a house may set, with values the rules accept together with every preset
 HOUSE: dict[str, list[object]] = {"swap_timing": ["own_lead", "after_won_trick", "anytime"],
          "forty_first": ["strict", "if_held", "off"],

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import random_play
+from helpers import EVERY_PRESET, random_play
 from tute import Game, Match, parse_card
 from tute.core.records import (
     RecordError,
@@ -104,10 +104,7 @@ def test_replay_cli_json() -> None:
 
 
 # --- round trips --------------------------------------------------------------------
-PRESETS = ["parejas", "habanero", "individual", "individual(players=3)", "tres", "corriente",
-           "arrastre", "online", "online(players=2)", "online(players=3)", "guinote",
-           "guinote(players=4)", "subastado", "subastado(players=4)", "cabrero(players=3)",
-           "cabrero", "cabrero(players=5)", "cabrero(players=6)"]
+PRESETS = EVERY_PRESET
 
 
 @settings(max_examples=60, deadline=None)

@@ -10,14 +10,12 @@ import random
 import numpy as np
 import pytest
 
+from helpers import EVERY_PRESET
 from tute import Game
 from tute.core.deal import Deal
 from tute.rl.codec import DECLINE, Hand, actions_of, observe
 
-PRESETS = ["parejas", "habanero", "individual", "individual(players=3)", "tres", "corriente",
-           "arrastre", "online", "online(players=2)", "online(players=3)", "guinote",
-           "guinote(players=4)", "subastado", "subastado(players=4)", "cabrero(players=3)",
-           "cabrero", "cabrero(players=5)", "cabrero(players=6)"]
+PRESETS = EVERY_PRESET
 
 
 @pytest.mark.filterwarnings("ignore:Observation:UserWarning")   # a dict with a mask:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_kit import PHONE, chromium, click, needs_chromium, shot, wait_until
+from browser_kit import PHONE, chromium, needs_chromium, play_until_count, shot, wait_until
 from server_harness import Server
 
 pytestmark = needs_chromium
@@ -51,13 +51,7 @@ def test_a_person_plays_a_bot_in_the_browser(server: Server) -> None:
         bot.start()
         wait_until(page, "document.querySelector('#seats').textContent.includes('Robo (bot)')")
         page.click("#start")
-        for _ in range(900):
-            if page.inner_text("#count").strip():
-                break
-            card = page.query_selector("#hand button.card.legal")
-            if card is not None:
-                click(card)
-            page.wait_for_timeout(100)
+        play_until_count(page, 900)
         count = page.inner_text("#count")
         assert "Ana" in count and "Robo" in count, count
         shot(page, "bot-at-a-persons-table-phone")

@@ -60,6 +60,16 @@ async def drain(viewer: Viewer, ws: WebSocket) -> None:
             await ws.close(code=1008)
 
 
+async def close_with(ws: WebSocket, viewer: Viewer, e: TuteError, lang: str,
+                     code: int) -> None:
+    """Stop sending to ``viewer``, say why on the socket and close it with ``code``."""
+    viewer.drop()
+    with contextlib.suppress(Exception):
+        await ws.send_text(encode({"type": "error", "key": e.key,
+                                   "message": e.localized(lang)}))
+        await ws.close(code=code)
+
+
 async def serve_seat(ws: WebSocket, table: TableRuntime, player: str | None, viewer: Viewer,
                  window: Window, lang: str,
                  block: Callable[[str, bool], Awaitable[None]],
@@ -80,20 +90,10 @@ async def serve_seat(ws: WebSocket, table: TableRuntime, player: str | None, vie
             if raw is None:
                 raw = frame.get("bytes") or b""
             if still is not None and not await still():    # a bot's token revoked
-                viewer.drop()
-                e = TuteError("bot_bad_token")
-                with contextlib.suppress(Exception):
-                    await ws.send_text(encode({"type": "error", "key": e.key,
-                                               "message": e.localized(lang)}))
-                    await ws.close(code=4401)
+                await close_with(ws, viewer, TuteError("bot_bad_token"), lang, 4401)
                 return
             if not window.allow():                      # a flood: told, then closed
-                viewer.drop()
-                e = TuteError("too_many_messages")
-                with contextlib.suppress(Exception):
-                    await ws.send_text(encode({"type": "error", "key": e.key,
-                                               "message": e.localized(lang)}))
-                    await ws.close(code=1008)
+                await close_with(ws, viewer, TuteError("too_many_messages"), lang, 1008)
                 return
             try:
                 message = decode_message(raw)
