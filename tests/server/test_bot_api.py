@@ -349,3 +349,25 @@ def test_a_bot_meets_a_persons_limits(tmp_path: Path) -> None:
         assert 429 in statuses and statuses.index(429) <= 30
     finally:
         s.stop()
+
+
+def test_series_and_tournaments_are_for_people(server: Server) -> None:
+    from tute.server.site.series import SeriesBook
+    from tute.server.site.tourneys import TourneyBook
+
+    s = server
+    _, token = make_bot(s)
+    bot = bearer(s, token)
+    series = SeriesBook(s.lobby.store.engine).create("habanero", 1, "random", 1.0)
+    r = bot.post(f"/api/series/{series.id}/play", json={})
+    assert r.status_code == 403 and r.json()["key"] == "bot_people_only"
+    cup = TourneyBook(s.lobby.store.engine).create("Copa", "habanero", 1, 0, 30, "random",
+                                                   time.time() + 60)
+    r = bot.post(f"/api/tourneys/{cup.id}/join", json={})
+    assert r.status_code == 403 and r.json()["key"] == "bot_people_only"
+    pairs = TourneyBook(s.lobby.store.engine).create("Parejas", "parejas", 1, 0, 30,
+                                                     "random", time.time() + 60)
+    ana = s.account("Ana", "127.0.0.2")
+    r = ana.post(f"/api/tourneys/{pairs.id}/join", {"partner": "Robo"})
+    assert r.status_code == 403 and r.json()["key"] == "bot_people_only"
+    assert ana.post(f"/api/tourneys/{cup.id}/join").status_code == 200

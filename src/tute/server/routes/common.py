@@ -44,7 +44,7 @@ STATUS = {"no_such_table": 404, "table_broken": 410, "only_host": 403,
           "bot_bad_token": 401, "bot_no_such_token": 404, "bot_not_a_bot": 403,
           "bot_token_cannot": 403, "bot_no_such_bot": 404, "table_no_bots": 403,
           "table_bots_only": 403, "bot_already": 409, "bot_has_played": 409,
-          "bot_too_many_tokens": 429}
+          "bot_too_many_tokens": 429, "bot_people_only": 403}
 
 
 def error(e: TuteError, lang: str) -> JSONResponse:
@@ -118,6 +118,14 @@ class Site:
         """The player key, made for a new guest (with the cookie's secret to set)."""
         logged = self.account(conn)
         return (logged.player, None) if logged is not None else ensure_player(conn)
+
+    def person(self, request: Request) -> Account:
+        """The logged-in account of a person: duplicate series and tournaments are
+        people's (a bot's account is refused)."""
+        who = self.me(request)
+        if self.bots.is_bot(who.id):
+            raise BotError("bot_people_only")
+        return who
 
     def is_bot(self, account: Account | None) -> bool:
         """Whether an account is a bot's (its seats are marked so)."""

@@ -50,7 +50,7 @@ def routes(site: Site) -> list[BaseRoute]:
         """The logged-in person's next deal of a series (in their own order): a private
         table against the series' robots, made and started; its id."""
         now = time.time()
-        person = await run(lambda: site.me(request))
+        person = await run(lambda: site.person(request))
         s = await run(lambda: book.get(request.path_params["series_id"]))
         if s.status(now) != "open":
             raise SeriesError("series_not_open")

@@ -11,6 +11,7 @@ from starlette.routing import BaseRoute, Route
 
 from tute.server.routes.common import Site, run
 from tute.server.routes.records import download, export_format, notation_file
+from tute.server.site.bots import BotError
 from tute.server.site.tourneys import Tourney, TourneyError
 from tute.server.site.tourneyteams import members
 from tute.server.site.tourneyview import summary, tourney_view
@@ -45,10 +46,12 @@ def routes(site: Site, director: Director) -> list[BaseRoute]:
         """The logged-in person enters (the fee, if any, into the pot); at parejas,
         asking for a partner by name."""
         ask = decode_body(TourneyJoin, await request.body() or b"{}")
-        person = await run(lambda: site.me(request))
+        person = await run(lambda: site.person(request))
         t = await run(lambda: book.get(request.path_params["tourney_id"]))
         partner = None if ask.partner is None else await run(
             lambda: book.account_named(str(ask.partner)))
+        if partner is not None and await run(lambda: site.bots.is_bot(partner)):
+            raise BotError("bot_people_only")
         await run(lambda: book.join(t, person.id, person.name, time.time(), partner))
         return JSONResponse(await run(lambda: tourney_view(book, t, person.id)))
 
