@@ -24,6 +24,7 @@ import orjson
 
 from tute.core.game import Game
 from tute.core.match import Match
+from tute.server.site.names import is_bot_name
 from tute.server.wire.hub import SPECTATOR, Hub, Viewer
 from tute.server.wire.views import (
     encode,
@@ -136,7 +137,9 @@ class Audience:
         in_hand = None if seat == SPECTATOR else self.table.game_seat(seat, match)
         if in_hand is None:
             return spectator_part(game)
-        own = seat_part(game.view(in_hand))
+        names = self.table.names()                      # by table seat
+        bot = seat < len(names) and is_bot_name(names[seat])
+        own = seat_part(game.view(in_hand), bot)        # a bot's: with the history
         if match is not None and match.annulled:     # no move is left to make
             own["legal"], own["legal_cards"] = [], []
         return own

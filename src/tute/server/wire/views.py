@@ -20,27 +20,34 @@ from tute.core.variants import parse_variant
 from tute.core.views import CanteShown, PlayerView, TableView
 
 
-def view_json(v: PlayerView, names: list[str], match: Match | None = None
+def view_json(v: PlayerView, names: list[str], match: Match | None = None,
+              history: bool = False) -> dict[str, Any]:
+    """A seat's view as JSON (``history``: with every public action of the hand)."""
+    return seat_json(v, table_json(v.table, names, match), history)
+
+
+def seat_json(v: PlayerView, table: dict[str, Any], history: bool = False
               ) -> dict[str, Any]:
-    """A seat's view as JSON."""
-    return seat_json(v, table_json(v.table, names, match))
-
-
-def seat_json(v: PlayerView, table: dict[str, Any]) -> dict[str, Any]:
     """A seat's view as JSON, given :func:`table_json` of ``v.table`` (made once per
     event for every seat)."""
-    return {**table, **seat_part(v)}
+    return {**table, **seat_part(v, history)}
 
 
-def seat_part(v: PlayerView) -> dict[str, Any]:
-    """What only this seat sees: its hand, what others showed it, what it may do."""
-    return {
+def seat_part(v: PlayerView, history: bool = False) -> dict[str, Any]:
+    """What only this seat sees: its hand, its draws, what others showed it, what it
+    may do; ``history``: and the hand's public actions in order -- for a bot's seat,
+    whose program rebuilds the view (:func:`view_from_json`), not for a page, which
+    follows the events (a third more bytes a message)."""
+    out = {
         "seat": v.seat, "hand": [c.code for c in v.hand],
         "known_cards": [sorted(c.code for c in k) for k in v.known_cards],
         "own_draws": [c.code for c in v.own_draws],
         "legal": [str(a) for a in v.legal],
         "legal_cards": [a.card.code for a in v.legal if isinstance(a, Play)],
     }
+    if history:
+        out["history"] = [[s, str(a)] for s, a in v.table.history]
+    return out
 
 
 def spectator_part(game: Game) -> dict[str, Any]:
@@ -112,7 +119,6 @@ def table_json(t: TableView, names: list[str], match: Match | None = None
         "partnerships": t.variant.partnerships,
         "last_trick_bonus": t.variant.last_trick_bonus,
         "result": None if r is None else result_json(r),
-        "history": [[s, str(a)] for s, a in t.history],     # every public action, in order
     }
     if match is not None:
         if match.annulled:                   # the hand stopped where it was: nobody's turn
@@ -128,9 +134,9 @@ def table_json(t: TableView, names: list[str], match: Match | None = None
 
 
 def view_from_json(d: dict[str, Any]) -> PlayerView:
-    """A seat's view again from its JSON (:func:`view_json`): what a program playing
-    through the API gives its robot (``examples/bot_client.py``); a KeyError or a
-    TuteError for JSON that is not a seat's view."""
+    """A seat's view again from its JSON (:func:`view_json` with its history, as a
+    bot's seat gets it): what a program playing through the API gives its robot
+    (``examples/bot_client.py``); a KeyError or a TuteError for JSON that is not one."""
     def cards(xs: list[str]) -> tuple[Card, ...]:
         return tuple(parse_card(x) for x in xs)
 
