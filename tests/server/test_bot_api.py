@@ -371,3 +371,28 @@ def test_series_and_tournaments_are_for_people(server: Server) -> None:
     r = ana.post(f"/api/tourneys/{pairs.id}/join", {"partner": "Robo"})
     assert r.status_code == 403 and r.json()["key"] == "bot_people_only"
     assert ana.post(f"/api/tourneys/{cup.id}/join").status_code == 200
+
+
+def test_the_stream_tells_a_bot_its_games_start_and_end(server: Server) -> None:
+    s = server
+    _, token = make_bot(s)
+    api = bot_client.Api(s.base, token)
+    notes: list[dict[str, Any]] = []
+
+    def listen() -> None:
+        for note in api.stream():
+            notes.append(note)
+            if note.get("kind") == "game_over":
+                return
+    th = threading.Thread(target=listen, daemon=True)
+    th.start()
+    for _ in range(100):
+        if notes:
+            break
+        time.sleep(0.05)
+    done = bot_client.play_robots(api, bot_client.robot("heuristic", 2), "habanero",
+                                  "random", 1, log=lambda _: None)
+    th.join(30)
+    kinds = [(n.get("kind"), n.get("seat")) for n in notes if n.get("type") == "notice"]
+    assert kinds == [("game_start", 0), ("game_over", 0)], notes
+    assert notes[-1]["winner"] == done[0]["winner"]

@@ -112,6 +112,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
     site = Site(store, lobby, Accounts(store.engine, cache_sessions=bus is None), presence,
                 talk, Kept(store.engine), moderation, limits, feed, listing, local_only,
                 Bots(store.engine))
+    lobby.on_sent = bots.news(presence)              # a bot's stream: its games' news
     relay = None if ownership is None else Relay(ownership.cluster, talk, feed, presence)
     social = Social(Friends(store.engine), presence, Invites(server_key(store.engine)),
                     lobby, site.account, error, site.who)

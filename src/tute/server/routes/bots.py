@@ -6,8 +6,8 @@ socket -- goes through the same routes, limits and refusals as a person's."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from typing import Annotated
+from collections.abc import AsyncIterator, Callable
+from typing import Annotated, Any
 
 import msgspec
 from sqlalchemy import select
@@ -20,7 +20,8 @@ from tute.server.db.schema import accounts
 from tute.server.routes.common import Site, run
 from tute.server.site.accounts import Account
 from tute.server.site.bots import BotError, bearer
-from tute.server.site.names import name_key
+from tute.server.site.names import is_bot_name, name_key
+from tute.server.social.friends import Presence
 from tute.server.wire.edge import client_address
 from tute.server.wire.hub import SPECTATOR, Viewer
 from tute.server.wire.protocol import Name, _Body, decode_body
@@ -46,6 +47,25 @@ class Challenge(_Body, frozen=True, forbid_unknown_fields=True):
     """``POST /api/tables/{id}/challenge``: the host asks a bot, by name, to sit."""
 
     bot: Name
+
+
+def news(presence: Presence) -> Callable[[Any, dict[str, Any]], None]:
+    """What a table tells the bots seated at it, on their streams: a match starting
+    (``game_start``, with the bot's seat) and ending (``game_over``, with the winner)."""
+    def told(table: Any, p: dict[str, Any]) -> None:
+        kind = p.get("kind")
+        if kind not in ("start", "match_over"):
+            return
+        for seat, row in table.seats.items():
+            if row.account is None or not is_bot_name(row.name):
+                continue
+            note: dict[str, Any] = {"kind": "game_start" if kind == "start" else "game_over",
+                                    "table": table.id, "seat": seat,
+                                    "variant": str(table.variant)}
+            if kind == "match_over":
+                note["winner"] = p.get("winner")
+            presence.notify(row.account, note)
+    return told
 
 
 def routes(site: Site) -> list[BaseRoute]:

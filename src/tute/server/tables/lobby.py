@@ -64,6 +64,7 @@ class Lobby:
         self.metrics = Metrics()                    # what GET /metrics reports
         self.broken: dict[str, str] = {}
         self.purse = purse                         # competitive matches' chips and XP
+        self.on_sent: Callable[[TableRuntime, dict[str, Any]], None] | None = None
         self.moderation = moderation               # reported chat messages
         self._new_tables = RateLimit(limits.tables_per_minute, 60.0)
         self.place = placer(server_key(store.engine))   # one for every process
@@ -114,6 +115,7 @@ class Lobby:
             return None
         table.purse = self.purse
         table.chat.moderation = self.moderation
+        table.on_sent = self.on_sent
         table.metrics = self.metrics
         table.place = self.place
         if table.status not in ("open", "playing"):
@@ -218,6 +220,7 @@ class Lobby:
             raise
         table.purse = self.purse
         table.chat.moderation = self.moderation
+        table.on_sent = self.on_sent
         table.metrics = self.metrics
         self.tables[table.id] = table
         if host is None:                                    # robots only: it plays itself

@@ -110,6 +110,8 @@ class TableRuntime(TableAchievements, SeriesTable, TourneyTable):
         self.suspect = False                       # a write failed: check before the next
         self.moved = False                         # its lease was lost (cluster.py)
         self.purse: Purse | None = None            # bets and XP of competitive matches
+        # told of each event sent (the lobby: a bot's stream hears its games start/end)
+        self.on_sent: Callable[[TableRuntime, dict[str, Any]], None] | None = None
         self.annulment = Annulment(self)           # a proposal to annul the match
         self.rematch = Rematch(self)               # a proposal of another, the same people
         self.metrics: Metrics | None = None        # the process's counters (the lobby's)
@@ -213,6 +215,11 @@ class TableRuntime(TableAchievements, SeriesTable, TourneyTable):
             self.auto.moved()                     # the clock first: it goes with the views
         for p, (game, match) in zip(published, shown, strict=True):
             self.audience.broadcast(p, game, match)
+            if self.on_sent is not None:
+                try:
+                    self.on_sent(self, p)
+                except Exception:                  # a listener's fault: the table goes on
+                    log.exception("table %s: a listener failed", self.id)
 
     async def resync(self) -> None:
         """After a failed write: what the store has is the truth (a write reported as
