@@ -522,8 +522,6 @@ def _record(boards: list[_Board]) -> GameRecord:
     date = _tag(first, "Date", "")
     m = _PBN_DATE.match(date)
     date = f"{m.group(1)}-{m.group(2)}-{m.group(3)}" if m else date.strip("?.")
-    record = GameRecord(variant, names, (), date, _tag(first, "Event", "tute"),
-                        tuple(first.notes))
     hands: list[HandRecord] = []
     match: Match | None = None
     for h, b in enumerate(boards):
@@ -544,23 +542,20 @@ def _record(boards: list[_Board]) -> GameRecord:
             if match is None:
                 match = Match(variant, first_game=g)
             else:
-                seats = " ".join(str(s) for s in match.seat_map)
                 match.deal_next(g)
-                if len(match.seat_map) != variant.players or "Players" in b.tags:
-                    seats = " ".join(str(s) for s in match.seat_map)
-                    if _tag(b, "Players", seats) != seats:
-                        raise RecordError(_line(b, "Players"),
-                                          f"Players says '{_tag(b, 'Players')}' but the "
-                                          f"match gives '{seats}'")
         except TuteError as e:
             raise RecordError(b.line, f"board {h + 1}: {e}") from None
+        seats = " ".join(str(s) for s in match.seat_map)
+        if _tag(b, "Players", seats) != seats:
+            raise RecordError(_line(b, "Players"), f"Players says '{_tag(b, 'Players')}' "
+                                                   f"but the match gives '{seats}'")
         if g.is_over:
             match.record_hand()
         elif h != len(boards) - 1:
             raise RecordError(b.line, f"board {h + 1} is not finished")
         _check(b, g, match)
-    return GameRecord(record.variant, record.names, tuple(hands), record.date,
-                      record.event, record.notes)
+    return GameRecord(variant, names, tuple(hands), date, _tag(first, "Event", "tute"),
+                      tuple(first.notes))
 
 
 def _check(b: _Board, g: Game, match: Match) -> None:
