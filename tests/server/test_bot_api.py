@@ -396,3 +396,69 @@ def test_the_stream_tells_a_bot_its_games_start_and_end(server: Server) -> None:
     kinds = [(n.get("kind"), n.get("seat")) for n in notes if n.get("type") == "notice"]
     assert kinds == [("game_start", 0), ("game_over", 0)], notes
     assert notes[-1]["winner"] == done[0]["winner"]
+
+
+def test_the_reviews_attacks(server: Server) -> None:
+    """A hostile review's findings, each kept: becoming a bot while seated, another
+    Authorization scheme, a record's odd digits and a flood of opened records, a
+    stream opened and dropped again and again, the bots option changed under seated
+    bots, hints for a bot that came in with its password."""
+    s = server
+    # seated at an open table (no match kept yet): not a bot now
+    ana = s.account("Ana", "127.0.0.2")
+    ana.post("/api/tables", {"variant": "habanero", "name": "Ana"})
+    r = ana.post("/api/me/bot", {"confirm": "Ana"})
+    assert r.status_code == 409 and r.json()["key"] == "bot_has_played"
+    # HTTP Basic in front of the site: a guest's requests still work
+    basic = httpx.get(f"{s.base}/api/tables", headers={"Authorization": "Basic dTpw"})
+    assert basic.status_code == 200
+    # a record's digits that are not ASCII: refused in words, not a fault
+    text = (EXAMPLES / "seed002.tute").read_text(encoding="utf-8")
+    guest = s.client("127.0.0.3")
+    for bad in (text.replace('[Dealer "1"]', '[Dealer "²"]'),
+                text.replace('[Dealer "1"]', '[Dealer "' + "9" * 5000 + '"]'),
+                text.replace("1. 0 swap", "1. ² swap")):
+        r = guest.post("/api/records/open", {"text": bad})
+        assert r.status_code == 400 and r.json()["key"] == "record_error", r.text
+    codes = [guest.post("/api/records/open", {"text": text}).status_code for _ in range(20)]
+    assert codes[-1] == 429 and guest.post("/api/records/open", {"text": text}).json()[
+        "key"] == "too_many_requests"
+    # streams opened and dropped: nothing stays counted
+    owner, token = make_bot(s, "Robo")
+    for _ in range(4):
+        with httpx.stream("GET", f"{s.base}/api/bot/stream", timeout=10,
+                          headers={"Authorization": f"Bearer {token}"}) as r:
+            assert json.loads(next(r.iter_lines()))["type"] == "hello"
+    with httpx.stream("GET", f"{s.base}/api/bot/stream", timeout=10,
+                      headers={"Authorization": f"Bearer {token}"}) as one, \
+            httpx.stream("GET", f"{s.base}/api/bot/stream", timeout=10,
+                         headers={"Authorization": f"Bearer {token}"}) as two:
+        assert one.status_code == 200 and two.status_code == 200
+    # the host cannot turn bots away once one sits, and a change that says nothing of
+    # bots keeps the table's choice
+    bea = s.account("Bea", "127.0.0.4")
+    table = bea.post("/api/tables", {"variant": "habanero", "name": "Bea",
+                                     "bots": "yes"}).json()["id"]
+    bearer(s, token).post(f"/api/tables/{table}/seats", json={"seat": 1, "name": "x"})
+    r = bea.post(f"/api/tables/{table}/options", {"variant": "habanero", "bots": "no"})
+    assert r.status_code == 403 and r.json()["key"] == "table_no_bots"
+    r = bea.post(f"/api/tables/{table}/options", {"variant": "habanero",
+                                                  "move_seconds": 30})
+    assert r.status_code == 200 and r.json()["table"]["bots"] == "yes"
+    # the bot's account with its password (a cookie, no token): still no hints
+    by_password = s.client("127.0.0.5")
+    assert by_password.post("/api/login", {"name": "Robo", "password":
+                                           "naipes de la abuela"}).status_code == 200
+    mine = by_password.post("/api/tables", {"variant": "habanero", "name": "Robo",
+                                            "bots": "yes"}).json()["id"]
+    assert s.table(mine).summary()["seats"][0]["name"] == "Robo (bot)"
+    by_password.post(f"/api/tables/{mine}/robots")
+    by_password.post(f"/api/tables/{mine}/start")
+    with by_password.ws(mine) as ws:
+        ws.send(json.dumps({"type": "hint"}))
+        for _ in range(100):
+            m = json.loads(ws.recv(timeout=10))
+            if m.get("type") in ("error", "hint"):
+                break
+        assert m["type"] == "error" and m["key"] == "bot_no_hints"
+    del owner

@@ -71,10 +71,15 @@ from tute.core.variants import Variant, format_value, make_variant
 HEADER = "% TPN 1"
 _ORDER = "A3RCS76542"                       # a suit's cards as players sort them
 _TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9]*)\s+"((?:[^"\\]|\\.)*)"\]$')
-_WHERE = re.compile(r"(\d{1,3})(?:\.(\d))?")       # a declaration's trick[.cards]
+_WHERE = re.compile(r"([0-9]{1,3})(?:\.([0-9]))?")       # a declaration's trick[.cards]
 _ISO = re.compile(r"^(\d{4})-(\d\d)-(\d\d)$")
 _PBN_DATE = re.compile(r"^(\d{4})\.(\d\d)\.(\d\d)$")
 MAX_TEXT = 4_000_000                       # a larger text is refused unread
+
+
+def _small(text: str) -> bool:
+    """A seat's number as written: ASCII digits, at most two."""
+    return text.isascii() and text.isdigit() and len(text) <= 2
 
 
 def is_notation(text: str) -> bool:
@@ -341,7 +346,7 @@ def _deal(b: _Board, variant: Variant, dealer: int) -> Deal:
     hands: dict[int, list[Card]] = {}
     for item in _tag(b, "Deal").split():
         seat_text, colon, cards = item.partition(":")
-        if not colon or not seat_text.isdigit() or int(seat_text) >= variant.players \
+        if not colon or not _small(seat_text) or int(seat_text) >= variant.players \
                 or int(seat_text) in hands:
             raise RecordError(n, f"Deal: cannot read '{item[:40]}'")
         got: list[Card] = []
@@ -372,7 +377,7 @@ def _same(a: Deal, b: Deal) -> bool:
 
 def _hand(b: _Board, variant: Variant) -> HandRecord:
     dealer_text = _tag(b, "Dealer")
-    if not dealer_text.isdigit() or int(dealer_text) >= variant.players:
+    if not _small(dealer_text) or int(dealer_text) >= variant.players:
         raise RecordError(_line(b, "Dealer"), "Dealer must be a seat number")
     dealer = int(dealer_text)
     deal = _deal(b, variant, dealer)
@@ -382,7 +387,7 @@ def _hand(b: _Board, variant: Variant) -> HandRecord:
     try:
         if "Seed" in tags:
             s = tags["Seed"]
-            seed = int(s) if re.fullmatch(r"-?\d{1,30}", s) else s
+            seed = int(s) if re.fullmatch(r"-?[0-9]{1,4000}", s) else s
             dealt = deal_from_seed(variant, seed, dealer)
         else:
             deck = (_cards(tags["Deck"], _line(b, "Deck"), "Deck") if "Deck" in tags
@@ -414,7 +419,7 @@ def _actions(b: _Board, hand: HandRecord, variant: Variant
         text = " ".join(w for w, _ in items[2:])
         note = items[-1][1]
         m = _WHERE.fullmatch(where)
-        if m is None or not seat_text.isdigit():
+        if m is None or not _small(seat_text):
             raise RecordError(n, f"cannot read '{line[:40]}': a trick, a seat, an action")
         decls.append((n, int(m.group(1)), int(m.group(2) or 0), int(seat_text),
                       _action(text, n), note))
@@ -513,6 +518,24 @@ def parse_notation(text: str) -> list[GameRecord]:
     for boards in games.values():
         records.append(_record(boards))
     return records
+
+
+def read_game(text: str, game: int = 1) -> tuple[GameRecord, int]:
+    """Match ``game`` (1 the first) of a ``.tute`` or ``.tpn`` text, and how many the
+    text holds -- only that match replayed (a file of a whole tournament is read once,
+    played once)."""
+    if not is_notation(text):
+        if game != 1:
+            raise RecordError(0, f"the file holds 1 match, not {game}")
+        return parse_record(text), 1
+    if not isinstance(text, str) or len(text) > MAX_TEXT:
+        raise RecordError(0, "a record is text, of at most 4 MB")
+    games: dict[str, list[_Board]] = {}
+    for b in _boards(text):
+        games.setdefault(_tag(b, "Game", "1"), []).append(b)
+    if not 1 <= game <= len(games):
+        raise RecordError(0, f"the file holds {len(games)} matches, not {game}")
+    return _record(list(games.values())[game - 1]), len(games)
 
 
 def _record(boards: list[_Board]) -> GameRecord:

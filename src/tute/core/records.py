@@ -384,7 +384,7 @@ def _read(text: str) -> tuple[GameRecord, dict[tuple[int, int], int]]:
             if not item:
                 raise RecordError(n, "a note must follow an action")
             seat_text, _, action_text = item.partition(" ")
-            if not seat_text.isdigit():
+            if not (seat_text.isascii() and seat_text.isdigit() and len(seat_text) <= 2):
                 raise RecordError(n, f"'{item}' must be a seat then an action")
             try:
                 action = parse_action(action_text)
@@ -407,7 +407,7 @@ def _read(text: str) -> tuple[GameRecord, dict[tuple[int, int], int]]:
         line_no = hand["line"]
         assert isinstance(line_no, int)
         dealer_text = tags.get("Dealer", "0")
-        if not dealer_text.isdigit():
+        if not (dealer_text.isascii() and dealer_text.isdigit() and len(dealer_text) <= 2):
             raise RecordError(line_no, "Dealer must be a seat number")
         seed: int | str | None = None
         deck: tuple[Card, ...] | None = None
@@ -418,7 +418,7 @@ def _read(text: str) -> tuple[GameRecord, dict[tuple[int, int], int]]:
                 raise RecordError(line_no, f"Deck: {e}") from None
         elif "Seed" in tags:
             s = tags["Seed"]
-            seed = int(s) if re.fullmatch(r"-?\d+", s) else s
+            seed = int(s) if re.fullmatch(r"-?[0-9]{1,4000}", s) else s
         else:
             raise RecordError(line_no, "a hand needs its Seed or its Deck")
         acts, notes_ = hand["actions"], hand["notes"]

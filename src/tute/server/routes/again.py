@@ -49,14 +49,16 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
         table_id, number = parse_game_id(request.path_params["game_id"])
         ask = decode_body(PlayAgain, await request.body())
         found = await run(lambda: restart(request, table_id, number, ask))
-        logged = site.account(request)
-        name = name_for(ask, logged, found)
+        logged = await run(lambda: site.account(request))
+        bot = await run(lambda: site.is_bot(logged))
+        name = logged.name if bot and logged is not None else name_for(ask, logged, found)
         player, secret = site.ensure(request)
         staged = stage(found.variant, found.game.deal, found.before,
                        game_id(table_id, number), found.hand, found.trick)
         table = await site.lobby.again(staged, found.variant, found.seat, player, name,
                                        client_address(request.scope),
-                                       logged.id if logged else None, ask.robot_level)
+                                       logged.id if logged else None, ask.robot_level,
+                                       bot)
         return answer(request, {"id": table.id, "seat": found.seat}, secret)
 
     return [Route("/api/games/{game_id}/again", again, methods=["POST"])]

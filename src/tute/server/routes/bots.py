@@ -6,6 +6,7 @@ socket -- goes through the same routes, limits and refusals as a person's."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Any
 
@@ -19,7 +20,7 @@ from tute.core.errors import TuteError
 from tute.server.db.schema import accounts
 from tute.server.routes.common import Site, run
 from tute.server.site.accounts import Account
-from tute.server.site.bots import BotError, bearer
+from tute.server.site.bots import FRESH, BotError, bearer
 from tute.server.site.names import is_bot_name, name_key
 from tute.server.social.friends import Presence
 from tute.server.wire.edge import client_address
@@ -112,28 +113,32 @@ def routes(site: Site) -> list[BaseRoute]:
         assert bot is not None
         if streams.get(bot.id, 0) >= STREAMS:
             raise TuteError("too_many_sockets")
-        streams[bot.id] = streams.get(bot.id, 0) + 1
-        viewer = Viewer(SPECTATOR, f"a{bot.id}", bot.name, None,
-                        client_address(request.scope))
-        presence.came(bot.id, viewer)
 
         async def lines() -> AsyncIterator[str]:
+            # counted and listed here, inside the try: a client gone before the
+            # answer starts never runs this, and leaves nothing counted
+            streams[bot.id] = streams.get(bot.id, 0) + 1
+            viewer = Viewer(SPECTATOR, f"a{bot.id}", bot.name, None,
+                            client_address(request.scope))
+            presence.came(bot.id, viewer)
+            checked = time.monotonic()
             try:
                 yield encode({"type": "hello", "bot": bot.name, "id": bot.id}) + "\n"
                 while True:
                     try:
-                        text = await asyncio.wait_for(viewer.next(), KEEPALIVE)
+                        text: str | None = await asyncio.wait_for(viewer.next(), KEEPALIVE)
                     except TimeoutError:
+                        text = "\n"                       # a keepalive
+                    if time.monotonic() - checked >= FRESH:    # revoked: said, ended
+                        checked = time.monotonic()
                         if await run(lambda: bots.account_of(token)) is None:
                             e = BotError("bot_bad_token")
                             yield encode({"type": "error", "key": e.key,
                                           "message": e.localized("en")}) + "\n"
                             return
-                        yield "\n"
-                        continue
                     if text is None:
                         return
-                    yield text + "\n"
+                    yield text if text == "\n" else text + "\n"
             finally:
                 presence.went(bot.id, viewer)
                 viewer.drop()

@@ -12,13 +12,18 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from tute.core.notation import format_notation, read_records
-from tute.core.records import GameRecord, RecordError, parse_record, replay
+from tute.core.errors import TuteError
+from tute.core.notation import format_notation, read_game
+from tute.core.records import parse_record, replay
 from tute.server.routes.common import Site, run
 from tute.server.routes.people import may_see
 from tute.server.social.doors import Social
 from tute.server.tables.kept import parse_game_id, replay_hand
+from tute.server.wire.edge import client_address
+from tute.server.wire.limits import RateLimit
 from tute.server.wire.protocol import ProtocolError, RecordOpen, decode_body
+
+OPENS = 20                    # records opened a minute from one address
 
 
 def export_format(request: Request) -> str:
@@ -46,23 +51,25 @@ def download(text: str, name: str, fmt: str) -> Response:
 def opened(text: str, hand: int, game: int) -> dict[str, Any]:
     """One hand of a record's text, step by step as a kept match's replay gives it,
     with a summary of the match as the page shows it."""
-    records = read_records(text)
-    if game > len(records):
-        raise RecordError(0, f"the file holds {len(records)} matches, not {game}")
-    record: GameRecord = records[game - 1]
+    record, count = read_game(text, game)
     done = replay(record)
     m = done.match
     summary = {"id": None, "finished": None, "date": record.date, "event": record.event,
                "variant": str(record.variant), "robot_level": None,
                "status": "finished" if m.is_over else "unfinished",
                "names": list(record.names), "result": {"winner": m.winner},
-               "games": len(records), "game": game}
+               "games": count, "game": game}
     return {"game": summary, "replay": replay_hand(record, hand)}
 
 
 def routes(site: Site, social: Social) -> list[Route]:
+    opens = RateLimit(OPENS, 60.0)
+
     async def open_record(request: Request) -> JSONResponse:
-        """A record from the person's computer, replayed (``RecordOpen``)."""
+        """A record from the person's computer, replayed (``RecordOpen``); at most
+        :data:`OPENS` a minute from one address (a big file is real work)."""
+        if not opens.allow(client_address(request.scope)):
+            raise TuteError("too_many_requests")
         ask = decode_body(RecordOpen, await request.body())
         return JSONResponse(await run(lambda: opened(ask.text, ask.hand, ask.game)))
 

@@ -91,6 +91,7 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
             await ws.close(code=4400)
             return
         logged = await run(lambda: site.account(ws))
+        bot = await run(lambda: site.is_bot(logged))
         row = table.seats.get(seat)
         holder = row.account if row is not None else (logged.id if logged else None)
         author = author_of(player, holder, table.id)
@@ -108,7 +109,7 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
             await serve_seat(ws, table, player, viewer, Window(limits.messages,
                                                            limits.messages_window), lang,
                              lambda other, on: block(logged, viewer, other, on),
-                             None if token is None else lambda: live(token))
+                             None if token is None else lambda: live(token), bot)
         finally:
             table.detach(viewer)
             if logged is not None:

@@ -20,7 +20,15 @@ from sqlalchemy import func, insert, select, update
 from sqlalchemy.engine import Engine
 
 from tute.core.errors import TuteError
-from tute.server.db.schema import accounts, bot_tokens, match_people
+from tute.server.db.schema import (
+    accounts,
+    bot_tokens,
+    match_people,
+    seats,
+    series_plays,
+    tables,
+    tourney_entries,
+)
 from tute.server.site.accounts import Account
 
 PREFIX = "tute_bot_"
@@ -55,7 +63,7 @@ def bearer(headers: Any) -> str | None:
     if not value:
         return None
     scheme, _, token = value.partition(" ")
-    return token.strip() if scheme.lower() == "bearer" else ""
+    return token.strip() if scheme.lower() == "bearer" else None   # Basic...: not ours
 
 
 class Bots:
@@ -87,7 +95,15 @@ class Bots:
                 raise BotError("bot_already")
             played = c.execute(select(func.count()).select_from(match_people)
                                .where(match_people.c.account_id == account.id)).scalar()
-            if played:
+            seated = c.execute(select(func.count()).select_from(seats).join(
+                tables, tables.c.id == seats.c.table_id).where(
+                seats.c.account == account.id,
+                tables.c.status.in_(("open", "playing")))).scalar()
+            entered = c.execute(select(func.count()).select_from(tourney_entries).where(
+                tourney_entries.c.account_id == account.id)).scalar()
+            dealt = c.execute(select(func.count()).select_from(series_plays).where(
+                series_plays.c.account_id == account.id)).scalar()
+            if played or seated or entered or dealt:     # a seat now, or any game at all
                 raise BotError("bot_has_played")
             c.execute(update(accounts).where(accounts.c.id == account.id).values(bot=True))
 

@@ -20,7 +20,7 @@ from tute.core.errors import OutOfTurnError, TuteError, WrongPhaseError
 from tute.core.match import Match
 from tute.core.shuffle import CLIENT_SEED
 from tute.core.variants import Variant
-from tute.server.site.names import InvalidNameError, name_skeleton, seat_name
+from tute.server.site.names import InvalidNameError, is_bot_name, name_skeleton, seat_name
 from tute.server.tables.events import (
     Acted,
     AutomaticSet,
@@ -140,6 +140,9 @@ def set_options(state: TableState, options: Options) -> None:
         raise TableError("tourney_table")          # its game is the tournament's
     if options.variant.players != state.options.variant.players:
         raise TableError("players_fixed", players=state.options.variant.players)
+    for r in state.seats.values():                  # who sits may stay seated
+        if r.kind == "human":
+            check_bot(options, is_bot_name(r.name))
 
 
 def start(state: TableState, broken: str | None, seed: int, attempt: str,

@@ -230,13 +230,14 @@ class Lobby:
 
     async def again(self, staged: Staged, variant: Variant, seat: int, player: str,
                     name: str, address: str, account: int | None = None,
-                    robot_level: str | None = None) -> TableRuntime:
+                    robot_level: str | None = None, bot: bool = False) -> TableRuntime:
         """A private table where a person plays a kept hand again from one of its
         decisions (``staged``) at ``seat``, robots at the others ("jugar de nuevo desde
         aquí"): practice, made and started at once."""
         body = CreateTable(variant=str(variant), name=name, seat=seat, spectators=False,
-                           private=True, robot_level=robot_level)
-        table = await self.create(body, player, address, account)
+                           private=True, robot_level=robot_level,
+                           bots="yes" if bot else "no")
+        table = await self.create(body, player, address, account, bot)
         await table.fill_robots(player)
         await table.start(player, staged)
         return table

@@ -48,7 +48,8 @@ class TableOptions(_Body, frozen=True, forbid_unknown_fields=True):
     spectators: bool = True          # "Permitir público"
     chat_in_hand: bool = True        # off: the players' chat is closed during a hand
     private: bool = False            # "Mesa privada"
-    bots: Annotated[str, msgspec.Meta(max_length=8)] = "no"   # bot accounts: no|yes|only
+    bots: Annotated[str, msgspec.Meta(max_length=8)] | None = None   # no|yes|only (None:
+    # a new table's "no", or the table's own when its options change)
 
     def to_variant(self) -> Variant:
         """The variant of a table from seed 001's table options, or a variant text."""
@@ -71,7 +72,8 @@ class TableOptions(_Body, frozen=True, forbid_unknown_fields=True):
         level = self.robot_level or (current.robot_level if current else BEST)
         return check_options(self.to_variant(), level, self.move_seconds, self.competitive,
                              self.bet, self.spectators, self.chat_in_hand, self.private,
-                             self.bots)
+                             self.bots if self.bots is not None
+                             else current.bots if current is not None else "no")
 
 
 class CreateTable(TableOptions, frozen=True, forbid_unknown_fields=True):

@@ -73,10 +73,12 @@ async def close_with(ws: WebSocket, viewer: Viewer, e: TuteError, lang: str,
 async def serve_seat(ws: WebSocket, table: TableRuntime, player: str | None, viewer: Viewer,
                  window: Window, lang: str,
                  block: Callable[[str, bool], Awaitable[None]],
-                 still: Callable[[], Awaitable[bool]] | None = None) -> None:
+                 still: Callable[[], Awaitable[bool]] | None = None,
+                 bot: bool = False) -> None:
     """A seat's (or a spectator's) messages, one after another, until the socket goes;
     ``still``: for a bot's socket, whether its token is still live (asked before each
-    message: a revoked token closes the socket; a bot gets no hints)."""
+    message: a revoked token closes the socket); ``bot``: a bot's account, which gets no
+    hints however it came in."""
     hints = Window(1, HINT_SECONDS)                 # one hint at a time, now and then
     def refuse(e: TuteError) -> None:
         viewer.push(encode({"type": "error", "message": e.localized(lang), "key": e.key}))
@@ -128,7 +130,7 @@ async def serve_seat(ws: WebSocket, table: TableRuntime, player: str | None, vie
                 elif isinstance(message, HandLog):
                     viewer.push(encode(table.hand_log()))
                 elif isinstance(message, Hint):
-                    if still is not None:
+                    if bot or still is not None:
                         raise TuteError("bot_no_hints")
                     view = table.hint_view(player)
                     if not hints.allow():
