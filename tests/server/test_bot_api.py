@@ -50,6 +50,16 @@ def make_bot(s: Server, name: str = "Robo", address: str = "127.0.0.1") -> tuple
     return owner, str(made.json()["token"])
 
 
+def assert_no_hint(ws: Any) -> None:
+    """A hint asked on the socket is refused as a bot's."""
+    ws.send(json.dumps({"type": "hint"}))
+    for _ in range(100):
+        m = json.loads(ws.recv(timeout=10))
+        if m.get("type") in ("error", "hint"):
+            break
+    assert m["type"] == "error" and m["key"] == "bot_no_hints"
+
+
 def bearer(s: Server, token: str) -> httpx.Client:
     return httpx.Client(base_url=s.base, timeout=15,
                         headers={"Authorization": f"Bearer {token}"})
@@ -314,12 +324,7 @@ def test_bots_rank_in_their_own_pool_and_get_no_hints(server: Server) -> None:
     bot.post(f"/api/tables/{table}/start")
     with connect(f"ws://127.0.0.1:{s.port}/ws/{table}?last=0",
                  additional_headers={"Authorization": f"Bearer {token}"}) as ws:
-        ws.send(json.dumps({"type": "hint"}))
-        for _ in range(100):
-            m = json.loads(ws.recv(timeout=10))
-            if m.get("type") in ("error", "hint"):
-                break
-        assert m["type"] == "error" and m["key"] == "bot_no_hints"
+        assert_no_hint(ws)
 
 
 def test_a_bot_meets_a_persons_limits(tmp_path: Path) -> None:
@@ -455,10 +460,5 @@ def test_the_reviews_attacks(server: Server) -> None:
     by_password.post(f"/api/tables/{mine}/robots")
     by_password.post(f"/api/tables/{mine}/start")
     with by_password.ws(mine) as ws:
-        ws.send(json.dumps({"type": "hint"}))
-        for _ in range(100):
-            m = json.loads(ws.recv(timeout=10))
-            if m.get("type") in ("error", "hint"):
-                break
-        assert m["type"] == "error" and m["key"] == "bot_no_hints"
+        assert_no_hint(ws)
     del owner

@@ -405,8 +405,9 @@ def _hand(b: _Board, variant: Variant) -> HandRecord:
 
 
 def _actions(b: _Board, hand: HandRecord, variant: Variant
-             ) -> tuple[tuple[tuple[int, Action], ...], tuple[str, ...]]:
-    """The hand's actions in the order they were made, rebuilt by playing the board."""
+             ) -> tuple[tuple[tuple[int, Action], ...], tuple[str, ...], Game]:
+    """The hand's actions in the order they were made, rebuilt by playing the board,
+    their notes, and the game so played."""
     g = hand.new_game(variant)
     calls = [(n, w, note) for n, line in b.lines.get("Auction", [])
              for w, note in _merge_calls(_tokens(line, n))]
@@ -479,7 +480,7 @@ def _actions(b: _Board, hand: HandRecord, variant: Variant
             if word != "-" and (t, col) not in used:
                 raise RecordError(n, f"the card {word} of seat {columns[col]} is never "
                                      "played: the hand ended, or the seat was not to play")
-    return tuple(actions), tuple(notes)
+    return tuple(actions), tuple(notes), g
 
 
 def _merge_calls(items: Iterable[tuple[str, str]]) -> Iterator[tuple[str, str]]:
@@ -554,13 +555,10 @@ def _record(boards: list[_Board]) -> GameRecord:
             raise RecordError(_line(b, "Options"), "a match's boards share one variant")
         hand_variant = variant if match is None else match.hand_variant()
         blank = _hand(b, hand_variant)
-        acts, notes = _actions(b, blank, hand_variant)
+        acts, notes, g = _actions(b, blank, hand_variant)
         hand = HandRecord(blank.dealer, blank.seed, blank.deck, acts,
                           notes if any(notes) else (), blank.proof)
         hands.append(hand)
-        g = hand.new_game(hand_variant)
-        for seat, action in acts:
-            g.apply(seat, action)
         try:
             if match is None:
                 match = Match(variant, first_game=g)
