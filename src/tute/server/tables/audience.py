@@ -105,6 +105,7 @@ class Audience:
         """The view of each seat (a spectator's, or a seat out of the match: the public
         one) after an event; the part every seat shares is made once."""
         names = self.table.names(match)
+        bots = self._bot_seats()                        # once an event, not once a seat
         shared: list[dict[str, Any]] = []
 
         def of(seat: int) -> dict[str, Any] | None:
@@ -113,13 +114,14 @@ class Audience:
             if not shared:
                 shared.append({**table_json(game.table_view(), names, match),
                                **tute_part(game)})
-            return {**shared[0], **self._own(game, match, seat)}
+            return {**shared[0], **self._own(game, match, seat, bots)}
         return of
 
     def parts(self, game: Game | None, match: Match | None
               ) -> Callable[[int], orjson.Fragment | None]:
         """:meth:`views` encoded, the part every seat shares encoded once."""
         names = self.table.names(match)
+        bots = self._bot_seats()
         shared: list[bytes] = []
 
         def of(seat: int) -> orjson.Fragment | None:
@@ -128,18 +130,21 @@ class Audience:
             if not shared:
                 shared.append(orjson.dumps({**table_json(game.table_view(), names, match),
                                             **tute_part(game)}))
-            return joined(shared[0], self._own(game, match, seat))
+            return joined(shared[0], self._own(game, match, seat, bots))
         return of
 
-    def _own(self, game: Game, match: Match | None, seat: int) -> dict[str, Any]:
+    def _bot_seats(self) -> set[int]:
+        """The table seats a bot's account holds (their views carry the history)."""
+        return {s for s, name in enumerate(self.table.names()) if is_bot_name(name)}
+
+    def _own(self, game: Game, match: Match | None, seat: int, bots: set[int]
+             ) -> dict[str, Any]:
         """What only ``seat`` sees (a spectator, or a seat out of the match: what
         everyone was shown)."""
         in_hand = None if seat == SPECTATOR else self.table.game_seat(seat, match)
         if in_hand is None:
             return spectator_part(game)
-        names = self.table.names()                      # by table seat
-        bot = seat < len(names) and is_bot_name(names[seat])
-        own = seat_part(game.view(in_hand), bot)        # a bot's: with the history
+        own = seat_part(game.view(in_hand), seat in bots)   # a bot's: with the history
         if match is not None and match.annulled:     # no move is left to make
             own["legal"], own["legal_cards"] = [], []
         return own
