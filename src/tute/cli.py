@@ -350,7 +350,8 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     from tute.tools.datadirs import default_arena_dir
 
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    known = (*LEVELS, *ARENA_ONLY, "cheat", "cheat-partner")
+    known = (*LEVELS, *ARENA_ONLY, "cheat", "cheat-partner", "cheat-partner-half",
+             "cheat-partner-quarter")
     if any(":" in b for b in bots):          # a bot author's module:Class, found from here
         import os
 
@@ -371,10 +372,25 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     from tute.core.errors import TuteError
     if args.dd_loss:
         return _dd_loss(args, bots)
+    other = [b.strip() for b in (args.paired_with or "").split(",") if b.strip()]
+    if args.paired_with is not None and (len(bots) != 2 or len(other) != 2):
+        print("tute: --paired-with compares two pairs: --bots X,Y --paired-with Z,Y",
+              file=sys.stderr)
+        return 2
+    folder = Path(args.results) if args.results else default_arena_dir()
     try:
-        return run(bots, args.variant, args.deals, args.seed, args.budget_ms, args.samples,
-                   Path(args.results) if args.results else default_arena_dir(),
-                   args.jobs or default_jobs(), args.json, sys.stdout, args.ray)
+        code = run(bots, args.variant, args.deals, args.seed, args.budget_ms, args.samples,
+                   folder, args.jobs or default_jobs(), args.json, sys.stdout, args.ray)
+        if other:
+            from tute.arena.duplicate import PairSpec
+            from tute.arena.paired import paired, render
+            from tute.core.variants import parse_variant
+            v = str(parse_variant(args.variant))
+            p = paired(PairSpec(bots[0], bots[1], v, args.seed, args.budget_ms, args.samples),
+                       PairSpec(other[0], other[1], v, args.seed, args.budget_ms,
+                                args.samples), folder, args.deals)
+            sys.stdout.write(json.dumps({"paired": p}) + "\n" if args.json else render(p))
+        return code
     except TuteError as e:
         print(f"tute: {e}", file=sys.stderr)
         return 2
@@ -837,7 +853,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "expert-readable, expert-read (deals weighed by the "
                         "card-location network), expert-signals (seed 004's discard "
                         "signals): experiments; cheat, the open-hand upper bound; cheat-partner, "
-                        "expert told its partner's hand), or your own robot as module:Class")
+                        "expert told its partner's hand (cheat-partner-half, "
+                        "cheat-partner-quarter: a random half or quarter of it)), or your "
+                        "own robot as module:Class")
     a.add_argument("--variant", default="habanero", help="variant text (default habanero)")
     a.add_argument("--deals", type=int, default=200,
                    help="deals, each played in every seating (default 200)")
@@ -853,6 +871,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="instead of the results, where each of two bots loses points against "
                         "the open-hand value of the deal, by cards in hand (two-sided games; "
                         "plays the arena's own hands; neither reads nor keeps --results)")
+    a.add_argument("--paired-with", metavar="Z,Y",
+                   help="also compare, deal by deal, this run's first bot with Z of the "
+                        "pair Z,Y played on the same deals (same variant, seed, budget; "
+                        "its results in the same folder)")
     a.add_argument("--ray", metavar="ADDRESS",
                    help="spread the deals over a Ray cluster (pip install -e '.[ray]'): its "
                         "address, 'auto', or 'local' for this machine with --jobs workers")

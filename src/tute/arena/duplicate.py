@@ -84,9 +84,10 @@ def _bot(level: str, seed: int, spec: PairSpec) -> Bot:
     if level == "cheat":
         from tute.bots.cheat import CheatBot
         return CheatBot(seed, budget)
-    if level == "cheat-partner":
-        from tute.bots.cheat import PartnerCheatBot
-        return PartnerCheatBot(seed, budget)
+    if level.startswith("cheat-partner"):
+        from tute.bots.cheat import PARTNER_CHEATS
+        if level in PARTNER_CHEATS:
+            return PARTNER_CHEATS[level](seed, budget)
     if ":" in level:
         cls = outside_bot(level)
         takes_budget = "budget" in inspect.signature(cls.__init__).parameters

@@ -6,12 +6,17 @@
 - ``cheat-partner`` is ``expert`` told its partner's hand, and nothing more: how much
   of the gap to ``cheat`` a partnership's own cards hold.  In a game without partners it
   is ``expert``.
+- ``cheat-partner-half`` and ``cheat-partner-quarter`` are told a random half or
+  quarter of the partner's cards at the deal (each card alike, drawn from the deal
+  itself): what a part of the partner's hand is worth, the scale a reader of the
+  partner's play is measured on.
 
 Neither is ever offered as an opponent in play: the arena attaches the real game to
 them."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator, Sequence
 
 from tute.bots.base import Budget
@@ -63,25 +68,53 @@ class CheatBot(MonteCarloBot):
 
 class PartnerCheatBot(ExpertBot):
     name = "cheat-partner"
+    told = 1.0               # the share of the partner's cards it is told at the deal
 
     def __init__(self, seed: int | None = None, budget: Budget | None = None) -> None:
         super().__init__(seed, budget)
         self.game: Game | None = None
+        self.shown: frozenset[Card] = frozenset()
 
     def attach(self, game: Game, seat: int) -> None:
         self.game = game
+        v = game.variant
+        dealt = [c for s in range(v.players)
+                 if s != seat and v.side_of(s) == v.side_of(seat) for c in game.hand(s)]
+        if self.told >= 1.0:
+            self.shown = frozenset(dealt)
+            return
+        pick = random.Random(" ".join(sorted(str(c) for c in dealt)))   # the deal's own
+        self.shown = frozenset(pick.sample(dealt, round(len(dealt) * self.told)))
 
     def deals(self, view: PlayerView, excluded: dict[int, set[Card]], wanted: int,
               deadline: float | None = None) -> Iterator[Game]:
-        """The expert's deals, each giving the partners their true hands."""
+        """The expert's deals, each giving the partners the cards it was told of."""
         g = self.game
         assert g is not None, "the arena attaches the game"
         v = view.variant
         pool = unseen(view)
-        told = {s: set(g.hand(s)) for s in range(v.players)
+        told = {s: set(g.hand(s)) & self.shown for s in range(v.players)
                 if s != view.seat and v.side_of(s) == v.side_of(view.seat)}
         known: set[Card] = set().union(*told.values())
+        whole = self.told >= 1.0
         ex: dict[int, set[Card]] = {}
         for s, cards in excluded.items():
-            ex[s] = cards | ({c for c in pool if c not in told[s]} if s in told else known)
+            if s in told:
+                ex[s] = cards | ({c for c in pool if c not in told[s]} if whole else set())
+            else:
+                ex[s] = cards | known
         yield from super().deals(view, ex, wanted, deadline)
+
+
+class HalfPartnerCheatBot(PartnerCheatBot):
+    name = "cheat-partner-half"
+    told = 0.5
+
+
+class QuarterPartnerCheatBot(PartnerCheatBot):
+    name = "cheat-partner-quarter"
+    told = 0.25
+
+
+PARTNER_CHEATS: dict[str, type[PartnerCheatBot]] = {
+    b.name: b for b in (PartnerCheatBot, HalfPartnerCheatBot, QuarterPartnerCheatBot)}
