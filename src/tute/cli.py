@@ -114,6 +114,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
                     extra = (f"  ({row['partner_log_likelihood']:.4f} / "
                              f"{row['partner_top1']:.1%})"
                              if "partner_log_likelihood" in row else "")
+                    if "partner_read" in row:
+                        extra += f", reads {row['partner_read']:+.1%} of the partner's hand"
                     print(f"  {name:12} {row['log_likelihood']:.4f} / {row['top1']:.1%}"
                           f"{extra}  [{row['cards']} cards]")
             c = fig["choices"]

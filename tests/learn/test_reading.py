@@ -23,6 +23,11 @@ def test_the_readers_are_scored_on_fresh_hands() -> None:
         row = fig[name]
         assert row["log_likelihood"] <= 0 and 0 <= row["top1"] <= 1 and row["cards"] > 300
         assert row["partner_log_likelihood"] <= 0
+        read = row.get("partner_read")
+        assert (read is None) == (name == "uniform")
+        assert read is None or read == round(
+            (row["partner_log_likelihood"] - fig["uniform"]["partner_log_likelihood"])
+            / -fig["uniform"]["partner_log_likelihood"], 4)
     c = fig["choices"]
     assert 20 < c["choices"] <= 40
     assert c["uniform_log_likelihood"] < 0 and c["l1_log_likelihood"] < 0

@@ -113,6 +113,14 @@ def reading_figures(variant: str, deals: int, seed: int, level: str = "expert",
         if t["pn"]:
             out[r]["partner_log_likelihood"] = round(t["pll"] / t["pn"], 4)
             out[r]["partner_top1"] = round(t["ptop"] / t["pn"], 4)
+    base = out.get("uniform", {}).get("partner_log_likelihood")
+    for r in sums:
+        if r != "uniform" and base and "partner_log_likelihood" in out.get(r, {}):
+            # what this reader reads of the partner's cards, as a share of what uniform
+            # deals leave unknown (knowing them all: 1): how far up the scale of
+            # cheat-partner-quarter / -half / cheat-partner it gets
+            out[r]["partner_read"] = round(
+                (out[r]["partner_log_likelihood"] - base) / -base, 4)
     return out
 
 
