@@ -353,7 +353,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
 
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     known = (*LEVELS, *ARENA_ONLY, "cheat", "cheat-partner", "cheat-partner-half",
-             "cheat-partner-quarter")
+             "cheat-partner-quarter", "cheat-hands")
     if any(":" in b for b in bots):          # a bot author's module:Class, found from here
         import os
 
@@ -856,8 +856,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "card-location network), expert-signals (seed 004's discard "
                         "signals): experiments; cheat, the open-hand upper bound; cheat-partner, "
                         "expert told its partner's hand (cheat-partner-half, "
-                        "cheat-partner-quarter: a random half or quarter of it)), or your "
-                        "own robot as module:Class")
+                        "cheat-partner-quarter: a random half or quarter of it; cheat-hands: "
+                        "told every other hand, not the stock)), or your own robot as "
+                        "module:Class")
     a.add_argument("--variant", default="habanero", help="variant text (default habanero)")
     a.add_argument("--deals", type=int, default=200,
                    help="deals, each played in every seating (default 200)")

@@ -74,3 +74,23 @@ def test_paired_with_compares_two_pairs_deal_by_deal(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     assert f"on the same 8 deals: heuristic's margin less random's {p['difference']:+.2f}" \
         in r.stdout
+
+
+def test_cheat_hands_is_told_the_other_hand_but_not_the_stock() -> None:
+    """In habanero ``cheat-hands`` knows the opponent's hand, his draws too, and still
+    guesses the stock's order."""
+    for seed in range(3):
+        g = Game.new("habanero", seed=seed)
+        bot = PARTNER_CHEATS["cheat-hands"](seed, Budget(samples=4))
+        bot.attach(g, 0)
+        random_play(g, random.Random(seed), 6 + 2 * seed)   # tricks won, cards drawn
+        if g.to_act != 0:
+            random_play(g, random.Random(seed), 1)
+        view = g.view(0)
+        stocks = set()
+        deals = bot.deals(view, exclusions(view), 6)
+        for _ in range(6):
+            d = next(deals)
+            assert set(d.hand(1)) == set(g.hand(1))
+            stocks.add(tuple(d.stock[d.stock_pos:]))
+        assert len(stocks) > 1                            # the stock is still guessed

@@ -84,7 +84,7 @@ def _bot(level: str, seed: int, spec: PairSpec) -> Bot:
     if level == "cheat":
         from tute.bots.cheat import CheatBot
         return CheatBot(seed, budget)
-    if level.startswith("cheat-partner"):
+    if level.startswith(("cheat-partner", "cheat-hands")):
         from tute.bots.cheat import PARTNER_CHEATS
         if level in PARTNER_CHEATS:
             return PARTNER_CHEATS[level](seed, budget)

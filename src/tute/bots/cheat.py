@@ -10,6 +10,9 @@
   quarter of the partner's cards at the deal (each card alike, drawn from the deal
   itself): what a part of the partner's hand is worth, the scale a reader of the
   partner's play is measured on.
+- ``cheat-hands`` is ``expert`` told every other hand, but not the stock's order: in
+  habanero, the opponent's hand -- all a perfect reader of the others' play could know,
+  the ceiling of inference in a game with a stock.
 
 Neither is ever offered as an opponent in play: the arena attaches the real game to
 them."""
@@ -69,6 +72,7 @@ class CheatBot(MonteCarloBot):
 class PartnerCheatBot(ExpertBot):
     name = "cheat-partner"
     told = 1.0               # the share of the partner's cards it is told at the deal
+    others = False           # told the opponents' hands too (not the stock)
 
     def __init__(self, seed: int | None = None, budget: Budget | None = None) -> None:
         super().__init__(seed, budget)
@@ -78,8 +82,8 @@ class PartnerCheatBot(ExpertBot):
     def attach(self, game: Game, seat: int) -> None:
         self.game = game
         v = game.variant
-        dealt = [c for s in range(v.players)
-                 if s != seat and v.side_of(s) == v.side_of(seat) for c in game.hand(s)]
+        dealt = [c for s in range(v.players) if s != seat and (
+                 self.others or v.side_of(s) == v.side_of(seat)) for c in game.hand(s)]
         if self.told >= 1.0:
             self.shown = frozenset(dealt)
             return
@@ -88,15 +92,16 @@ class PartnerCheatBot(ExpertBot):
 
     def deals(self, view: PlayerView, excluded: dict[int, set[Card]], wanted: int,
               deadline: float | None = None) -> Iterator[Game]:
-        """The expert's deals, each giving the partners the cards it was told of."""
+        """The expert's deals, each giving the seats it is told of the cards it was told."""
         g = self.game
         assert g is not None, "the arena attaches the game"
         v = view.variant
         pool = unseen(view)
-        told = {s: set(g.hand(s)) & self.shown for s in range(v.players)
-                if s != view.seat and v.side_of(s) == v.side_of(view.seat)}
+        whole = self.told >= 1.0                 # the hands as they are now, draws too
+        told = {s: set(g.hand(s)) if whole else set(g.hand(s)) & self.shown
+                for s in range(v.players) if s != view.seat
+                and (self.others or v.side_of(s) == v.side_of(view.seat))}
         known: set[Card] = set().union(*told.values())
-        whole = self.told >= 1.0
         ex: dict[int, set[Card]] = {}
         for s, cards in excluded.items():
             if s in told:
@@ -116,5 +121,11 @@ class QuarterPartnerCheatBot(PartnerCheatBot):
     told = 0.25
 
 
+class HandsCheatBot(PartnerCheatBot):
+    name = "cheat-hands"
+    others = True
+
+
 PARTNER_CHEATS: dict[str, type[PartnerCheatBot]] = {
-    b.name: b for b in (PartnerCheatBot, HalfPartnerCheatBot, QuarterPartnerCheatBot)}
+    b.name: b for b in (PartnerCheatBot, HalfPartnerCheatBot, QuarterPartnerCheatBot,
+                        HandsCheatBot)}
