@@ -8,6 +8,7 @@ import json
 import random
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from tute.analysis.sampling import Settings
 from tute.bots import BEST
@@ -372,30 +373,52 @@ def _cmd_arena(args: argparse.Namespace) -> int:
         print("tute: the arena needs at least two bots (--bots a,b)", file=sys.stderr)
         return 2
     from tute.core.errors import TuteError
-    if args.dd_loss:
-        return _dd_loss(args, bots)
     other = [b.strip() for b in (args.paired_with or "").split(",") if b.strip()]
-    if args.paired_with is not None and (len(bots) != 2 or len(other) != 2):
-        print("tute: --paired-with compares two pairs: --bots X,Y --paired-with Z,Y",
+    if args.paired_with is not None and (args.dd_loss or len(bots) != 2 or len(other) != 2
+                                         or other[1] != bots[1]):
+        print("tute: --paired-with compares two pairs against the same opponent: "
+              "--bots X,Y --paired-with Z,Y (not with --dd-loss)", file=sys.stderr)
+        return 2
+    if other and other[0] not in known and ":" not in other[0]:
+        print(f"tute: unknown bot '{other[0]}'; the levels are: {', '.join(known)}",
               file=sys.stderr)
         return 2
+    if args.dd_loss:
+        return _dd_loss(args, bots)
     folder = Path(args.results) if args.results else default_arena_dir()
     try:
-        code = run(bots, args.variant, args.deals, args.seed, args.budget_ms, args.samples,
-                   folder, args.jobs or default_jobs(), args.json, sys.stdout, args.ray)
-        if other:
-            from tute.arena.duplicate import PairSpec
-            from tute.arena.paired import paired, render
-            from tute.core.variants import parse_variant
-            v = str(parse_variant(args.variant))
-            p = paired(PairSpec(bots[0], bots[1], v, args.seed, args.budget_ms, args.samples),
-                       PairSpec(other[0], other[1], v, args.seed, args.budget_ms,
-                                args.samples), folder, args.deals)
-            sys.stdout.write(json.dumps({"paired": p}) + "\n" if args.json else render(p))
-        return code
+        if not other:
+            return run(bots, args.variant, args.deals, args.seed, args.budget_ms,
+                       args.samples, folder, args.jobs or default_jobs(), args.json,
+                       sys.stdout, args.ray)
+        return _paired_run(args, bots, other, folder)
     except TuteError as e:
         print(f"tute: {e}", file=sys.stderr)
         return 2
+
+
+def _paired_run(args: argparse.Namespace, bots: list[str], other: list[str],
+                folder: Path) -> int:
+    """``tute arena --paired-with``: the run, then the two pairs compared deal by deal
+    (with ``--json``, one object: the run's and ``paired``)."""
+    import io
+
+    from tute.arena.duplicate import PairSpec, default_jobs, run
+    from tute.arena.paired import paired, render
+    from tute.core.variants import parse_variant
+
+    v = str(parse_variant(args.variant))
+    said = io.StringIO()
+    code = run(bots, args.variant, args.deals, args.seed, args.budget_ms, args.samples,
+               folder, args.jobs or default_jobs(), args.json, said, args.ray)
+    p = paired(PairSpec(bots[0], bots[1], v, args.seed, args.budget_ms, args.samples),
+               PairSpec(other[0], other[1], v, args.seed, args.budget_ms, args.samples),
+               folder, args.deals)
+    if args.json:
+        print(json.dumps({**json.loads(said.getvalue()), "paired": p}))
+    else:
+        sys.stdout.write(said.getvalue() + render(p))
+    return code
 
 
 def _dd_loss(args: argparse.Namespace, bots: list[str]) -> int:

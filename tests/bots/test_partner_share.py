@@ -20,13 +20,15 @@ from tute.bots.cheat import PARTNER_CHEATS
 from tute.bots.sampler import exclusions
 
 
-@pytest.mark.parametrize(("level", "share"), [("cheat-partner-half", 5),
-                                              ("cheat-partner-quarter", 2)])
-def test_told_a_share_of_the_partners_hand(level: str, share: int) -> None:
+@pytest.mark.parametrize(("level", "share", "variant"), [
+    ("cheat-partner-half", 5, "parejas"), ("cheat-partner-quarter", 2, "parejas"),
+    ("cheat-partner-half", 3, "guinote(players=4)")])
+def test_told_a_share_of_the_partners_hand(level: str, share: int, variant: str) -> None:
     """Told a share of the partner's cards at the deal: every sampled deal gives the
-    partner the told cards he still holds, and the rest of his hand is still guessed."""
+    partner the told cards he still holds (never the stock, where there is one), and the
+    rest of his hand is still guessed."""
     for seed in range(3):
-        start = Game.new("parejas", seed=seed)
+        start = Game.new(variant, seed=seed)
         seat = (seed + 1) % 4
         partner = (seat + 2) % 4
         bot = PARTNER_CHEATS[level](seed, Budget(samples=4))
@@ -67,13 +69,28 @@ def test_paired_with_compares_two_pairs_deal_by_deal(tmp_path: Path) -> None:
         paired(a, PairSpec("random", "heuristic", "parejas", 5, None, None), tmp_path, 12)
     with pytest.raises(ArenaError):
         paired(a, PairSpec("random", "random", "parejas", 6, None, None), tmp_path, 12)
-    r = subprocess.run([sys.executable, "-m", "tute.cli", "arena", "--bots", "heuristic,random",
-                        "--variant", "parejas", "--deals", "12", "--seed", "5", "--jobs", "1",
-                        "--results", str(tmp_path), "--paired-with", "random,random"],
+    command = [sys.executable, "-m", "tute.cli", "arena", "--bots", "heuristic,random",
+               "--variant", "parejas", "--deals", "12", "--seed", "5", "--jobs", "1",
+               "--results", str(tmp_path)]
+    r = subprocess.run([*command, "--paired-with", "random,random"],
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert f"on the same 8 deals: heuristic's margin less random's {p['difference']:+.2f}" \
         in r.stdout
+    r = subprocess.run([*command, "--paired-with", "random,random", "--json"],
+                       capture_output=True, text=True, timeout=120)
+    said = json.loads(r.stdout)                           # one object: the run's and paired
+    assert said["paired"] == p and said["pairs"][0]["deals"] == 12
+    files = sorted(tmp_path.iterdir())
+    for bad in (["--paired-with", "random,heuristic"], ["--paired-with", "random"],
+                ["--paired-with", "nobody,random"], ["--paired-with", "random,random",
+                                                     "--dd-loss"]):
+        r = subprocess.run([*command, "--deals", "20", *bad], capture_output=True,
+                           text=True, timeout=120)
+        assert r.returncode == 2 and r.stderr.startswith("tute: "), (bad, r.stderr)
+        assert "Traceback" not in r.stderr
+    assert sorted(tmp_path.iterdir()) == files            # refused before any deal
+    assert len(results_path(tmp_path, a).read_text().splitlines()) == 13
 
 
 def test_cheat_hands_is_told_the_other_hand_but_not_the_stock() -> None:

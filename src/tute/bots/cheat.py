@@ -108,6 +108,8 @@ class PartnerCheatBot(ExpertBot):
                 ex[s] = cards | ({c for c in pool if c not in told[s]} if whole else set())
             else:
                 ex[s] = cards | known
+        if not whole:                            # nor in the stock, where there is one
+            ex[-1] = excluded.get(-1, set()) | known
         yield from super().deals(view, ex, wanted, deadline)
 
 

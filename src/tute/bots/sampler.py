@@ -90,7 +90,8 @@ def sample_hidden(view: PlayerView, rng: random.Random,
                   excluded: dict[int, set[Card]] | None = None
                   ) -> tuple[list[list[Card]], list[Card]]:
     """Every seat's hand (own hand as it is) and the face-down stock, drawn at random
-    consistently with the view."""
+    consistently with the view and ``excluded`` (seat -> the unseen cards it cannot
+    hold; -1, where given: those the stock cannot hold)."""
     v = view.variant
     n = v.players
     me = view.seat
@@ -109,7 +110,7 @@ def sample_hidden(view: PlayerView, rng: random.Random,
     for c in pool:
         m = 0
         for i, s in enumerate(slots):
-            if s == -1 or c not in excluded.get(s, ()):
+            if c not in excluded.get(s, ()):         # -1: cards the stock cannot hold
                 m |= 1 << i
         allowed[c] = m
     full = (1 << len(slots)) - 1
