@@ -58,6 +58,7 @@ from tute.core.records import (
     HandRecord,
     RecordError,
     format_record,
+    is_seat_number,
     match_text,
     parse_record,
     proof_of_tags,
@@ -65,6 +66,7 @@ from tute.core.records import (
     replay,
     result_text,
     score_text,
+    seed_of,
 )
 from tute.core.variants import Variant, format_value, make_variant
 
@@ -75,11 +77,6 @@ _WHERE = re.compile(r"([0-9]{1,3})(?:\.([0-9]))?")       # a declaration's trick
 _ISO = re.compile(r"^(\d{4})-(\d\d)-(\d\d)$")
 _PBN_DATE = re.compile(r"^(\d{4})\.(\d\d)\.(\d\d)$")
 MAX_TEXT = 4_000_000                       # a larger text is refused unread
-
-
-def _small(text: str) -> bool:
-    """A seat's number as written: ASCII digits, at most two."""
-    return text.isascii() and text.isdigit() and len(text) <= 2
 
 
 def is_notation(text: str) -> bool:
@@ -346,7 +343,7 @@ def _deal(b: _Board, variant: Variant, dealer: int) -> Deal:
     hands: dict[int, list[Card]] = {}
     for item in _tag(b, "Deal").split():
         seat_text, colon, cards = item.partition(":")
-        if not colon or not _small(seat_text) or int(seat_text) >= variant.players \
+        if not colon or not is_seat_number(seat_text) or int(seat_text) >= variant.players \
                 or int(seat_text) in hands:
             raise RecordError(n, f"Deal: cannot read '{item[:40]}'")
         got: list[Card] = []
@@ -377,7 +374,7 @@ def _same(a: Deal, b: Deal) -> bool:
 
 def _hand(b: _Board, variant: Variant) -> HandRecord:
     dealer_text = _tag(b, "Dealer")
-    if not _small(dealer_text) or int(dealer_text) >= variant.players:
+    if not is_seat_number(dealer_text) or int(dealer_text) >= variant.players:
         raise RecordError(_line(b, "Dealer"), "Dealer must be a seat number")
     dealer = int(dealer_text)
     deal = _deal(b, variant, dealer)
@@ -386,8 +383,7 @@ def _hand(b: _Board, variant: Variant) -> HandRecord:
     tags = {k: v for k, (v, _) in b.tags.items()}
     try:
         if "Seed" in tags:
-            s = tags["Seed"]
-            seed = int(s) if re.fullmatch(r"-?[0-9]{1,4000}", s) else s
+            seed = seed_of(tags["Seed"])
             dealt = deal_from_seed(variant, seed, dealer)
         else:
             deck = (_cards(tags["Deck"], _line(b, "Deck"), "Deck") if "Deck" in tags
@@ -420,7 +416,7 @@ def _actions(b: _Board, hand: HandRecord, variant: Variant
         text = " ".join(w for w, _ in items[2:])
         note = items[-1][1]
         m = _WHERE.fullmatch(where)
-        if m is None or not _small(seat_text):
+        if m is None or not is_seat_number(seat_text):
             raise RecordError(n, f"cannot read '{line[:40]}': a trick, a seat, an action")
         decls.append((n, int(m.group(1)), int(m.group(2) or 0), int(seat_text),
                       _action(text, n), note))

@@ -345,6 +345,18 @@ def parse_record(text: str) -> GameRecord:
     return record
 
 
+def seed_of(text: str) -> int | str:
+    """A Seed tag's value: a number where it is one (ASCII digits, at most 4,000 --
+    Python's own limit on reading one), else the text itself."""
+    return int(text) if re.fullmatch(r"-?[0-9]{1,4000}", text) else text
+
+
+def is_seat_number(text: str) -> bool:
+    """A seat's number as a record writes it: ASCII digits, at most two (what else
+    is refused in words, not turned into a huge or foreign number)."""
+    return text.isascii() and text.isdigit() and len(text) <= 2
+
+
 def _read(text: str) -> tuple[GameRecord, dict[tuple[int, int], int]]:
     if not isinstance(text, str):
         raise RecordError(0, "a record is text")
@@ -384,7 +396,7 @@ def _read(text: str) -> tuple[GameRecord, dict[tuple[int, int], int]]:
             if not item:
                 raise RecordError(n, "a note must follow an action")
             seat_text, _, action_text = item.partition(" ")
-            if not (seat_text.isascii() and seat_text.isdigit() and len(seat_text) <= 2):
+            if not is_seat_number(seat_text):
                 raise RecordError(n, f"'{item}' must be a seat then an action")
             try:
                 action = parse_action(action_text)
@@ -407,7 +419,7 @@ def _read(text: str) -> tuple[GameRecord, dict[tuple[int, int], int]]:
         line_no = hand["line"]
         assert isinstance(line_no, int)
         dealer_text = tags.get("Dealer", "0")
-        if not (dealer_text.isascii() and dealer_text.isdigit() and len(dealer_text) <= 2):
+        if not is_seat_number(dealer_text):
             raise RecordError(line_no, "Dealer must be a seat number")
         seed: int | str | None = None
         deck: tuple[Card, ...] | None = None
@@ -417,8 +429,7 @@ def _read(text: str) -> tuple[GameRecord, dict[tuple[int, int], int]]:
             except TuteError as e:
                 raise RecordError(line_no, f"Deck: {e}") from None
         elif "Seed" in tags:
-            s = tags["Seed"]
-            seed = int(s) if re.fullmatch(r"-?[0-9]{1,4000}", s) else s
+            seed = seed_of(tags["Seed"])
         else:
             raise RecordError(line_no, "a hand needs its Seed or its Deck")
         acts, notes_ = hand["actions"], hand["notes"]
