@@ -350,21 +350,22 @@ def _cmd_arena(args: argparse.Namespace) -> int:
 
     from tute.arena.duplicate import default_jobs, run
     from tute.bots import ARENA_ONLY, LEVELS
+    from tute.bots.cheat import PARTNER_CHEATS
     from tute.tools.datadirs import default_arena_dir
 
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    known = (*LEVELS, *ARENA_ONLY, "cheat", "cheat-partner", "cheat-partner-half",
-             "cheat-partner-quarter", "cheat-hands")
-    if any(":" in b for b in bots):          # a bot author's module:Class, found from here
+    other = [b.strip() for b in (args.paired_with or "").split(",") if b.strip()]
+    known = (*LEVELS, *ARENA_ONLY, "cheat", *PARTNER_CHEATS)
+    if any(":" in b for b in (*bots, *other)):   # a bot author's module:Class, from here
         import os
 
         from tute.arena.duplicate import outside_bot
 
         sys.path.insert(0, os.getcwd())
-        for b in bots:
+        for b in (*bots, *other):
             if ":" in b:
                 outside_bot(b)                 # a bad name is said before any deal
-    for b in bots:
+    for b in (*bots, *other):
         if b not in known and ":" not in b:
             print(f"tute: unknown bot '{b}'; the levels are: {', '.join(known)}",
                   file=sys.stderr)
@@ -373,15 +374,10 @@ def _cmd_arena(args: argparse.Namespace) -> int:
         print("tute: the arena needs at least two bots (--bots a,b)", file=sys.stderr)
         return 2
     from tute.core.errors import TuteError
-    other = [b.strip() for b in (args.paired_with or "").split(",") if b.strip()]
     if args.paired_with is not None and (args.dd_loss or len(bots) != 2 or len(other) != 2
                                          or other[1] != bots[1]):
         print("tute: --paired-with compares two pairs against the same opponent: "
               "--bots X,Y --paired-with Z,Y (not with --dd-loss)", file=sys.stderr)
-        return 2
-    if other and other[0] not in known and ":" not in other[0]:
-        print(f"tute: unknown bot '{other[0]}'; the levels are: {', '.join(known)}",
-              file=sys.stderr)
         return 2
     if args.dd_loss:
         return _dd_loss(args, bots)

@@ -81,13 +81,11 @@ def outside_bot(name: str) -> type[Bot]:
 
 def _bot(level: str, seed: int, spec: PairSpec) -> Bot:
     budget = Budget(time_ms=spec.budget_ms, samples=spec.samples)
+    from tute.bots.cheat import PARTNER_CHEATS, CheatBot
     if level == "cheat":
-        from tute.bots.cheat import CheatBot
         return CheatBot(seed, budget)
-    if level.startswith(("cheat-partner", "cheat-hands")):
-        from tute.bots.cheat import PARTNER_CHEATS
-        if level in PARTNER_CHEATS:
-            return PARTNER_CHEATS[level](seed, budget)
+    if level in PARTNER_CHEATS:
+        return PARTNER_CHEATS[level](seed, budget)
     if ":" in level:
         cls = outside_bot(level)
         takes_budget = "budget" in inspect.signature(cls.__init__).parameters
