@@ -55,8 +55,11 @@ def wait_until(page: Page, expression: str, timeout: float = 15.0) -> None:
 
 def inside_width(page: Page, selector: str) -> None:
     """The element is drawn, with a size, within the page's width (a player sees it
-    without scrolling sideways)."""
-    box = page.query_selector(selector).bounding_box()           # type: ignore[union-attr]
+    without scrolling sideways).  Found afresh when measured: a list the page re-renders
+    meanwhile (the lobby's, on every update) leaves an old element handle detached."""
+    element = page.locator(selector)
+    element.wait_for(state="visible")
+    box = element.bounding_box()
     width = page.viewport_size["width"]                          # type: ignore[index]
     assert box is not None and box["width"] > 0 and box["height"] > 0, selector
     assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1, (selector, box)
@@ -96,6 +99,22 @@ def deal_again_if_over(page: Page) -> bool:
     click(page.locator("#again"))
     page.wait_for_selector("#after", state="hidden")
     return True
+
+
+def until_my_turn(page: Page, timeout: float = 45.0) -> None:
+    """Until a legal card of the seat's is on the page, going on past whatever ends a
+    hand or a match meanwhile: the count's "seguir", a finished match dealt again.  (A
+    robot's tute is shown for ~3 s before its count, so a single look at ``#after`` can
+    come too early.)"""
+    deadline = time.time() + timeout
+    while page.query_selector("#hand button.card.legal") is None:
+        if time.time() > deadline:
+            raise AssertionError("no legal card of the seat's came")
+        if not page.is_hidden("#after"):
+            click(page.locator("#again"))
+        elif not page.is_hidden("#count-ok"):
+            click(page.locator("#count-ok"))
+        page.wait_for_timeout(100)
 
 
 def play_until_count(page: Page, rounds: int = 600) -> None:

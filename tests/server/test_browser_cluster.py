@@ -13,12 +13,12 @@ from sqlalchemy import create_engine, text
 from browser_kit import (
     chromium,
     click,
-    deal_again_if_over,
     needs_chromium,
     open_lobby,
     play_until_count,
     shot,
     start_against_robots,
+    until_my_turn,
 )
 from cluster_kit import Balancer, Site, redis_or_skip
 from server_harness import postgres_or_skip
@@ -46,8 +46,7 @@ def test_the_table_plays_on_when_its_process_is_killed(tmp_path: Path) -> None:
                 if card is not None:
                     click(card)
                 page.wait_for_timeout(400)
-            deal_again_if_over(page)         # a robot's tute may have ended the match
-            page.wait_for_selector("#hand button.card.legal", timeout=30_000)
+            until_my_turn(page)              # a robot's tute may have ended the match
             page.wait_for_timeout(1600)          # a closed trick stays ~1.3 s
             before = page.inner_text("#score table")
             shot(page, "cluster-before-kill")
