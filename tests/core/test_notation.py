@@ -23,6 +23,7 @@ from tute.core.notation import (
 from tute.core.records import GameRecord, RecordError, format_record, record_of_games, replay
 from tute.core.shuffle import ShuffleProof, commitment
 from tute.core.variants import make_variant
+from tute.i18n import MESSAGES
 
 PRESETS = EVERY_PRESET
 # options a house may set, with values the rules accept together with every preset
@@ -179,6 +180,10 @@ def test_bad_boards_are_refused_with_their_line(edit: object, words: str) -> Non
     with pytest.raises(RecordError) as e:
         parse_notation(text)
     assert words in str(e.value), str(e.value)
+    # said in each language from the catalogs, the rule behind it too, not in English
+    assert e.value.reason_key is None or e.value.reason_key in MESSAGES
+    english = e.value.localized("en")
+    assert all(e.value.localized(lang) != english for lang in ("es", "pt", "it")), english
 
 
 def test_a_card_given_to_the_wrong_seat_is_named_by_its_line() -> None:

@@ -81,3 +81,23 @@ def test_a_hand_or_game_beyond_the_file_and_a_file_too_large(server: Server) -> 
     # another route keeps the ordinary limit
     other = c.post("/api/tables", {"variant": "x" * (20 * 1024)})
     assert other.status_code == 413
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("es", "línea 14: asiento 0 3c: no tienes el 3 de copas"),
+    ("pt", "linha 14: lugar 0 3c: você não tem o 3 de copas"),
+    ("it", "riga 14: posto 0 3c: non hai il 3 di coppe"),
+    ("en", "line 14: seat 0 3c: you do not hold the 3 of copas"),
+])
+def test_a_bad_record_is_refused_in_the_pages_language(server: Server, lang: str,
+                                                       said: str) -> None:
+    """What is wrong with a file, and the rule behind it, in the reader's language --
+    not the notation's English."""
+    text = SEED002.read_text(encoding="utf-8").replace("1. 0 swap, 0 2c", "1. 0 swap, 0 3c")
+    r = server.client().post(f"/api/records/open?lang={lang}", {"text": text})
+    assert r.status_code == 400 and r.json()["error"] == said, r.text
+    tpn = format_notation([parse_record(SEED002.read_text(encoding="utf-8"))])
+    r = server.client().post(f"/api/records/open?lang={lang}", {"text": tpn, "game": 3})
+    whole = {"es": "el archivo tiene 1 partida, no la 3", "en": "the file holds 1 match, not 3",
+             "pt": "o ficheiro tem 1 partida, não a 3", "it": "il file ha 1 partita, non la 3"}
+    assert r.json()["error"] == whole[lang], r.text            # the whole file's: no line

@@ -249,7 +249,7 @@ def _tokens(text: str, n: int) -> list[tuple[str, str]]:
                 items.append([word, ""])
                 word = ""
             if not items or items[-1][1]:
-                raise RecordError(n, "a note must follow what it is about")
+                raise RecordError(n, "record_note_first")
             j, buf = i + 1, []
             while j < len(text) and text[j] != "}":
                 if text[j] == "\\" and j + 1 < len(text):
@@ -257,7 +257,7 @@ def _tokens(text: str, n: int) -> list[tuple[str, str]]:
                 buf.append(text[j])
                 j += 1
             if j >= len(text):
-                raise RecordError(n, "a note opened with { is not closed with }")
+                raise RecordError(n, "record_note_open")
             items[-1][1] = "".join(buf)
             i = j + 1
             continue
@@ -293,12 +293,12 @@ def _boards(text: str) -> list[_Board]:
                 current.notes.append(value)
                 continue
             if name in current.tags:
-                raise RecordError(n, f"tag {name} given twice")
+                raise RecordError(n, "record_tag_twice", tag=name)
             current.tags[name] = (value, n)
             current.section = name if name in ("Auction", "Declarations", "Play") else ""
             continue
         if current is None or not current.section:
-            raise RecordError(n, f"cannot read '{line[:40]}'")
+            raise RecordError(n, "record_unreadable", text=line[:40])
         current.lines.setdefault(current.section, []).append((n, line))
     return boards
 
@@ -307,7 +307,7 @@ def _tag(b: _Board, name: str, default: str | None = None) -> str:
     if name in b.tags:
         return b.tags[name][0]
     if default is None:
-        raise RecordError(b.line, f"the board needs its {name} tag")
+        raise RecordError(b.line, "record_board_tag", tag=name)
     return default
 
 
@@ -323,19 +323,19 @@ def _variant(b: _Board) -> Variant:
             continue
         key, eq, value = item.partition("=")
         if not eq:
-            raise RecordError(_line(b, "Options"), f"cannot read the option '{item[:40]}'")
+            raise RecordError(_line(b, "Options"), "record_option", text=item[:40])
         options[key.strip()] = value.strip()
     try:
         return make_variant(preset, options)
     except TuteError as e:
-        raise RecordError(_line(b, "Options"), f"Variant: {e}") from None
+        raise RecordError(_line(b, "Options"), "record_tag", e, tag="Variant") from None
 
 
 def _cards(text: str, n: int, what: str) -> tuple[Card, ...]:
     try:
         return tuple(parse_card(c) for c in text.split())
     except TuteError as e:
-        raise RecordError(n, f"{what}: {e}") from None
+        raise RecordError(n, "record_tag", e, tag=what) from None
 
 
 def _deal(b: _Board, variant: Variant, dealer: int) -> Deal:
@@ -345,18 +345,18 @@ def _deal(b: _Board, variant: Variant, dealer: int) -> Deal:
         seat_text, colon, cards = item.partition(":")
         if not colon or not is_seat_number(seat_text) or int(seat_text) >= variant.players \
                 or int(seat_text) in hands:
-            raise RecordError(n, f"Deal: cannot read '{item[:40]}'")
+            raise RecordError(n, "record_tag_unreadable", tag="Deal", text=item[:40])
         got: list[Card] = []
         if cards != "-":
             suits = cards.split(".")
             if len(suits) != 4:
-                raise RecordError(n, f"Deal: '{item[:40]}' needs four suits")
+                raise RecordError(n, "record_deal_suits", text=item[:40])
             for s, ranks in zip(SUITS, suits, strict=True):
                 for r in ranks:
                     got.append(_cards(r + s.value, n, "Deal")[0])
         hands[int(seat_text)] = got
     if sorted(hands) != list(range(variant.players)):
-        raise RecordError(n, f"Deal: every seat's hand, 0 to {variant.players - 1}")
+        raise RecordError(n, "record_deal_seats", last=variant.players - 1)
     up = _tag(b, "TurnUp", "")
     turn_up = _cards(up, _line(b, "TurnUp"), "TurnUp")[0] if up else None
     stock = _cards(_tag(b, "Stock", ""), _line(b, "Stock"), "Stock")
@@ -364,7 +364,7 @@ def _deal(b: _Board, variant: Variant, dealer: int) -> Deal:
         return deal_from_hands(variant, [hands[s] for s in range(variant.players)],
                                turn_up, stock, dealer)
     except TuteError as e:
-        raise RecordError(n, f"Deal: {e}") from None
+        raise RecordError(n, "record_tag", e, tag="Deal") from None
 
 
 def _same(a: Deal, b: Deal) -> bool:
@@ -375,7 +375,7 @@ def _same(a: Deal, b: Deal) -> bool:
 def _hand(b: _Board, variant: Variant) -> HandRecord:
     dealer_text = _tag(b, "Dealer")
     if not is_seat_number(dealer_text) or int(dealer_text) >= variant.players:
-        raise RecordError(_line(b, "Dealer"), "Dealer must be a seat number")
+        raise RecordError(_line(b, "Dealer"), "record_dealer")
     dealer = int(dealer_text)
     deal = _deal(b, variant, dealer)
     seed: int | str | None = None
@@ -390,13 +390,13 @@ def _hand(b: _Board, variant: Variant) -> HandRecord:
                     else tuple(deck_order(variant, deal)))
             dealt = deal_from_deck(variant, deck, dealer)
     except TuteError as e:
-        raise RecordError(_line(b, "Deck"), f"Deck: {e}") from None
+        raise RecordError(_line(b, "Deck"), "record_tag", e, tag="Deck") from None
     if not _same(dealt, deal):
         what = "Seed" if seed is not None else "Deck"
-        raise RecordError(_line(b, what), f"the {what} does not deal the Deal tag's cards")
+        raise RecordError(_line(b, what), "record_deal_differs", tag=what)
     proof = proof_of_tags(tags, b.line)
     if proof is not None and deck is None:
-        raise RecordError(b.line, "a verifiable shuffle needs the Deck it dealt")
+        raise RecordError(b.line, "record_shuffle_deck")
     return HandRecord(dealer, seed, deck, (), (), proof)
 
 
@@ -411,24 +411,24 @@ def _actions(b: _Board, hand: HandRecord, variant: Variant
     for n, line in b.lines.get("Declarations", []):
         items = list(_tokens(line, n))
         if len(items) < 3:
-            raise RecordError(n, f"cannot read '{line[:40]}': a trick, a seat, an action")
+            raise RecordError(n, "record_declaration", text=line[:40])
         where, seat_text = items[0][0], items[1][0]
         text = " ".join(w for w, _ in items[2:])
         note = items[-1][1]
         m = _WHERE.fullmatch(where)
         if m is None or not is_seat_number(seat_text):
-            raise RecordError(n, f"cannot read '{line[:40]}': a trick, a seat, an action")
+            raise RecordError(n, "record_declaration", text=line[:40])
         decls.append((n, int(m.group(1)), int(m.group(2) or 0), int(seat_text),
                       _action(text, n), note))
     columns = _columns(g)
     if "Play" in b.tags and _tag(b, "Play") != str(columns[0]):
-        raise RecordError(_line(b, "Play"),
-                          f"Play names seat {_tag(b, 'Play')}, but seat {columns[0]} leads")
+        raise RecordError(_line(b, "Play"), "record_play_leader",
+                          said=_tag(b, "Play")[:40], leader=columns[0])
     rows: list[tuple[int, list[tuple[str, str]]]] = []
     for n, line in b.lines.get("Play", []):
         cells = list(_tokens(line, n))
         if len(cells) != len(columns):
-            raise RecordError(n, f"a trick has {len(columns)} cards, '-' for none")
+            raise RecordError(n, "record_trick_cards", count=len(columns))
         rows.append((n, cells))
     actions: list[tuple[int, Action]] = []
     notes: list[str] = []
@@ -438,7 +438,7 @@ def _actions(b: _Board, hand: HandRecord, variant: Variant
         try:
             g.apply(seat, action)
         except TuteError as e:
-            raise RecordError(n, f"seat {seat} {action}: {e}") from None
+            raise RecordError(n, "record_action", e, seat=seat, action=str(action)) from None
         actions.append((seat, action))
         notes.append(note)
 
@@ -468,14 +468,14 @@ def _actions(b: _Board, hand: HandRecord, variant: Variant
         used.add((t, col))
         apply(n, g.acting, _action(word, n), note)
     if ci < len(calls):
-        raise RecordError(calls[ci][0], f"'{calls[ci][1]}' comes after the auction's end")
+        raise RecordError(calls[ci][0], "record_call_late", text=calls[ci][1][:40])
     if di < len(decls):
-        raise RecordError(decls[di][0], "a declaration the play never reaches")
+        raise RecordError(decls[di][0], "record_declaration_late")
     for t, (n, cells) in enumerate(rows):
         for col, (word, _) in enumerate(cells):
             if word != "-" and (t, col) not in used:
-                raise RecordError(n, f"the card {word} of seat {columns[col]} is never "
-                                     "played: the hand ended, or the seat was not to play")
+                raise RecordError(n, "record_card_unplayed", text=word[:40],
+                                  seat=columns[col])
     return tuple(actions), tuple(notes), g
 
 
@@ -498,19 +498,19 @@ def _action(text: str, n: int) -> Action:
     try:
         return parse_action(text)
     except TuteError as e:
-        raise RecordError(n, str(e)) from None
+        raise RecordError(n, None, e) from None
 
 
 def parse_notation(text: str) -> list[GameRecord]:
     """Read every match of a TPN text, replayed and checked; RecordError at the first
     problem, with its line."""
     if not isinstance(text, str) or len(text) > MAX_TEXT:
-        raise RecordError(0, "a record is text, of at most 4 MB")
+        raise RecordError(0, "record_too_big")
     games: dict[str, list[_Board]] = {}
     for b in _boards(text):
         games.setdefault(_tag(b, "Game", "1"), []).append(b)
     if not games:
-        raise RecordError(0, "the file has no board")
+        raise RecordError(0, "record_no_board")
     records: list[GameRecord] = []
     for boards in games.values():
         records.append(_record(boards))
@@ -523,15 +523,15 @@ def read_game(text: str, game: int = 1) -> tuple[GameRecord, int]:
     played once)."""
     if not is_notation(text):
         if game != 1:
-            raise RecordError(0, f"the file holds 1 match, not {game}")
+            raise RecordError(0, "record_no_such_match", count=1, game=game)
         return parse_record(text), 1
     if not isinstance(text, str) or len(text) > MAX_TEXT:
-        raise RecordError(0, "a record is text, of at most 4 MB")
+        raise RecordError(0, "record_too_big")
     games: dict[str, list[_Board]] = {}
     for b in _boards(text):
         games.setdefault(_tag(b, "Game", "1"), []).append(b)
     if not 1 <= game <= len(games):
-        raise RecordError(0, f"the file holds {len(games)} matches, not {game}")
+        raise RecordError(0, "record_no_such_match", count=len(games), game=game)
     return _record(list(games.values())[game - 1]), len(games)
 
 
@@ -546,9 +546,9 @@ def _record(boards: list[_Board]) -> GameRecord:
     match: Match | None = None
     for h, b in enumerate(boards):
         if _tag(b, "Board", str(h + 1)) != str(h + 1):
-            raise RecordError(_line(b, "Board"), f"board {h + 1} expected here")
+            raise RecordError(_line(b, "Board"), "record_board_expected", board=h + 1)
         if _variant(b) != variant:
-            raise RecordError(_line(b, "Options"), "a match's boards share one variant")
+            raise RecordError(_line(b, "Options"), "record_boards_variant")
         hand_variant = variant if match is None else match.hand_variant()
         blank = _hand(b, hand_variant)
         acts, notes, g = _actions(b, blank, hand_variant)
@@ -561,15 +561,15 @@ def _record(boards: list[_Board]) -> GameRecord:
             else:
                 match.deal_next(g)
         except TuteError as e:
-            raise RecordError(b.line, f"board {h + 1}: {e}") from None
+            raise RecordError(b.line, "record_board", e, board=h + 1) from None
         seats = " ".join(str(s) for s in match.seat_map)
         if _tag(b, "Players", seats) != seats:
-            raise RecordError(_line(b, "Players"), f"Players says '{_tag(b, 'Players')}' "
-                                                   f"but the match gives '{seats}'")
+            raise RecordError(_line(b, "Players"), "record_tag_differs", tag="Players",
+                              said=_tag(b, "Players")[:40], gives=seats)
         if g.is_over:
             match.record_hand()
         elif h != len(boards) - 1:
-            raise RecordError(b.line, f"board {h + 1} is not finished")
+            raise RecordError(b.line, "record_board_unfinished", board=h + 1)
         _check(b, g, match)
     return GameRecord(variant, names, tuple(hands), date, _tag(first, "Event", "tute"),
                       tuple(first.notes))
@@ -582,9 +582,8 @@ def _check(b: _Board, g: Game, match: Match) -> None:
             "Match": match_text(match)}
     for name, value in want.items():
         if name in b.tags and b.tags[name][0] != value:
-            raise RecordError(b.tags[name][1],
-                              f"{name} says '{b.tags[name][0]}' but the replay gives "
-                              f"'{value}'")
+            raise RecordError(b.tags[name][1], "record_tag_differs", tag=name,
+                              said=b.tags[name][0][:40], gives=value)
 
 
 # ------------------------------------------------------------------------- either format
@@ -597,7 +596,7 @@ def read_one(text: str) -> GameRecord:
     """The one record of a ``.tute`` or ``.tpn`` text; RecordError if it holds several."""
     records = read_records(text)
     if len(records) != 1:
-        raise RecordError(0, f"the file holds {len(records)} matches: one is read here")
+        raise RecordError(0, "record_one_match", count=len(records))
     return records[0]
 
 

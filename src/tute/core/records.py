@@ -42,17 +42,41 @@ from tute.core.match import Match
 from tute.core.result import HandResult
 from tute.core.shuffle import ShuffleProof
 from tute.core.variants import Variant, parse_variant
+from tute.i18n import render
 
 Visit = Callable[[int, int, Game, tuple[int, ...]], None]
 
 
 class RecordError(TuteError):
-    """A record that cannot be read or does not replay; names the line."""
+    """A record that cannot be read or does not replay; names the line.
 
-    def __init__(self, line: int, why: str) -> None:
+    ``why`` is the message key of what is wrong (``record_tag_twice``...), with its
+    ``params``; ``cause`` the rules' own error where one is behind it (a card the rules
+    refuse, a bad option), said after it -- all in the reader's language.  The attribute
+    :attr:`why` is the English reason, as before."""
+
+    def __init__(self, line: int, why: str | None, cause: TuteError | None = None,
+                 **params: object) -> None:
         self.line = line
-        self.why = why
-        super().__init__("record_error", line=line, why=why)
+        self.reason_key = why
+        self.reason_params = dict(params)
+        self.cause = cause
+        self.why = self.reason("en")
+        super().__init__("record_error", line=line, why=self.why)
+
+    def reason(self, lang: str = "es") -> str:
+        """What is wrong, without the line, in ``lang``."""
+        text = render(self.reason_key, self.reason_params, lang) if self.reason_key else ""
+        if self.cause is None:
+            return text
+        cause = self.cause.localized(lang)
+        return f"{text}: {cause}" if text else cause
+
+    def localized(self, lang: str = "es") -> str:
+        """``line N: why`` -- just the reason where it is the whole file's (line 0)."""
+        if self.line <= 0:
+            return self.reason(lang)
+        return render("record_error", {"line": self.line, "why": self.reason(lang)}, lang)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +183,7 @@ def replay_partial(record: GameRecord, lines: dict[tuple[int, int], int] | None 
                 g = hand.new_game(match.hand_variant())
                 match.deal_next(g)
         except TuteError as e:
-            return so_far(), RecordError(where.get((h, -1), 0), f"hand {h + 1}: {e}")
+            return so_far(), RecordError(where.get((h, -1), 0), "record_hand", e, hand=h + 1)
         maps.append(match.seat_map)
         games.append(g)
         for i, (seat, action) in enumerate(hand.actions):
@@ -168,15 +192,15 @@ def replay_partial(record: GameRecord, lines: dict[tuple[int, int], int] | None 
             try:
                 g.apply(seat, action)
             except TuteError as e:
-                return so_far(), RecordError(where.get((h, i), 0),
-                                             f"seat {seat} {action}: {e}")
+                return so_far(), RecordError(where.get((h, i), 0), "record_action", e,
+                                             seat=seat, action=str(action))
         if g.is_over:
             match.record_hand()
         elif h != len(record.hands) - 1:
             return so_far(), RecordError(where.get((h, -1), 0),
-                                         f"hand {h + 1} is not finished")
+                                         "record_hand_unfinished", hand=h + 1)
     if match is None:
-        return None, RecordError(0, "the record has no hand")
+        return None, RecordError(0, "record_no_hand")
     return so_far(), None
 
 
@@ -332,7 +356,7 @@ def _items(line: str, n: int) -> list[tuple[str, str]]:
             item.append(ch)
         i += 1
     if note is not None:
-        raise RecordError(n, "a note opened with { is not closed with }")
+        raise RecordError(n, "record_note_open")
     out.append(("".join(item).strip(), text))
     return [(a, t) for a, t in out if a or t]
 
@@ -359,7 +383,7 @@ def is_seat_number(text: str) -> bool:
 
 def _read(text: str) -> tuple[GameRecord, dict[tuple[int, int], int]]:
     if not isinstance(text, str):
-        raise RecordError(0, "a record is text")
+        raise RecordError(0, "record_not_text")
     top: dict[str, str] = {}
     notes: list[str] = []
     hands: list[dict[str, object]] = []
@@ -380,38 +404,38 @@ def _read(text: str) -> tuple[GameRecord, dict[tuple[int, int], int]]:
             if name == "Note" and not hands:
                 notes.append(value)
             elif name in target:
-                raise RecordError(n, f"tag {name} given twice")
+                raise RecordError(n, "record_tag_twice", tag=name)
             else:
                 target[name] = value
             continue
         mm = _MOVES.match(line)
         if not mm:
-            raise RecordError(n, f"cannot read '{line[:40]}'")
+            raise RecordError(n, "record_unreadable", text=line[:40])
         if not hands:
-            raise RecordError(n, "actions must follow a [Hand] tag")
+            raise RecordError(n, "record_actions_first")
         actions = hands[-1]["actions"]
         hand_notes = hands[-1]["notes"]
         assert isinstance(actions, list) and isinstance(hand_notes, list)
         for item, note in _items(mm.group(2), n):
             if not item:
-                raise RecordError(n, "a note must follow an action")
+                raise RecordError(n, "record_note_first")
             seat_text, _, action_text = item.partition(" ")
             if not is_seat_number(seat_text):
-                raise RecordError(n, f"'{item}' must be a seat then an action")
+                raise RecordError(n, "record_seat_action", text=item[:40])
             try:
                 action = parse_action(action_text)
             except TuteError as e:
-                raise RecordError(n, str(e)) from None
+                raise RecordError(n, None, e) from None
             where[(len(hands) - 1, len(actions))] = n
             actions.append((int(seat_text), action))
             hand_notes.append(note)
     try:
         variant = parse_variant(top.get("Variant", ""))
     except TuteError as e:
-        raise RecordError(0, f"Variant: {e}") from None
+        raise RecordError(0, "record_tag", e, tag="Variant") from None
     names = tuple(top.get(f"Seat{s}", f"Seat {s}") for s in range(variant.players))
     if not hands:
-        raise RecordError(0, "the record has no [Hand] section")
+        raise RecordError(0, "record_no_hand_tag")
     out: list[HandRecord] = []
     for hand in hands:
         tags = hand["tags"]
@@ -420,24 +444,24 @@ def _read(text: str) -> tuple[GameRecord, dict[tuple[int, int], int]]:
         assert isinstance(line_no, int)
         dealer_text = tags.get("Dealer", "0")
         if not is_seat_number(dealer_text):
-            raise RecordError(line_no, "Dealer must be a seat number")
+            raise RecordError(line_no, "record_dealer")
         seed: int | str | None = None
         deck: tuple[Card, ...] | None = None
         if "Deck" in tags:
             try:
                 deck = tuple(parse_card(c) for c in tags["Deck"].split())
             except TuteError as e:
-                raise RecordError(line_no, f"Deck: {e}") from None
+                raise RecordError(line_no, "record_tag", e, tag="Deck") from None
         elif "Seed" in tags:
             seed = seed_of(tags["Seed"])
         else:
-            raise RecordError(line_no, "a hand needs its Seed or its Deck")
+            raise RecordError(line_no, "record_seed_or_deck")
         acts, notes_ = hand["actions"], hand["notes"]
         assert isinstance(acts, list) and isinstance(notes_, list)
         kept = tuple(notes_) if any(notes_) else ()
         proof = proof_of_tags(tags, line_no)
         if proof is not None and deck is None:
-            raise RecordError(line_no, "a verifiable shuffle needs the Deck it dealt")
+            raise RecordError(line_no, "record_shuffle_deck")
         out.append(HandRecord(int(dealer_text), seed, deck, tuple(acts), kept, proof))
     record = GameRecord(variant, names, tuple(out), top.get("Date", ""),
                         top.get("Event", "tute"), tuple(notes))
@@ -465,19 +489,19 @@ def proof_of_tags(tags: dict[str, str], line: int) -> ShuffleProof | None:
         stray = [n for n in ("Commitment", "ServerSeed", "ClientSeeds", "Nonce", "Committed",
                              "Dealt") if n in tags]
         if stray:
-            raise RecordError(line, f"{stray[0]} needs the Shuffle tag")
+            raise RecordError(line, "record_needs_shuffle", tag=stray[0])
         return None
     numbers: dict[str, int] = {}
     for name in ("Nonce", "Committed", "Dealt"):
         text = tags.get(name, "")
         if not re.fullmatch(r"\d{1,12}", text):
-            raise RecordError(line, f"a verifiable shuffle needs {name} as a number")
+            raise RecordError(line, "record_shuffle_number", tag=name)
         numbers[name] = int(text)
     clients: list[tuple[int, str, int]] = []
     for item in tags.get("ClientSeeds", "").split():
         m = _CLIENT.fullmatch(item)
         if m is None:
-            raise RecordError(line, f"ClientSeeds: cannot read '{item[:40]}'")
+            raise RecordError(line, "record_tag_unreadable", tag="ClientSeeds", text=item[:40])
         clients.append((int(m.group(1)), m.group(2), int(m.group(3))))
     return ShuffleProof(tags.get("Commitment", ""), tags.get("ServerSeed", ""),
                         tuple(clients), numbers["Nonce"], numbers["Committed"],
@@ -508,7 +532,8 @@ def _check_derived(text: str, record: GameRecord, rep: Replay) -> None:
         else:
             continue
         if value != want:
-            raise RecordError(n, f"{name} says '{value}' but the replay gives '{want}'")
+            raise RecordError(n, "record_tag_differs", tag=name, said=value[:40],
+                              gives=want)
 
 
 # -------------------------------------------------------------------------- JSON

@@ -93,7 +93,8 @@ def plural(template: str, params: Mapping[str, object]) -> str:
 
 def render(key: str, params: Mapping[str, object], lang: str = "en") -> str:
     """The message ``key`` in ``lang`` with its parameters filled in (English where the
-    language lacks it, the key where every language does)."""
+    language lacks it, the key where every language does); a parameter that is itself a
+    message (an error: it has ``localized``) is said in ``lang`` too."""
     texts = MESSAGES.get(key)
     if texts is None:
         return key if not params else f"{key}: {dict(params)}"
@@ -108,6 +109,8 @@ def render(key: str, params: Mapping[str, object], lang: str = "en") -> str:
             words[name] = suit_name(value, lang)
         elif name == "which" and f"tute_set_{value}" in MESSAGES:    # a tute's cards
             words[name] = render(f"tute_set_{value}", {}, lang)
+        elif callable(say := getattr(value, "localized", None)):   # an error, in lang too
+            words[name] = say(lang)
         else:
             words[name] = value
     try:

@@ -127,7 +127,7 @@ def _check_play(s: SeriesFile, p: SeriesPlay) -> PlayCheck:
     try:
         record = parse_record(p.record)
     except RecordError as e:
-        return bad("series_check_record", error=e.why)
+        return bad("series_check_record", error=e)
     variant = parse_variant(s.variant)
     if record.variant != variant or len(record.hands) != 1:
         return bad("series_check_game")

@@ -103,7 +103,7 @@ def _check(t: TourneyFile, g: TourneyGame) -> GameCheck:
     try:
         record = parse_record(g.record)
     except RecordError as e:
-        return bad("series_check_record", error=e.why)
+        return bad("series_check_record", error=e)
     if record.variant != parse_variant(t.variant):
         return bad("tourney_check_game")
     if any(c.verdict != "ok" for c in verify_record(record)):
