@@ -1,6 +1,8 @@
 """Opening a saved game on the replay page, in a real browser on a phone and a desktop:
 a ``.tpn`` file of two matches is chosen, the first hand is dealt face up and stepped
-through, the second match is picked; a file that is not a record says why."""
+through, the second match is picked; a file that is not a record says why.  On the
+phone, the opened hand is analysed move by move, as a kept match's is (without what
+only a kept match offers: its hand face up, playing on from a decision)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import pytest
 
 from browser_kit import DESKTOP, PHONE, chromium, click, inside_width, needs_chromium, shot
 from server_harness import Server
+from tute.analysis import Settings
 from tute.core.notation import format_notation
 from tute.core.records import parse_record
 
@@ -20,7 +23,8 @@ SEED002 = Path(__file__).resolve().parents[2] / "examples" / "seed002.tute"
 
 @pytest.fixture()
 def server(tmp_path: Path) -> Iterator[Server]:
-    s = Server(f"sqlite:///{tmp_path / 'open.db'}")
+    s = Server(f"sqlite:///{tmp_path / 'open.db'}",
+               analysis=Settings(min_samples=4, max_samples=4))
     yield s
     s.stop()
 
@@ -48,7 +52,7 @@ def test_a_saved_game_opens_and_steps(server: Server, tmp_path: Path,
         page.set_input_files("#open-file", str(file))
         page.wait_for_selector("#table:not([hidden]) #seats-ring .seat")
         assert page.is_visible("#open-game")                       # two matches
-        assert page.is_hidden("#download") and page.is_hidden("#review")
+        assert page.is_hidden("#download") and page.is_visible("#review")
         assert "Tú" in page.inner_text("#game-facts")
         assert "sin terminar" in page.inner_text("#game-facts")     # a match to 5, 1-0
         for _ in range(6):
@@ -58,6 +62,21 @@ def test_a_saved_game_opens_and_steps(server: Server, tmp_path: Path,
         inside_width(page, "#cloth")
         inside_width(page, "#replay-controls")
         shot(page, f"open-record-{name}")
+        if name == "phone":
+            page.click("#review-go")
+            page.wait_for_selector("#review-moves li", timeout=90_000)
+            summary = page.inner_text("#review-summary")
+            assert summary.startswith("Tú en esta mano: precisión "), summary
+            judged = page.locator("#review-moves li:not([data-grade='forced']) button")
+            click(judged.first)
+            page.wait_for_selector("#review-detail table.alternatives")
+            detail = page.inner_text("#review-detail")
+            assert "% de ganar la mano" in detail and "Las jugadas posibles" in detail
+            assert page.query_selector("#review-again") is None            # not a file's
+            assert page.query_selector("#review-detail .open-hand") is None
+            inside_width(page, "#review-moves")
+            page.locator("#review-detail").scroll_into_view_if_needed()
+            shot(page, "open-record-review-phone")
         page.select_option("#open-game", "2")
         page.wait_for_timeout(300)
         assert page.inner_text("#open-game option:checked").strip().endswith("2")

@@ -17,6 +17,7 @@ from tute.core.notation import format_notation, read_game
 from tute.core.records import parse_record, replay
 from tute.server.routes.common import Site, run
 from tute.server.routes.people import may_see
+from tute.server.site.review import file_id
 from tute.server.social.doors import Social
 from tute.server.tables.kept import parse_game_id, replay_hand
 from tute.server.wire.edge import client_address
@@ -50,7 +51,8 @@ def download(text: str, name: str, fmt: str) -> Response:
 
 def opened(text: str, hand: int, game: int) -> dict[str, Any]:
     """One hand of a record's text, step by step as a kept match's replay gives it,
-    with a summary of the match as the page shows it."""
+    with a summary of the match as the page shows it (``file``: the name its analysis
+    goes by)."""
     record, count = read_game(text, game)
     done = replay(record)
     m = done.match
@@ -58,7 +60,7 @@ def opened(text: str, hand: int, game: int) -> dict[str, Any]:
                "variant": str(record.variant), "robot_level": None,
                "status": "finished" if m.is_over else "unfinished",
                "names": list(record.names), "result": {"winner": m.winner},
-               "games": count, "game": game}
+               "games": count, "game": game, "file": file_id(record)}
     return {"game": summary, "replay": replay_hand(record, hand)}
 
 

@@ -1,4 +1,5 @@
-"""The review page's analysis of a kept match (``/api/games/{id}/analysis``).
+"""The review page's analysis of a kept match (``/api/games/{id}/analysis``), or of
+one a person opened from a file (``/api/games/file-.../analysis``, :func:`file_id`).
 
 A person asks for one seat's decisions in one hand; the server judges them one by one
 in a worker process of its own (:func:`tute.analysis.decision_at`: from the seat's
@@ -17,8 +18,10 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import hashlib
 import json
 import logging
+import re
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -37,13 +40,15 @@ from tute.analysis import Settings, Step, decision_at, move_accuracy, steps
 from tute.analysis.reasons import words
 from tute.analysis.text import action_words, equal_words, lost_words
 from tute.core.errors import TuteError
+from tute.core.notation import read_game
 from tute.core.records import GameRecord, format_record, parse_record
 from tute.server.db.schema import analyses
 from tute.server.store import StoreError
 from tute.server.tables.kept import Kept, parse_game_id
 from tute.server.tables.workers import worker_pool
 from tute.server.wire.edge import client_address, lang_of
-from tute.server.wire.protocol import AnalysisAsk, decode_body
+from tute.server.wire.limits import RateLimit
+from tute.server.wire.protocol import AnalysisAsk, RecordAnalysis, decode_body
 
 log = logging.getLogger("tute.review")
 LANGS = ("es", "pt", "it", "en")
@@ -56,6 +61,8 @@ PER_ADDRESS = 2                  # of them from one address (a guest can change 
 # the others down but cannot shut them out.
 FAILED_SECONDS = 60.0            # a failed hand is said so this long, then forgotten
 VERSION = 2                      # of the judgement: a new one judges kept hands again
+FILE_ID = re.compile(r"file-[0-9a-f]{27}")     # a match opened from a file (file_id)
+FILE_READS = 20                  # files read to start an analysis, a minute per address
 
 
 class ReviewError(TuteError):
@@ -150,6 +157,7 @@ class Reviews:
         self.jobs: dict[Key, _Job] = {}
         self.started = 0                  # hands whose judging began (a figure to watch)
         self._pool: ProcessPoolExecutor | None = None
+        self.reads = RateLimit(FILE_READS, 60.0)
 
     def pool(self) -> ProcessPoolExecutor:
         if self._pool is None:             # one worker: a review never takes every core
@@ -277,35 +285,82 @@ class Reviews:
 
     async def http(self, request: Request) -> JSONResponse:
         """GET: how the analysis of ``?hand=&seat=`` stands; POST ``{"hand", "seat"}``:
-        start it (or say how it stands)."""
+        start it (or say how it stands).  A match opened from a file (``file-...``,
+        :func:`file_id`): POST sends the file's text again (``RecordAnalysis``)."""
         lang = lang_of(request.scope)
         loop = asyncio.get_running_loop()
         try:
-            table_id, number = parse_game_id(request.path_params["game_id"])
+            game_id = request.path_params["game_id"]
+            if FILE_ID.fullmatch(game_id):
+                return await self._file(request, game_id, lang)
+            table_id, number = parse_game_id(game_id)
             if self.may_see is not None:
                 await self.may_see(request, table_id, number)
-            if request.method == "POST":
-                ask = decode_body(AnalysisAsk, await request.body())
-            else:
-                ask = decode_body(AnalysisAsk, json.dumps({
-                    "hand": query_number(request.query_params.get("hand", "")),
-                    "seat": query_number(request.query_params.get("seat", ""))}).encode())
-            key = (table_id, number, ask.hand, ask.seat)
-            now = self.running(key)                 # a poll while it runs: nothing read
-            if now is not None:
-                return JSONResponse(now)
-            record = await loop.run_in_executor(None, self.kept.record, table_id, number)
-            points = await loop.run_in_executor(None, self.check_ask, record, ask.hand,
-                                                ask.seat)
-            state = await loop.run_in_executor(None, self.state, key, lang)
-            if request.method == "GET" or state["status"] in ("running", "done"):
-                return JSONResponse(state)
-            address = client_address(request.scope)
-            text = await loop.run_in_executor(None, format_record, record)
-            return JSONResponse(self.start(key, text, points, self.who(request) or address,
-                                           address), status_code=202)
+            ask = await _asked(request, AnalysisAsk)
+
+            async def kept() -> GameRecord:
+                return await loop.run_in_executor(None, self.kept.record, table_id, number)
+            return await self._answer(request, (table_id, number, ask.hand, ask.seat), kept,
+                                      lang)
         except TuteError as e:
             return self.error(e, lang)
+
+    async def _file(self, request: Request, game_id: str, lang: str) -> JSONResponse:
+        """A match the person opened from a file: polls need only its name; a start
+        reads the text sent (a read a person may ask :data:`FILE_READS` times a
+        minute) and checks it is the match so named."""
+        loop = asyncio.get_running_loop()
+        ask = await _asked(request, RecordAnalysis)
+        key = (game_id, 0, ask.hand, ask.seat)
+        if not isinstance(ask, RecordAnalysis):
+            return await self._answer(request, key, None, lang)
+        text, game = ask.text, ask.game
+
+        async def opened() -> GameRecord:
+            if not self.reads.allow(client_address(request.scope)):
+                raise TuteError("too_many_requests")
+            record, _ = await loop.run_in_executor(None, read_game, text, game)
+            if await loop.run_in_executor(None, file_id, record) != game_id:
+                raise ReviewError("analysis_not_this_file")
+            return record
+        return await self._answer(request, key, opened, lang)
+
+    async def _answer(self, request: Request, key: Key,
+                      record: Callable[[], Awaitable[GameRecord]] | None, lang: str
+                      ) -> JSONResponse:
+        """How the analysis of ``key`` stands; a POST starts it.  ``record``: the
+        match, read when it is needed (None: a poll that cannot read it)."""
+        loop = asyncio.get_running_loop()
+        now = self.running(key)                 # a poll while it runs: nothing read
+        if now is not None:
+            return JSONResponse(now)
+        got = None if record is None else await record()
+        points = None if got is None else await loop.run_in_executor(
+            None, self.check_ask, got, key[2], key[3])
+        state = await loop.run_in_executor(None, self.state, key, lang)
+        if request.method == "GET" or state["status"] in ("running", "done") \
+                or got is None or points is None:
+            return JSONResponse(state)
+        address = client_address(request.scope)
+        text = await loop.run_in_executor(None, format_record, got)
+        return JSONResponse(self.start(key, text, points, self.who(request) or address,
+                                       address), status_code=202)
+
+
+async def _asked(request: Request, kind: type[AnalysisAsk] | type[RecordAnalysis]
+                 ) -> AnalysisAsk | RecordAnalysis:
+    """What a request asks: a POST's body as ``kind``, a GET's ``?hand=&seat=``."""
+    if request.method == "POST":
+        return decode_body(kind, await request.body())
+    return decode_body(AnalysisAsk, json.dumps({
+        "hand": query_number(request.query_params.get("hand", "")),
+        "seat": query_number(request.query_params.get("seat", ""))}).encode())
+
+
+def file_id(record: GameRecord) -> str:
+    """The name an analysis gives a match opened from a file: its record's digest --
+    the same match from any file is judged once; the file itself is kept nowhere."""
+    return "file-" + hashlib.sha256(format_record(record).encode()).hexdigest()[:27]
 
 
 def query_number(text: str) -> int:

@@ -5,7 +5,7 @@
 import { cardWords, getLang, LANGS, loadText, setLang, suitName, t, translate } from "/static/i18n.js";
 import { save, settings } from "/static/settings.js";
 import { renderCount, renderScore, renderSeats, renderStock, renderTrick, shortName, sideName } from "/static/table.js";
-import { reviewHand, reviewStep, setupReview } from "/static/review.js";
+import { reviewGame, reviewHand, reviewStep, setupReview } from "/static/review.js";
 
 const $ = (id) => document.getElementById(id);
 const opening = location.pathname === "/open";   // a record from the person's computer
@@ -38,14 +38,15 @@ async function load(hand, at = 0) {
   if (!res || !res.ok) {
     say(body.error || t("replay_missing"));
     $("table").hidden = true;
-    if (opening) $("replay-head").hidden = true;
+    if (opening) $("replay-head").hidden = $("review").hidden = true;
     return;
   }
-  $("table").hidden = $("replay-head").hidden = false;
+  $("table").hidden = $("replay-head").hidden = $("review").hidden = false;
   if (opening) $("message").textContent = "";       // a bad file's words, gone
   data = body;
   step = at < 0 ? data.replay.steps.length - 1 : at;
-  if (!opening) reviewHand(data.replay);   // first: the last hand's analysis is not drawn here
+  if (opening) reviewGame(data.game.file);  // a file's match: its analysis by its name
+  reviewHand(data.replay);   // first: the last hand's analysis is not drawn here
   head();
   draw();
 }
@@ -111,7 +112,7 @@ function draw() {
   $("last").disabled = $("next").disabled = $("next-trick").disabled = step === steps.length - 1;
   $("prev-hand").disabled = data.replay.hand <= 1;
   $("next-hand").disabled = data.replay.hand >= data.replay.hands;
-  if (!opening) reviewStep(step);
+  reviewStep(step);
 }
 
 function go(to) {
@@ -140,7 +141,7 @@ async function changeLanguage(next) {
   save({ lang: code });
   $("lang").value = code;
   translate();
-  if (data) { head(); draw(); if (!opening) reviewHand(data.replay); }
+  if (data) { head(); draw(); reviewHand(data.replay); }
 }
 
 $("lang").onchange = () => changeLanguage($("lang").value);
@@ -185,7 +186,7 @@ async function openFile(file) {
 $("open-file").onchange = () => openFile($("open-file").files[0]);
 $("open-game").onchange = () => { opened.game = Number($("open-game").value); load(1); };
 
-setupReview(gameId, go);
+setupReview(gameId, go, opening ? () => ({ text: opened.text, game: opened.game }) : null);
 (async () => {
   await changeLanguage(settings.lang);
   if (!opening) { await load(1); return; }

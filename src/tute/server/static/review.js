@@ -15,10 +15,19 @@ let result = null;     // the finished analysis of (hand, seat)
 let step = 0;
 let asking = 0;        // a new hand or seat makes older answers stale
 let faceUp = null;     // "¿Podía ganar?": the hand face up, by decision index, once asked
+let fromFile = null;   // a match opened from a file: () => ({text, game}), else null
 
-export function setupReview(id, goTo) {
+// the match on the board changed (another file, another match of it): its name
+export function reviewGame(id) {
+  gameId = id;
+}
+
+// ``file``: for a match opened from a file, what its analysis is started with (the
+// file's text and match, sent again: the server keeps none) -- its id comes with it
+export function setupReview(id, goTo, file = null) {
   gameId = id;
   go = goTo;
+  fromFile = file;
   $("review-go").onclick = ask;
   $("review-seat").onchange = () => { forget(); check(); };
 }
@@ -82,7 +91,7 @@ async function ask() {
   const got = await answer(`${url()}?lang=${getLang()}`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-csrf-token": csrf() },
-    body: JSON.stringify({ hand: replay.hand, seat: seat() }),
+    body: JSON.stringify({ hand: replay.hand, seat: seat(), ...(fromFile ? fromFile() : {}) }),
   });
   if (mine === asking) show(got.body, got.ok, mine);
 }
@@ -265,7 +274,7 @@ function drawDetail() {
   head.append(`${where(d)}: ${d.played_words} `, gradeChip(d));
   box.append(head);
   if (d.forced) {
-    box.append(para("said", t("review_was_forced")), reasons(d.why, "why"), againButton(d));
+    box.append(para("said", t("review_was_forced")), reasons(d.why, "why"), ...kept(againButton, d));
     return;
   }
   const mine = mineOf(d);
@@ -314,8 +323,11 @@ function drawDetail() {
     }
     table.append(tr);
   }
-  box.append(table, openHand(d), againButton(d));
+  box.append(table, ...kept(openHand, d), ...kept(againButton, d));
 }
+
+// what only a kept match offers (its hand face up, playing on from a decision): not a file's
+const kept = (part, d) => (fromFile ? [] : [part(d)]);
 
 // "Jugar de nuevo desde aquí": the same cards, at a new table, from this decision
 function againButton(d) {

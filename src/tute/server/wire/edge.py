@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import json
+import re
 import secrets
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any, ClassVar
@@ -45,7 +46,13 @@ SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
     (b"cross-origin-opener-policy", b"same-origin"),
 ]
 _CHANGES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-RECORD_PATHS = frozenset({"/api/records/open"})   # bodies up to Limits.record_bytes
+RECORD_PATHS = frozenset({"/api/records/open"})   # bodies up to Limits.record_bytes,
+_FILE_ANALYSIS = re.compile(r"/api/games/file-[0-9a-f]{27}/analysis")   # and these
+
+
+def takes_record(path: str) -> bool:
+    """Whether a request to ``path`` may carry a whole record (a file opened)."""
+    return path in RECORD_PATHS or _FILE_ANALYSIS.fullmatch(path) is not None
 CSRF_COOKIE = "tute_csrf"
 CSRF_HEADER = b"x-csrf-token"
 _AUTH_COOKIES = ("tute_player", "tute_session")
@@ -231,7 +238,7 @@ class Edge:
                 await _refuse(secured, 403, "bad_csrf", {}, lang)
                 return
             declared = headers.get(b"content-length")
-            most = (self.limits.record_bytes if scope.get("path") in RECORD_PATHS
+            most = (self.limits.record_bytes if takes_record(str(scope.get("path", "")))
                     else self.limits.body_bytes)
             if declared is not None and (not declared.isdigit() or int(declared) > most):
                 await _refuse(secured, 413, "request_too_large", {"limit": most}, lang)

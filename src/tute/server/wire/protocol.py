@@ -135,6 +135,16 @@ class RecordOpen(_Body, frozen=True, forbid_unknown_fields=True):
     game: Annotated[int, msgspec.Meta(ge=1, le=10**4)] = 1
 
 
+class RecordAnalysis(_Body, frozen=True, forbid_unknown_fields=True):
+    """``POST /api/games/file-.../analysis``: judge one seat's decisions in one hand of
+    a match opened from a file -- the file's text sent again (the server keeps none)."""
+
+    text: Annotated[str, msgspec.Meta(max_length=256 * 1024)]
+    hand: Annotated[int, msgspec.Meta(ge=1, le=10**5)]
+    seat: Annotated[int, msgspec.Meta(ge=0, le=7)]
+    game: Annotated[int, msgspec.Meta(ge=1, le=10**4)] = 1
+
+
 class PlayAgain(_Body, frozen=True, forbid_unknown_fields=True):
     """``POST /api/games/{id}/again``: play a kept hand again from one of a seat's
     decisions (``index``: of the action in the hand), at a new private table."""
