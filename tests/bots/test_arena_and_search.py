@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import subprocess
@@ -10,9 +11,21 @@ from pathlib import Path
 
 import pytest
 
+import tute
 from helpers import random_play
 from tute import Game, parse_variant
-from tute.arena.duplicate import PairSpec, bootstrap_ci, play_deal, ratings, run_pair, seatings
+from tute.arena.duplicate import (
+    ArenaError,
+    PairSpec,
+    bootstrap_ci,
+    code_version,
+    play_deal,
+    ratings,
+    results_path,
+    run,
+    run_pair,
+    seatings,
+)
 from tute.bots import make_bot
 from tute.bots.base import Budget
 from tute.core.actions import Action, Play
@@ -87,6 +100,43 @@ def test_deal_results_and_resume(tmp_path: Path) -> None:
     other = PairSpec("heuristic", "random", "habanero", 6, None, None)
     run_pair(other, 2, tmp_path, 1, None)
     assert len(list(tmp_path.glob("*.jsonl"))) == 2
+    # each deal keeps the code that played it
+    rows = [json.loads(line) for line in lines[1:]]
+    assert {r["code"] for r in rows} == {code_version()} and again["codes"] == [code_version()]
+    assert code_version().startswith(tute.__version__)
+
+
+def test_a_bad_results_file_is_refused_in_words_and_kept(tmp_path: Path) -> None:
+    """A results file of another setting, or not a results file at all, is refused with
+    a typed error before any deal (and left as it was); rows an interruption cut, or
+    that are not rows, are left out; a run resumed over older code says so."""
+    spec = PairSpec("heuristic", "random", "habanero", 5, None, None)
+    path = results_path(tmp_path, spec)
+    for text, key in [('{"spec": "[1]"}\n', "arena_file_other_setting"),
+                      ("[1, 2]\n", "arena_file_other_setting"),
+                      ("not json\n", "arena_file_unreadable"),
+                      (b"\xff\xfe".decode("latin-1") + "\n", "arena_file_unreadable")]:
+        path.write_bytes(text.encode("latin-1"))
+        with pytest.raises(ArenaError) as e:
+            run_pair(spec, 2, tmp_path, 1, None)
+        assert e.value.key == key and str(path) in e.value.localized("es")
+        assert path.read_bytes() == text.encode("latin-1")          # changed nothing
+    old = json.dumps(play_deal(spec, 0))                             # a row without code
+    path.write_text("\n".join([json.dumps({"spec": spec.key()}), old, "[3]", '{"deal": "1"}',
+                               '{"deal": 1, "won_a"']) + "\n", encoding="utf-8")
+    got = run_pair(spec, 2, tmp_path, 1, None)
+    assert got["deals"] == 2 and got["codes"] == sorted([code_version(), "unknown"])
+    out = io.StringIO()
+    assert run(["heuristic", "random"], "habanero", 2, 5, None, None, tmp_path, 1, False,
+               out) == 0
+    assert "played by 2 versions of the code" in out.getvalue(), out.getvalue()
+    path.write_text('{"spec": "[1]"}\n', encoding="utf-8")
+    cli = subprocess.run([sys.executable, "-m", "tute.cli", "arena", "--bots",
+                          "heuristic,random", "--variant", "habanero", "--deals", "2",
+                          "--seed", "5", "--results", str(tmp_path)],
+                         capture_output=True, text=True, timeout=120)
+    assert cli.returncode == 2 and "another arena setting" in cli.stderr, cli.stderr
+    assert "Traceback" not in cli.stderr
 
 
 def test_arena_cli_json(tmp_path: Path) -> None:

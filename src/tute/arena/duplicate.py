@@ -12,12 +12,14 @@ every core, or over a Ray cluster (``--ray``, :mod:`tute.arena.spread`).
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import json
 import math
 import multiprocessing
 import random
+import subprocess
 import sys
 import time
 from collections.abc import Iterable, Sequence
@@ -25,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from tute import __version__
 from tute.arena.spread import connect, deals_on_ray
 from tute.bots import Bot, Budget, make_bot
 from tute.bots.search import outcome
@@ -203,24 +206,54 @@ def results_path(folder: Path, spec: PairSpec) -> Path:
     return folder / f"{safe}-{a}-vs-{b}-seed{spec.seed}-{budget}.jsonl"
 
 
+@functools.cache
+def code_version() -> str:
+    """The code that plays, as a results row keeps it: tute's version and, run from a
+    git checkout, its commit (``.dirty`` where tute's files differ from it)."""
+    here = Path(__file__).resolve().parent.parent
+    try:
+        def git(*args: str) -> str:
+            return subprocess.run(["git", "-C", str(here), *args], capture_output=True,
+                                  text=True, timeout=10, check=True).stdout.strip()
+        commit = git("rev-parse", "--short=10", "HEAD")
+        dirty = git("status", "--porcelain", "--untracked-files=no", "--", ".")
+    except (OSError, subprocess.SubprocessError):
+        return __version__
+    return f"{__version__}+{commit}{'.dirty' if dirty else ''}" if commit else __version__
+
+
 def load(path: Path, spec: PairSpec) -> dict[int, dict[str, object]]:
-    """Deals already played for this pair (a file for another setting is refused)."""
+    """Deals already played for this pair (:class:`ArenaError` for a file of another
+    setting, or not a results file; a line cut by an interruption is left out)."""
     done: dict[int, dict[str, object]] = {}
     if not path.exists():
         return done
-    lines = path.read_text(encoding="utf-8").splitlines()
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        raise ArenaError("arena_file_unreadable", path=str(path)) from None
     if not lines:
         return done
-    head = json.loads(lines[0])
-    if head.get("spec") != spec.key():
-        raise ValueError(f"{path} holds another arena setting")
+    try:
+        head = json.loads(lines[0])
+    except json.JSONDecodeError:
+        raise ArenaError("arena_file_unreadable", path=str(path)) from None
+    if not isinstance(head, dict) or head.get("spec") != spec.key():
+        raise ArenaError("arena_file_other_setting", path=str(path))
     for line in lines[1:]:
         try:
             row = json.loads(line)
         except json.JSONDecodeError:
             continue                      # a line cut by an interruption
-        done[int(row["deal"])] = row
+        if isinstance(row, dict) and type(row.get("deal")) is int:
+            done[row["deal"]] = row
     return done
+
+
+def codes(rows: Iterable[dict[str, object]]) -> list[str]:
+    """The versions of the code that played ``rows`` (rows older than the record of
+    it: ``unknown``)."""
+    return sorted({str(r.get("code", "unknown")) for r in rows})
 
 
 def run_pair(spec: PairSpec, deals: int, folder: Path, jobs: int, progress: TextIO | None,
@@ -236,6 +269,7 @@ def run_pair(spec: PairSpec, deals: int, folder: Path, jobs: int, progress: Text
         path.write_text(json.dumps({"spec": spec.key()}) + "\n", encoding="utf-8")
 
     def record(row: dict[str, object]) -> None:
+        row = {**row, "code": code_version()}            # what played it, kept with it
         done[int(row["deal"])] = row  # type: ignore[call-overload]
         # opened per deal: a results file replaced meanwhile (a checkout) still
         # gets every line
@@ -280,7 +314,8 @@ def summarize(spec: PairSpec, rows: list[dict[str, object]], wall: float) -> dic
             "budget_ms": spec.budget_ms, "samples": spec.samples,
             "wall_s": round(wall, 1),
             # time spent playing the deals, summed over workers and resumed runs
-            "deal_seconds": round(sum(_seconds(r) for r in rows), 1)}
+            "deal_seconds": round(sum(_seconds(r) for r in rows), 1),
+            "codes": codes(rows)}
 
 
 def _seconds(row: dict[str, object]) -> float:
@@ -362,6 +397,11 @@ def run(bots: list[str], variant: str, deals: int, seed: int, budget_ms: float |
                   f"{p['bot_a']} wins {100 * float(p['hands_won_a']):.1f}% of hands "  # type: ignore[arg-type]
                   f"(95% CI {100 * lo:.1f}-{100 * hi:.1f}), margin {p['margin_a']:+}, "
                   f"matches {p['matches_won_a']}-{p['matches_won_b']}, {p['wall_s']} s\n")
+        made = p["codes"]
+        assert isinstance(made, list)
+        if len(made) > 1:                # a run resumed over a change of the code
+            out.write(f"  (its deals were played by {len(made)} versions of the code: "
+                      f"{', '.join(made)})\n")
     if table:
         out.write("ratings (Elo scale, " + bots[0] + " = 0): " +
                   ", ".join(f"{b} {x:+.0f}" for b, x in sorted(table.items(),

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from tute.arena.duplicate import ArenaError, PairSpec, bootstrap_ci, load, results_path
+from tute.arena.duplicate import ArenaError, PairSpec, bootstrap_ci, codes, load, results_path
 
 
 def paired(spec: PairSpec, other: PairSpec, folder: Path, deals: int) -> dict[str, object]:
@@ -33,7 +33,9 @@ def paired(spec: PairSpec, other: PairSpec, folder: Path, deals: int) -> dict[st
     return {"bot_a": spec.bot_a, "bot_b": spec.bot_b, "other_a": other.bot_a,
             "other_b": other.bot_b, "deals": len(shared),
             "difference": round(sum(diff) / len(diff), 2),
-            "ci95": [round(lo, 2), round(hi, 2)]}
+            "ci95": [round(lo, 2), round(hi, 2)],
+            "codes": codes(mine[d] for d in shared),
+            "other_codes": codes(theirs[d] for d in shared)}
 
 
 def render(p: dict[str, object]) -> str:
@@ -42,4 +44,16 @@ def render(p: dict[str, object]) -> str:
     assert isinstance(ci, list)
     return (f"paired with {p['other_a']} vs {p['other_b']} on the same {p['deals']} deals: "
             f"{p['bot_a']}'s margin less {p['other_a']}'s {float(p['difference']):+.2f} "  # type: ignore[arg-type]
-            f"a deal (95% CI {float(ci[0]):+.2f}..{float(ci[1]):+.2f})\n")
+            f"a deal (95% CI {float(ci[0]):+.2f}..{float(ci[1]):+.2f})\n"
+            + _codes_line(p))
+
+
+def _codes_line(p: dict[str, object]) -> str:
+    """Where the two runs were not played by one known version of the code, which
+    played each."""
+    mine, theirs = p["codes"], p["other_codes"]
+    assert isinstance(mine, list) and isinstance(theirs, list)
+    if mine == theirs and len(mine) == 1 and mine != ["unknown"]:
+        return ""
+    return (f"  (code of {p['bot_a']},{p['bot_b']}: {', '.join(mine)}; "
+            f"of {p['other_a']},{p['other_b']}: {', '.join(theirs)})\n")
