@@ -65,6 +65,13 @@ def inside_width(page: Page, selector: str) -> None:
     assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1, (selector, box)
 
 
+def fast(page: Page) -> None:
+    """The player's own "rápido" setting (the table's pauses halved: a closed trick, the
+    count), for tests whose point is not the pace -- a whole hand takes half the time.
+    The normal pace is tried where it is the point (a trick seen whole, a tute shown)."""
+    page.select_option("#speed", "fast")
+
+
 def shot(page: Page, name: str) -> Path:
     """A screenshot of the page as it is now, kept under :data:`SCREENS`."""
     SCREENS.mkdir(parents=True, exist_ok=True)

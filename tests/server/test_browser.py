@@ -11,6 +11,7 @@ import pytest
 from browser_kit import (
     chromium,
     click,
+    fast,
     needs_chromium,
     open_lobby,
     play_until_count,
@@ -37,7 +38,7 @@ def test_a_whole_hand_by_clicking(server: Server) -> None:
         browser = chromium(p)
         page = browser.new_page(viewport={"width": 390, "height": 844})    # a phone
         open_lobby(page, server.port)
-        start_against_robots(page, "habanero", ready="#table:not([hidden])")
+        start_against_robots(page, "habanero", level="heuristic", ready="#table:not([hidden])")
         clicks = 0
         sang = False
         for _ in range(400):
@@ -71,11 +72,13 @@ def test_two_friends_at_one_table(server: Server) -> None:
         ana = browser.new_context().new_page()
         bea = browser.new_context().new_page()
         ana.goto(f"http://127.0.0.1:{server.port}/")
+        fast(ana)
         ana.fill("#name", "Ana")
         ana.select_option("#variant", "habanero")
         ana.click("#friends")
         ana.wait_for_selector("#waiting:not([hidden])")
         bea.goto(f"http://127.0.0.1:{server.port}/")
+        fast(bea)
         bea.fill("#name", "Bea")
         bea.click("#tables li button")                  # sit at Ana's table
         bea.wait_for_selector("#waiting:not([hidden])")
@@ -106,6 +109,7 @@ def test_reload_mid_hand_and_server_restart(tmp_path: Path) -> None:
         browser = chromium(p)
         page = browser.new_page()
         open_lobby(page, port)
+        fast(page)
         start_against_robots(page, "habanero", ready="#hand button.card.legal")
         for _ in range(3):                                   # a few tricks
             page.click("#hand button.card.legal")

@@ -14,6 +14,7 @@ from browser_kit import (
     PHONE,
     chromium,
     click,
+    fast,
     needs_chromium,
     shot,
     wait_until,
@@ -53,6 +54,7 @@ def test_register_play_for_chips_and_see_the_profile(server: Server) -> None:
         assert "Ana" in page.inner_text("#account-in") and "fichas" in page.inner_text(
             "#account-in")
         assert page.input_value("#name") == "Ana"
+        fast(page)
         page.check("#competitive")
         page.fill("#bet", "100")
         page.select_option("#variant", "habanero")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_kit import DESKTOP, PHONE, chromium, click, needs_chromium, shot, wait_until
+from browser_kit import DESKTOP, PHONE, chromium, click, fast, needs_chromium, shot, wait_until
 from server_harness import Playing, Server
 
 pytestmark = needs_chromium
@@ -51,6 +51,7 @@ def test_an_achievement_told_at_the_table_and_seen_on_the_profile(server: Server
         _log_in(page, server.port, "Ana")
         page.goto(f"http://127.0.0.1:{server.port}/?table={table}")
         page.wait_for_selector("#table:not([hidden])")
+        fast(page)
         time.sleep(0.3)
         assert ana.post(f"/api/tables/{table}/start").status_code == 200
         for _ in range(1500):
@@ -59,9 +60,8 @@ def test_an_achievement_told_at_the_table_and_seen_on_the_profile(server: Server
             legal = page.query_selector_all("#hand button[data-legal]")
             if legal and not page.query_selector("#trick[data-closed]"):
                 click(legal[0])
-            ok = page.query_selector("#count-ok:not([hidden])")
-            if ok:
-                click(ok)
+            if page.is_visible("#count-ok"):
+                click(page.locator("#count-ok"))
             page.wait_for_timeout(80)
         b.wait()
         t = server.lobby.tables[table]

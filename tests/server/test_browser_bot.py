@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_kit import PHONE, chromium, needs_chromium, play_until_count, shot, wait_until
+from browser_kit import PHONE, chromium, fast, needs_chromium, play_until_count, shot, wait_until
 from server_harness import Server
 
 pytestmark = needs_chromium
@@ -41,6 +41,7 @@ def test_a_person_plays_a_bot_in_the_browser(server: Server) -> None:
         browser = chromium(p)
         page = browser.new_context(viewport=PHONE).new_page()
         page.goto(f"http://127.0.0.1:{server.port}/")
+        fast(page)
         page.fill("#name", "Ana")
         page.select_option("#variant", "habanero")
         page.check("#allow-bots")

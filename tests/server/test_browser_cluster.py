@@ -13,6 +13,7 @@ from sqlalchemy import create_engine, text
 from browser_kit import (
     chromium,
     click,
+    fast,
     needs_chromium,
     open_lobby,
     play_until_count,
@@ -39,6 +40,7 @@ def test_the_table_plays_on_when_its_process_is_killed(tmp_path: Path) -> None:
             browser = chromium(p)
             page = browser.new_page()
             open_lobby(page, balancer.port)
+            fast(page)
             start_against_robots(page, "habanero", level="heuristic",
                                  ready="#hand button.card.legal")
             for _ in range(3):                                   # a few tricks

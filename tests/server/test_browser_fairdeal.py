@@ -16,6 +16,7 @@ from browser_kit import (
     chromium,
     click,
     deal_again_if_over,
+    fast,
     needs_chromium,
     open_lobby,
     shot,
@@ -40,6 +41,7 @@ def test_the_page_seeds_each_shuffle_and_shows_the_proof(server: Server) -> None
         browser = chromium(p)
         page = browser.new_context(viewport=PHONE).new_page()
         open_lobby(page, server.port)
+        fast(page)
         start_against_robots(page, "habanero", "heuristic")
         (table,) = server.lobby.tables
         t = server.lobby.tables[table]

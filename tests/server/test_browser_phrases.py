@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from browser_kit import PHONE, chromium, needs_chromium, shot, wait_until
+from browser_kit import PHONE, chromium, fast, needs_chromium, shot, wait_until
 from server_harness import Server
 
 pytestmark = needs_chromium
@@ -23,19 +23,25 @@ def server(tmp_path: Path) -> Iterator[Server]:
     s.stop()
 
 
-def _friends_table(browser: Any, port: int, bea_lang: str | None = None) -> tuple[Any, Any]:
-    """Ana's friends' table of habanero on one phone, Bea seated there from another
-    (her page in ``bea_lang``)."""
+def _friends_table(browser: Any, port: int, bea_lang: str | None = None,
+                   match: str | None = None) -> tuple[Any, Any]:
+    """Ana's friends' table of habanero on one phone (its match format ``match``, e.g.
+    ``first_to:1``, or the game's own), Bea seated there from another (her page in
+    ``bea_lang``)."""
     ana = browser.new_context(viewport=PHONE).new_page()
     bea = browser.new_context(viewport=PHONE).new_page()
     ana.goto(f"http://127.0.0.1:{port}/")
     ana.wait_for_selector("#variant option", state="attached")
+    fast(ana)
     ana.fill("#name", "Ana")
     ana.select_option("#variant", "habanero")
+    if match is not None:
+        ana.select_option("#match-format", match)
     ana.click("#friends")
     ana.wait_for_selector("#waiting:not([hidden])")
     bea.goto(f"http://127.0.0.1:{port}/")
     bea.wait_for_selector("#variant option", state="attached")
+    fast(bea)
     if bea_lang is not None:
         bea.select_option("#lang", bea_lang)
         wait_until(bea, f"document.documentElement.lang === '{bea_lang}'")
@@ -74,15 +80,16 @@ def test_a_quick_phrase_is_read_in_each_readers_language(server: Server) -> None
 
 
 def test_a_rematch_agreed_by_two_people_in_two_browsers(server: Server) -> None:
-    """Ana and Bea play a match at a friends' table; Bea (not the host) asks for "Otra
-    con los mismos", Ana is asked and agrees, and the next match starts for both."""
+    """Ana and Bea play a match (of one hand: what is tried is what follows it) at a
+    friends' table; Bea (not the host) asks for "Otra con los mismos", Ana is asked and
+    agrees, and the next match starts for both, of one hand again."""
     from playwright.sync_api import sync_playwright
 
     from browser_kit import click
 
     with sync_playwright() as p:
         browser = chromium(p)
-        ana, bea = _friends_table(browser, server.port)
+        ana, bea = _friends_table(browser, server.port, match="first_to:1")
         wait_until(ana, "document.querySelector('#seats').textContent.includes('Bea')")
         ana.click("#start")
         (table,) = server.lobby.tables
@@ -94,9 +101,8 @@ def test_a_rematch_agreed_by_two_people_in_two_browsers(server: Server) -> None:
                 card = pg.query_selector("#hand button.card.legal")
                 if card is not None:
                     click(card)
-                ok = pg.query_selector("#count-ok:not([hidden])")
-                if ok is not None:
-                    click(ok)
+                if pg.is_visible("#count-ok"):
+                    click(pg.locator("#count-ok"))
             ana.wait_for_timeout(60)
         assert t.match is not None and t.match.is_over
         bea.wait_for_selector("#rematch:not([hidden])")
@@ -114,4 +120,5 @@ def test_a_rematch_agreed_by_two_people_in_two_browsers(server: Server) -> None:
                         "document.querySelector('#count-box').hidden")
         assert t.matches_started() == 2
         assert [r.name for _, r in sorted(t.seats.items())] == ["Ana", "Bea"]
+        assert t.match is not None and t.match.variant.match_target == 1     # the same game
         browser.close()

@@ -20,6 +20,7 @@ from browser_kit import (
     PHONE,
     chromium,
     click,
+    fast,
     inside_width,
     needs_chromium,
     register,
@@ -56,6 +57,7 @@ def test_a_person_plays_a_series_deal_and_sees_the_field(server: Server) -> None
         browser = chromium(p)
         page = browser.new_context(viewport=PHONE).new_page()
         register(page, server.port, "Ana")
+        fast(page)
         page.wait_for_selector(f"#series-list button[data-series='{made.id}']")
         listed = page.inner_text("#series-list")
         assert "Tute habanero" in listed or "habanero" in listed.lower(), listed

@@ -13,7 +13,17 @@ from typing import Any
 import pytest
 from test_spectators import hidden_cards
 
-from browser_kit import DESKTOP, PHONE, chromium, click, needs_chromium, register, shot, wait_until
+from browser_kit import (
+    DESKTOP,
+    PHONE,
+    chromium,
+    click,
+    fast,
+    needs_chromium,
+    register,
+    shot,
+    wait_until,
+)
 from server_harness import Server, until
 from tute.core.records import parse_record, replay
 
@@ -149,6 +159,7 @@ def test_history_replay_and_download(server: Server, tmp_path: Path) -> None:
         context = browser.new_context(viewport=DESKTOP, accept_downloads=True)
         page = context.new_page()
         register(page, server.port, "Ana")
+        fast(page)
         page.select_option("#variant", "habanero")
         page.select_option("#robot-level", "random")
         page.click("#create")
