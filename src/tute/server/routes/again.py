@@ -52,7 +52,7 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
         logged = await run(lambda: site.account(request))
         bot = await run(lambda: site.is_bot(logged))
         name = logged.name if bot and logged is not None else name_for(ask, logged, found)
-        player, secret = site.ensure(request)
+        player, secret = await run(lambda: site.ensure(request))
         staged = stage(found.variant, found.game.deal, found.before,
                        game_id(table_id, number), found.hand, found.trick)
         table = await site.lobby.again(staged, found.variant, found.seat, player, name,

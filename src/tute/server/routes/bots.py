@@ -165,7 +165,7 @@ def routes(site: Site) -> list[BaseRoute]:
         if table.options.bots == "no":
             raise TuteError("table_no_bots")
         bot_id = await run(lambda: bot_named(data.bot))
-        await table.invite(site.who(request) or "", bot_id, data.bot)
+        await table.invite(await run(lambda: site.who(request)) or "", bot_id, data.bot)
         presence.notify(bot_id, {"kind": "challenge", "from": host.name, "table": table.id,
                                  "variant": str(table.variant),
                                  "seats": sorted(set(range(table.variant.players))

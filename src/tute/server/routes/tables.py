@@ -47,7 +47,7 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
         """The open and running tables; for a logged-in person, the open table nearest
         in skill is ``suggested``; a private table's id only to who may sit there."""
         rows = site.listing()
-        person = site.account(request)
+        person = await run(lambda: site.account(request))
         if person is not None:
             found = await run(lambda: suggested_for(person.id))
             for row in rows:
@@ -62,12 +62,12 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
         return JSONResponse({"tables": rows})
 
     async def session(request: Request) -> JSONResponse:
-        return JSONResponse({"tables": lobby.seated(site.who(request))})
+        return JSONResponse({"tables": lobby.seated(await run(lambda: site.who(request)))})
 
     async def new_table(request: Request) -> JSONResponse:
         data = decode_body(CreateTable, await request.body())
-        player, secret = site.ensure(request)
-        logged = site.account(request)
+        player, secret = await run(lambda: site.ensure(request))
+        logged = await run(lambda: site.account(request))
         if data.competitive:
             await run(lambda: can_bet(logged, data.bet))
         bot = await run(lambda: site.is_bot(logged))
@@ -82,8 +82,8 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
     async def sit(request: Request) -> JSONResponse:
         data = decode_body(SitDown, await request.body())
         table = lobby.get(request.path_params["table_id"])
-        player, secret = site.ensure(request)
-        logged = site.account(request)
+        player, secret = await run(lambda: site.ensure(request))
+        logged = await run(lambda: site.account(request))
         if table.options.competitive:
             await run(lambda: can_bet(logged, table.options.bet))
         await run(lambda: social.check_sit(table, logged, data.invite))
@@ -100,7 +100,8 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
         """A request only the host may make: the body as ``kind``, then ``do``."""
         data = decode_body(kind, await request.body())
         table = lobby.get(request.path_params["table_id"])
-        await do(table, site.who(request) or "", data)
+        who = await run(lambda: site.who(request))
+        await do(table, who or "", data)
         return JSONResponse({"table": table.summary()})
 
     async def robots(request: Request) -> JSONResponse:

@@ -72,10 +72,12 @@ class OpenHands:
     async def _solve(self, request: Request, key: Key) -> list[dict[str, Any]]:
         r = self.reviews
         loop = asyncio.get_running_loop()
+        # who asks (a session: the store) first: from here to the job's start nothing
+        # awaits, so two asks cannot both find the job not started
+        who = await loop.run_in_executor(None, r.who, request) or client_address(request.scope)
         waiting = self.running.get(key)
         if waiting is not None:                   # asked already: the same answer
             return await asyncio.shield(waiting)
-        who = r.who(request) or client_address(request.scope)
         if who in self.asking:
             raise ReviewError("analysis_one_at_a_time")
         if len(self.running) >= AT_ONCE:

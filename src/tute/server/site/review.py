@@ -343,8 +343,9 @@ class Reviews:
             return JSONResponse(state)
         address = client_address(request.scope)
         text = await loop.run_in_executor(None, format_record, got)
-        return JSONResponse(self.start(key, text, points, self.who(request) or address,
-                                       address), status_code=202)
+        who = await loop.run_in_executor(None, self.who, request)    # a session: the store
+        return JSONResponse(self.start(key, text, points, who or address, address),
+                            status_code=202)
 
 
 async def _asked(request: Request, kind: type[AnalysisAsk] | type[RecordAnalysis]

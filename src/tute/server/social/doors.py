@@ -182,7 +182,7 @@ class Social:
                 raise FriendError("not_friends")
             found = await run(lambda: self.friends.of(me.id))
             name = next(f["name"] for f in found["friends"] if f["id"] == data.friend)
-            await table.invite(self.who(request) or "", data.friend, name)
+            await table.invite(await run(lambda: self.who(request)) or "", data.friend, name)
         except TuteError as e:
             return self.error(e, lang)
         self.notify(data.friend, "invite", me, table=table.id, variant=str(table.variant))
@@ -194,7 +194,7 @@ class Social:
         try:
             decode_body(Empty, await request.body())
             table = self.lobby.get(request.path_params["table_id"])
-            table.check_host(self.who(request))
+            table.check_host(await run(lambda: self.who(request)))
         except TuteError as e:
             return self.error(e, lang)
         token = self.invites.token(table.id)
