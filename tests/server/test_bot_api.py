@@ -462,3 +462,49 @@ def test_the_reviews_attacks(server: Server) -> None:
     with by_password.ws(mine) as ws:
         assert_no_hint(ws)
     del owner
+
+
+def test_the_token_cap_holds_when_two_ask_at_once() -> None:
+    """Five live tokens at most, even when asks race: while one ask holds the account
+    (here: five tokens being made in a transaction not yet committed), another waits for
+    it, then finds no room -- it does not count the tokens before they are there."""
+    from sqlalchemy import create_engine, insert, text
+
+    from server_harness import postgres_or_skip
+    from tute.server.site.accounts import Account
+    from tute.server.site.bots import MAX_TOKENS, BotError, Bots
+
+    db = postgres_or_skip()
+    s = Server(db)
+    try:
+        owner = s.account("Robo")
+        assert owner.post("/api/me/bot", {"confirm": "Robo"}).json()["bot"] is True
+        me = owner.get("/api/me").json()
+        account = Account(int(me["id"]), "Robo")
+    finally:
+        s.stop()
+    engine = create_engine(db)
+    bots = Bots(engine)
+    outcome: list[object] = []
+    try:
+        with engine.begin() as first:               # the other ask, mid-transaction
+            first.execute(text("SELECT bot FROM tute_accounts WHERE id = :id FOR UPDATE"),
+                          {"id": account.id})
+            first.execute(insert(bot_tokens), [
+                {"account_id": account.id, "hash": f"{k:064d}", "label": f"t{k}",
+                 "created": 0} for k in range(MAX_TOKENS)])
+
+            def ask() -> None:
+                try:
+                    outcome.append(bots.new_token(account, "racing"))
+                except BotError as e:
+                    outcome.append(e.key)
+            racing = threading.Thread(target=ask)
+            racing.start()
+            time.sleep(0.8)
+            assert outcome == [], "the second ask did not wait for the first"
+        racing.join(10)
+        assert outcome == ["bot_too_many_tokens"], outcome
+        assert len(bots.tokens(account)) == MAX_TOKENS
+    finally:
+        engine.dispose()

@@ -115,8 +115,11 @@ class Bots:
         secret = PREFIX + secrets.token_urlsafe(32)
         now = int(self.clock())
         with self.engine.begin() as c:
-            if not c.execute(select(accounts.c.bot)
-                             .where(accounts.c.id == account.id)).scalar():
+            # the account's row locked (PostgreSQL) while its tokens are counted: two asks
+            # at once cannot both find room for one more (SQLite has one writer: the
+            # second ask's write fails instead of going over the cap)
+            if not c.execute(select(accounts.c.bot).where(accounts.c.id == account.id)
+                             .with_for_update()).scalar():
                 raise BotError("bot_not_a_bot")
             live = c.execute(select(func.count()).select_from(bot_tokens).where(
                 bot_tokens.c.account_id == account.id,
