@@ -508,3 +508,32 @@ def test_the_token_cap_holds_when_two_ask_at_once() -> None:
         assert len(bots.tokens(account)) == MAX_TOKENS
     finally:
         engine.dispose()
+
+
+def test_a_bot_that_says_nothing_hears_its_token_revoked(server: Server,
+                                                         monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    """A revoked token closes its bot's socket even while the bot is silent -- a robot
+    waiting for a person's card sends nothing for minutes."""
+    from tute.server.wire import seatsocket
+
+    monkeypatch.setattr(seatsocket, "TOKEN_SECONDS", 0.5)
+    s = server
+    owner, token = make_bot(s)
+    bot = bearer(s, token)
+    table = bot.post("/api/tables", json={"variant": "habanero", "name": "x",
+                                          "bots": "yes"}).json()["id"]
+    with connect(f"ws://127.0.0.1:{s.port}/ws/{table}?last=0",
+                 additional_headers={"Authorization": f"Bearer {token}"}) as ws:
+        json.loads(ws.recv(timeout=10))                       # the table's state
+        time.sleep(1.5)                                        # live: left open
+        listed = owner.get("/api/me/bot/tokens").json()["tokens"]
+        assert owner.post(f"/api/me/bot/tokens/{listed[0]['id']}/revoke").status_code == 200
+        began = time.time()
+        said = []
+        with pytest.raises(ConnectionClosed) as closed:        # not a word from the bot
+            for _ in range(50):
+                said.append(json.loads(ws.recv(timeout=10)))
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
+        assert [m.get("key") for m in said if m.get("type") == "error"] == ["bot_bad_token"]
+        assert time.time() - began < 5

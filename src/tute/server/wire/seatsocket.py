@@ -5,6 +5,7 @@ and a flood closed; and the table's texts sent to the page in order (:func:`drai
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
@@ -39,6 +40,7 @@ from tute.server.wire.views import encode
 
 log = logging.getLogger("tute.server")
 HINT_SECONDS = 4.0               # one hint at a time, now and then
+TOKEN_SECONDS = 5.0              # a bot's idle socket asks after its token this often
 MAX_LAST = 10**9
 
 
@@ -77,12 +79,42 @@ async def serve_seat(ws: WebSocket, table: TableRuntime, player: str | None, vie
                  bot: bool = False) -> None:
     """A seat's (or a spectator's) messages, one after another, until the socket goes;
     ``still``: for a bot's socket, whether its token is still live (asked before each
-    message: a revoked token closes the socket); ``bot``: a bot's account, which gets no
-    hints however it came in."""
+    message, and every :data:`TOKEN_SECONDS` while it says nothing: a revoked token
+    closes the socket); ``bot``: a bot's account, which gets no hints however it came
+    in."""
     hints = Window(1, HINT_SECONDS)                 # one hint at a time, now and then
     def refuse(e: TuteError) -> None:
         viewer.push(encode({"type": "error", "message": e.localized(lang), "key": e.key}))
 
+    watch = None if still is None else asyncio.create_task(
+        _watch_token(ws, viewer, still, lang))
+    try:
+        await _messages(ws, table, player, viewer, window, lang, block, still, bot, hints,
+                        refuse)
+    finally:
+        if watch is not None:
+            watch.cancel()
+
+
+async def _watch_token(ws: WebSocket, viewer: Viewer, still: Callable[[], Awaitable[bool]],
+                       lang: str) -> None:
+    """A bot's socket that says nothing still hears of its token's revocation."""
+    while True:
+        await asyncio.sleep(TOKEN_SECONDS)
+        try:
+            live = await still()
+        except Exception:                        # the store away: asked again later
+            log.warning("a bot's token could not be checked", exc_info=True)
+            continue
+        if not live:
+            await close_with(ws, viewer, TuteError("bot_bad_token"), lang, 4401)
+            return
+
+
+async def _messages(ws: WebSocket, table: TableRuntime, player: str | None, viewer: Viewer,
+                    window: Window, lang: str, block: Callable[[str, bool], Awaitable[None]],
+                    still: Callable[[], Awaitable[bool]] | None, bot: bool, hints: Window,
+                    refuse: Callable[[TuteError], None]) -> None:
     try:
         while True:
             frame = await ws.receive()
