@@ -212,3 +212,34 @@ def test_a_match_replays_to_the_same_count() -> None:
     tpn = format_notation([record])
     again = read_one(tpn)
     assert [g.result() for g in replay(again).games] == [g.result() for g in games]
+
+
+def test_a_long_match_is_written_in_one_replay(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each board's Match tag comes from the one replay of the match: a match of n hands
+    deals 2n games to be written (the replay, then each board's play laid out), not
+    n + (1 + 2 + ... + n)."""
+    from tute.core import records
+
+    games = _match_games("habanero", 6, 8, False, {"match_target": 20})
+    record = record_of_games(games)
+    expected = [match_text_after(record, h) for h in range(len(record.hands))]
+    dealt = [0]
+    real = records.HandRecord.new_game
+
+    def counting(self: records.HandRecord, variant: object) -> Game:
+        dealt[0] += 1
+        return real(self, variant)  # type: ignore[arg-type]
+    monkeypatch.setattr(records.HandRecord, "new_game", counting)
+    text = format_notation([record])
+    assert len(record.hands) == 8 and dealt[0] == 2 * len(record.hands)
+    said = [line for line in text.splitlines() if line.startswith("[Match ")]
+    assert said == [f'[Match "{m}"]' for m in expected]
+
+
+def match_text_after(record: GameRecord, h: int) -> str:
+    """The match's score after hand ``h``, from a replay of the hands so far."""
+    from tute.core.records import match_text
+
+    head = GameRecord(record.variant, record.names, record.hands[:h + 1], record.date,
+                      record.event, record.notes)
+    return match_text(replay(head).match)

@@ -209,19 +209,11 @@ def format_notation(records: Sequence[GameRecord]) -> str:
     """The TPN text of one or more records (each replayed for its derived tags)."""
     out = [HEADER, "% Tute Portable Notation (docs/notation.md)", ""]
     for k, record in enumerate(records, start=1):
-        rep = replay(record)
+        rep = replay(record)                        # once: each hand's tally comes with it
         for h, (hand, game) in enumerate(zip(record.hands, rep.games, strict=True)):
-            out += _board(record, k, h, hand, game, rep.seat_maps[h],
-                          _match_after(record, h))
+            out += _board(record, k, h, hand, game, rep.seat_maps[h], rep.tallies[h])
             out.append("")
     return "\n".join(out)
-
-
-def _match_after(record: GameRecord, h: int) -> str:
-    """The match's score after hand ``h`` (0-based) of ``record``."""
-    head = GameRecord(record.variant, record.names, record.hands[:h + 1], record.date,
-                      record.event, record.notes)
-    return match_text(replay(head).match)
 
 
 # ------------------------------------------------------------------------------ reading

@@ -143,6 +143,7 @@ class Replay:
     games: tuple[Game, ...]
     match: Match
     seat_maps: tuple[tuple[int, ...], ...]    # per hand: game seat -> match seat
+    tallies: tuple[str, ...] = ()             # per hand: the match after it (match_text)
 
 
 def replay(record: GameRecord, lines: dict[tuple[int, int], int] | None = None,
@@ -169,10 +170,12 @@ def replay_partial(record: GameRecord, lines: dict[tuple[int, int], int] | None 
     where = lines or {}
     games: list[Game] = []
     maps: list[tuple[int, ...]] = []
+    tallies: list[str] = []
     match: Match | None = None
 
     def so_far() -> Replay | None:
-        return None if match is None else Replay(tuple(games), match, tuple(maps))
+        return None if match is None else Replay(tuple(games), match, tuple(maps),
+                                                 tuple(tallies))
 
     for h, hand in enumerate(record.hands):
         try:
@@ -199,6 +202,7 @@ def replay_partial(record: GameRecord, lines: dict[tuple[int, int], int] | None 
         elif h != len(record.hands) - 1:
             return so_far(), RecordError(where.get((h, -1), 0),
                                          "record_hand_unfinished", hand=h + 1)
+        tallies.append(match_text(match))
     if match is None:
         return None, RecordError(0, "record_no_hand")
     return so_far(), None
