@@ -88,7 +88,7 @@ def test_an_achievement_told_at_the_table_and_seen_on_the_profile(server: Server
                 " ".join(e.inner_text() for e in earned))
         habanero = page.inner_text("#profile-achievements li[data-key='games_habanero']")
         assert "Asiduo: Tute habanero" in habanero and "1 de 10" in habanero
-        assert "Toca una conquista" in page.inner_text("#profile-ach-detail")
+        assert "Toca un logro" in page.inner_text("#profile-ach-detail")
         page.click("#profile-achievements li[data-key='games_habanero']")
         assert page.inner_text("#profile-ach-detail") == \
             "Asiduo: Tute habanero · Juega 10 partidas de Tute habanero."

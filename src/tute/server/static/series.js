@@ -216,6 +216,11 @@ export function seriesAfter(info, watching) {
   const here = info && info.series;
   $("series-next").hidden = watching || !here;
   $("series-see").hidden = watching || !here;
+  if (here && !watching) {              // "the next deal" only while one is left to play
+    api(`/api/series/${encodeURIComponent(here.id)}`).then((view) => {
+      if (view.next === null || view.status !== "open") $("series-next").hidden = true;
+    }).catch(() => { /* kept: the series' page says what is left */ });
+  }
   return Boolean(here);
 }
 
