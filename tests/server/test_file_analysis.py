@@ -18,6 +18,7 @@ from tute.analysis import GRADES, Settings
 from tute.core.notation import format_notation
 from tute.core.records import parse_record, replay
 from tute.server.site import review
+from tute.server.wire import edge
 
 SEED002 = Path(__file__).resolve().parents[2] / "examples" / "seed002.tute"
 QUICK = Settings(min_samples=4, max_samples=4)
@@ -48,7 +49,7 @@ def test_an_opened_match_is_judged_by_its_name_and_kept(server: Server) -> None:
     opened = c.post("/api/records/open", {"text": text}).json()
     game = opened["game"]["file"]
     record = parse_record(text)
-    assert game == review.file_id(record) and review.FILE_ID.fullmatch(game)
+    assert game == review.file_id(record) and edge.FILE_ID.fullmatch(game)
     # the same match in the portable notation, second of two: the same name
     tpn = format_notation([record, record])
     assert c.post("/api/records/open", {"text": tpn, "game": 2}).json()["game"]["file"] \

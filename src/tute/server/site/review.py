@@ -21,7 +21,6 @@ import functools
 import hashlib
 import json
 import logging
-import re
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -46,7 +45,7 @@ from tute.server.db.schema import analyses
 from tute.server.store import StoreError
 from tute.server.tables.kept import Kept, parse_game_id
 from tute.server.tables.workers import worker_pool
-from tute.server.wire.edge import client_address, lang_of
+from tute.server.wire.edge import FILE_ID, client_address, lang_of
 from tute.server.wire.limits import RateLimit
 from tute.server.wire.protocol import AnalysisAsk, RecordAnalysis, decode_body
 
@@ -61,7 +60,6 @@ PER_ADDRESS = 2                  # of them from one address (a guest can change 
 # the others down but cannot shut them out.
 FAILED_SECONDS = 60.0            # a failed hand is said so this long, then forgotten
 VERSION = 2                      # of the judgement: a new one judges kept hands again
-FILE_ID = re.compile(r"file-[0-9a-f]{27}")     # a match opened from a file (file_id)
 FILE_READS = 20                  # files read to start an analysis, a minute per address
 
 

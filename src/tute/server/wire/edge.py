@@ -47,7 +47,8 @@ SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
 ]
 _CHANGES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 RECORD_PATHS = frozenset({"/api/records/open"})   # bodies up to Limits.record_bytes,
-_FILE_ANALYSIS = re.compile(r"/api/games/file-[0-9a-f]{27}/analysis")   # and these
+FILE_ID = re.compile(r"file-[0-9a-f]{27}")         # a match opened from a file (its digest)
+_FILE_ANALYSIS = re.compile(rf"/api/games/{FILE_ID.pattern}/analysis")   # and these
 
 
 def takes_record(path: str) -> bool:
