@@ -19,6 +19,8 @@ import time
 from dataclasses import dataclass
 
 from sqlalchemy import func, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -90,12 +92,26 @@ def move(c: Connection, key: str, source: str, dest: str, amount: int, memo: str
             raise LedgerError("not_enough_chips", need=amount, have=int(held or 0))
     c.execute(ledger.insert().values(key=key, at=int(time.time()), source=source,
                                      dest=dest, amount=amount, memo=memo))
-    for account, delta in ((source, -amount), (dest, amount)):
-        done = c.execute(update(balances).where(balances.c.account == account)
-                         .values(balance=balances.c.balance + delta))
-        if done.rowcount == 0:
-            c.execute(balances.insert().values(account=account, balance=delta))
+    if source == MINT:
+        _add(c, MINT, -amount)
+    else:                                  # its row exists: it held the chips
+        c.execute(update(balances).where(balances.c.account == source)
+                  .values(balance=balances.c.balance - amount))
+    _add(c, dest, amount)
     return True
+
+
+def _add(c: Connection, account: str, delta: int) -> None:
+    """Add ``delta`` to ``account``'s balance, its row made if it has none -- in one
+    statement (``INSERT ... ON CONFLICT DO UPDATE``): two transactions paying a new
+    account at once (two matches settling, each paying the bank) never both insert
+    its row; the second waits for the first and adds to it.  Not for a debit of an
+    account that must stay at or above zero: the row proposed (``delta`` alone) is
+    checked against the constraint before the conflict is found."""
+    upsert = (pg_insert if c.dialect.name == "postgresql" else sqlite_insert)(balances)
+    c.execute(upsert.values(account=account, balance=delta).on_conflict_do_update(
+        index_elements=[balances.c.account],
+        set_={"balance": balances.c.balance + delta}))
 
 
 def transfer(engine: Engine, key: str, source: str, dest: str, amount: int, memo: str
