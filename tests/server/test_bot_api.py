@@ -537,3 +537,22 @@ def test_a_bot_that_says_nothing_hears_its_token_revoked(server: Server,
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 4401
         assert [m.get("key") for m in said if m.get("type") == "error"] == ["bot_bad_token"]
         assert time.time() - began < 5
+
+
+def test_a_quiet_stream_ends_soon_after_its_token_is_revoked(server: Server) -> None:
+    """A revoked token ends the bot's stream within about 5 s, as it closes the bot's
+    table socket -- not at the stream's next keepalive, 20 s on."""
+    s = server
+    owner, token = make_bot(s)
+    with httpx.stream("GET", f"{s.base}/api/bot/stream", timeout=30,
+                      headers={"Authorization": f"Bearer {token}"}) as r:
+        lines = r.iter_lines()
+        assert json.loads(next(lines))["type"] == "hello"
+        time.sleep(1)
+        listed = owner.get("/api/me/bot/tokens").json()["tokens"]
+        assert owner.post(f"/api/me/bot/tokens/{listed[0]['id']}/revoke").status_code == 200
+        began = time.monotonic()
+        said = [json.loads(line) for line in lines if line.strip()]
+        took = time.monotonic() - began
+    assert [m.get("key") for m in said] == ["bot_bad_token"], said
+    assert took < 7.5, f"the stream ran {took:.1f} s after its token was revoked"

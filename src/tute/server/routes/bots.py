@@ -29,6 +29,7 @@ from tute.server.wire.protocol import Name, _Body, decode_body
 from tute.server.wire.views import encode
 
 KEEPALIVE = 20.0              # seconds between a stream's empty lines
+TOKEN_SECONDS = 5.0           # a quiet stream asks after its token this often (as a socket)
 STREAMS = 2                   # streams of one bot at once
 
 
@@ -121,14 +122,18 @@ def routes(site: Site) -> list[BaseRoute]:
             viewer = Viewer(SPECTATOR, f"a{bot.id}", bot.name, None,
                             client_address(request.scope))
             presence.came(bot.id, viewer)
-            checked = time.monotonic()
+            checked = said = time.monotonic()
             try:
                 yield encode({"type": "hello", "bot": bot.name, "id": bot.id}) + "\n"
                 while True:
+                    # woken at least every TOKEN_SECONDS, so that a revoked token ends a
+                    # quiet stream as soon as it does a quiet socket (not at a keepalive)
+                    wait = min(TOKEN_SECONDS, max(0.0, KEEPALIVE - (time.monotonic() - said)))
+                    text: str | None
                     try:
-                        text: str | None = await asyncio.wait_for(viewer.next(), KEEPALIVE)
+                        text = await asyncio.wait_for(viewer.next(), wait)
                     except TimeoutError:
-                        text = "\n"                       # a keepalive
+                        text = "\n" if time.monotonic() - said >= KEEPALIVE else ""
                     if time.monotonic() - checked >= FRESH:    # revoked: said, ended
                         checked = time.monotonic()
                         if await run(lambda: bots.account_of(token)) is None:
@@ -138,7 +143,9 @@ def routes(site: Site) -> list[BaseRoute]:
                             return
                     if text is None:
                         return
-                    yield text if text == "\n" else text + "\n"
+                    if text:                                   # "": woken only to check
+                        said = time.monotonic()
+                        yield text if text == "\n" else text + "\n"
             finally:
                 presence.went(bot.id, viewer)
                 viewer.drop()
