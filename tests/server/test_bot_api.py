@@ -556,3 +556,38 @@ def test_a_quiet_stream_ends_soon_after_its_token_is_revoked(server: Server) -> 
         took = time.monotonic() - began
     assert [m.get("key") for m in said] == ["bot_bad_token"], said
     assert took < 7.5, f"the stream ran {took:.1f} s after its token was revoked"
+
+
+def test_a_host_challenges_a_bot_once_at_a_table(server: Server) -> None:
+    """One open challenge per host and bot at a table: a repeat -- after the first, or
+    racing it -- is refused in words, and the bot's stream hears of it once."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    s = server
+    owner, token = make_bot(s)
+    api = bot_client.Api(s.base, token)
+    notes: list[dict[str, Any]] = []
+
+    def listen() -> None:
+        for note in api.stream():
+            notes.append(note)
+    threading.Thread(target=listen, daemon=True).start()
+    for _ in range(100):
+        if notes:
+            break
+        time.sleep(0.05)
+    ana = s.account("Ana", "127.0.0.2")
+    table = ana.post("/api/tables", {"variant": "habanero", "name": "Ana",
+                                     "bots": "yes"}).json()["id"]
+    with ThreadPoolExecutor(6) as pool:
+        answers = list(pool.map(lambda _: ana.post(f"/api/tables/{table}/challenge",
+                                                   {"bot": "Robo"}), range(6)))
+    again = ana.post(f"/api/tables/{table}/challenge", {"bot": "Robo"})
+    codes = sorted(r.status_code for r in [*answers, again])
+    assert codes == [200] + [409] * 6, codes
+    refused = next(r for r in answers if r.status_code == 409).json()
+    assert refused["key"] == "bot_already_challenged" and "Robo" in refused["error"]
+    time.sleep(1)
+    challenges = [n for n in notes if n.get("kind") == "challenge"]
+    assert len(challenges) == 1 and challenges[0]["table"] == table, notes
+    del owner

@@ -172,7 +172,11 @@ def routes(site: Site) -> list[BaseRoute]:
         if table.options.bots == "no":
             raise TuteError("table_no_bots")
         bot_id = await run(lambda: bot_named(data.bot))
-        await table.invite(await run(lambda: site.who(request)) or "", bot_id, data.bot)
+        # one challenge per host and bot at a table: the table's lock decides which of
+        # two at once is the first; a repeat is refused (the bot was told already)
+        if not await table.invite(await run(lambda: site.who(request)) or "", bot_id,
+                                  data.bot):
+            raise BotError("bot_already_challenged", name=data.bot)
         presence.notify(bot_id, {"kind": "challenge", "from": host.name, "table": table.id,
                                  "variant": str(table.variant),
                                  "seats": sorted(set(range(table.variant.players))

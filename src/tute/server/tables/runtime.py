@@ -260,12 +260,14 @@ class TableRuntime(TableAchievements, SeriesTable, TourneyTable):
             e = decide.sit(self.state, player, seat, name, account, where, avatar, bot)
             await self.emit([e], [PutSeat(seat_row(e))])
 
-    async def invite(self, player: str | None, account: int, name: str) -> None:
+    async def invite(self, player: str | None, account: int, name: str) -> bool:
         """The host invites an account (a friend) to sit at this table, private or not;
-        the table hears of it."""
+        the table hears of it.  False: it was invited already (nothing changed)."""
         async with self.lock:
             decide.check_host(self.state, self.host, player)
-            await self.emit(decide.invite(self.state, self.broken, account, name))
+            events = decide.invite(self.state, self.broken, account, name)
+            await self.emit(events)
+            return bool(events)
 
     async def fill_robots(self, player: str | None) -> None:
         """The host (None: a robots-only table being made) fills every empty seat."""
