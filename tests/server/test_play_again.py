@@ -6,12 +6,15 @@ a typed error that makes no table."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
 
-from server_harness import Playing, Server, play_out
+from server_harness import Playing, Server, play_out, until
 from tute.analysis.walk import restart_at, steps
 from tute.core.errors import TuteError
 from tute.core.game import Game
@@ -65,6 +68,48 @@ def test_a_kept_hand_is_played_again_from_a_decision(tmp_path: Path) -> None:
         bob = s.account("Bob")                               # her table was private
         assert bob.post(f"/api/games/{again}/again",
                         {"hand": 1, "seat": 0, "index": index}).status_code == 404
+    finally:
+        s.stop()
+
+
+def _kind(kind: str) -> Callable[[dict[str, Any]], bool]:
+    return lambda m: m.get("type") == "event" and m["event"]["kind"] == kind
+
+
+def test_the_others_keep_their_names_as_robots(tmp_path: Path) -> None:
+    """Played again, every other seat is a robot named after whoever sat there in the
+    hand -- Ana's partner Lucía is "Lucía (robot)" (the table shows "Lucía" with a robot
+    badge), the robots keep theirs -- not a person renamed "Bruno"."""
+    s = Server(f"sqlite:///{tmp_path / 'n.db'}", robot_delay=0.0)
+    try:
+        ana, lucia = s.account("Ana"), s.account("Lucía", "127.0.0.2")
+        table = ana.new_table("parejas(match_target=1)", robots=False,
+                              robot_level="heuristic")
+        assert lucia.post(f"/api/tables/{table}/seats", {"seat": 2, "name": "Lucía"}
+                          ).status_code == 200
+        assert ana.post(f"/api/tables/{table}/robots").status_code == 200
+        with ana.ws(table) as wa, lucia.ws(table) as wl:
+            until(wa, _kind("state"))
+            until(wl, _kind("state"))
+            assert ana.post(f"/api/tables/{table}/start").status_code == 200
+            until(wa, _kind("start"))
+            for w in (wa, wl):
+                w.send(json.dumps({"type": "automatic", "on": True}))
+            until(wa, _kind("match_over"), timeout=120)
+        game = f"{table}-1"
+        before = {r.seat: r.name for r in s.table(table).seats.values()}
+        assert before[2] == "Lucía" and before[1].endswith(" (robot)")
+        text = ana.get(f"/api/games/{game}/record.tute").text
+        for who, seat, robots in ((ana, 0, (1, 2, 3)), (lucia, 2, (0, 1, 3))):
+            r = who.post(f"/api/games/{game}/again",
+                         {"hand": 1, "seat": seat, "index": _decisions(text, seat)[2]})
+            assert r.status_code == 200, r.text
+            again = s.table(r.json()["id"]).seats
+            for other in robots:
+                assert again[other].kind == "robot"
+                assert again[other].name == (before[other] if other in (1, 3)
+                                             else f"{before[other]} (robot)"), again
+            assert again[seat].kind == "human" and again[seat].name == before[seat]
     finally:
         s.stop()
 

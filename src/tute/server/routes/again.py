@@ -58,7 +58,7 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
         table = await site.lobby.again(staged, found.variant, found.seat, player, name,
                                        client_address(request.scope),
                                        logged.id if logged else None, ask.robot_level,
-                                       bot)
+                                       bot, found.names)
         return answer(request, {"id": table.id, "seat": found.seat}, secret)
 
     return [Route("/api/games/{game_id}/again", again, methods=["POST"])]

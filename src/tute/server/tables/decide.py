@@ -20,7 +20,13 @@ from tute.core.errors import OutOfTurnError, TuteError, WrongPhaseError
 from tute.core.match import Match
 from tute.core.shuffle import CLIENT_SEED
 from tute.core.variants import Variant
-from tute.server.site.names import InvalidNameError, is_bot_name, name_skeleton, seat_name
+from tute.server.site.names import (
+    BOT_SUFFIX,
+    InvalidNameError,
+    is_bot_name,
+    name_skeleton,
+    seat_name,
+)
 from tute.server.tables.events import (
     Acted,
     AutomaticSet,
@@ -123,11 +129,33 @@ def sit(state: TableState, player: str, seat: object, name: object, account: int
     return Seated(chosen, shown, False, player, account, where, avatar)
 
 
-def robots(state: TableState) -> list[Seated]:
-    """Robots in every empty seat."""
-    names = iter(ROBOT_NAMES)
-    return [Seated(s, f"{next(names)} (robot)", True)
-            for s in range(state.options.variant.players) if s not in state.seats]
+def robots(state: TableState, names: dict[int, str] | None = None) -> list[Seated]:
+    """Robots in every empty seat; ``names``: what a seat's robot is called after
+    (a kept hand played again: whoever sat there, marked a robot -- "Lucía (robot)",
+    the badge at the table says so -- not a person renamed "Bruno")."""
+    named = {s: robot_name(n) for s, n in (names or {}).items()}
+    taken = {name_skeleton(r.name) for r in state.seats.values()}
+    free = (n for n in ROBOT_NAMES if name_skeleton(f"{n} (robot)") not in
+            taken | {name_skeleton(x) for x in named.values()})
+    out = []
+    for s in range(state.options.variant.players):
+        if s in state.seats:
+            continue
+        name = named.get(s)
+        if name is None or name_skeleton(name) in taken:
+            name = f"{next(free)} (robot)"
+        taken.add(name_skeleton(name))
+        out.append(Seated(s, name, True))
+    return out
+
+
+def robot_name(name: str) -> str:
+    """Whoever sat at a seat, as a robot playing for them: "Lucía" and "Eve (bot)" are
+    "Lucía (robot)" and "Eve (robot)"; a robot keeps its name."""
+    base = name.strip()
+    for mark in (" (robot)", BOT_SUFFIX):
+        base = base.removesuffix(mark)
+    return f"{base} (robot)"
 
 
 def set_options(state: TableState, options: Options) -> None:

@@ -230,15 +230,17 @@ class Lobby:
 
     async def again(self, staged: Staged, variant: Variant, seat: int, player: str,
                     name: str, address: str, account: int | None = None,
-                    robot_level: str | None = None, bot: bool = False) -> TableRuntime:
+                    robot_level: str | None = None, bot: bool = False,
+                    names: tuple[str, ...] = ()) -> TableRuntime:
         """A private table where a person plays a kept hand again from one of its
         decisions (``staged``) at ``seat``, robots at the others ("jugar de nuevo desde
-        aquí"): practice, made and started at once."""
+        aquí"), each named after whoever sat there in the hand (``names``, by seat) and
+        marked a robot: practice, made and started at once."""
         body = CreateTable(variant=str(variant), name=name, seat=seat, spectators=False,
                            private=True, robot_level=robot_level,
                            bots="yes" if bot else "no")
         table = await self.create(body, player, address, account, bot)
-        await table.fill_robots(player)
+        await table.fill_robots(player, {s: n for s, n in enumerate(names) if s != seat})
         await table.start(player, staged)
         return table
 

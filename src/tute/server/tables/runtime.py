@@ -269,13 +269,15 @@ class TableRuntime(TableAchievements, SeriesTable, TourneyTable):
             await self.emit(events)
             return bool(events)
 
-    async def fill_robots(self, player: str | None) -> None:
-        """The host (None: a robots-only table being made) fills every empty seat."""
+    async def fill_robots(self, player: str | None, names: dict[int, str] | None = None
+                          ) -> None:
+        """The host (None: a robots-only table being made) fills every empty seat
+        (``names``: whom a seat's robot is named after, see :func:`decide.robots`)."""
         async with self.lock:
             decide.check_open(self.state, self.broken)
             if player is not None or self.host is not None:
                 decide.check_host(self.state, self.host, player)
-            seated = decide.robots(self.state)
+            seated = decide.robots(self.state, names)
             await self.emit(seated, [PutSeat(seat_row(e)) for e in seated])
             if seated:
                 self.thinkers.warm(self.robot_level)
