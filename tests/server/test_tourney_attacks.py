@@ -771,3 +771,87 @@ def test_a_board_whose_table_failed_to_open_is_opened_again(
                         f"{None if table is None else (table.status, sorted(table.seats))}")
     finally:
         s.stop()
+
+
+def test_a_join_and_leave_storm_on_sqlite_never_answers_500(tmp_path: Path) -> None:
+    """Several people enter and leave at once, again and again, while another
+    connection to the same SQLite file (``tute admin``, a backup) holds the write lock
+    for longer than the store's busy timeout: every answer is an entry, a leave or a
+    refusal in words -- never a 500 ("database is locked") -- and no chip goes astray."""
+    import sqlite3
+
+    path = tmp_path / "storm.sqlite"
+    s = Server(f"sqlite:///{path}")
+    try:
+        book = TourneyBook(s.lobby.store.engine)
+        t = book.create("Copa", "habanero", 3, FEE, 30, "random", time.time() + 3600)
+        people = [s.account(f"Gente{i}", f"127.0.0.{70 + i}") for i in range(6)]
+        gate = threading.Barrier(len(people) + 1)
+        got: list[tuple[int, str]] = []
+
+        def storm(c: Client) -> None:
+            gate.wait()
+            time.sleep(0.2)                         # the lock taken first
+            for _ in range(6):
+                for way in ("join", "leave"):
+                    r = c.post(f"/api/tourneys/{t.id}/{way}")
+                    got.append((r.status_code, r.text[:300]))
+                    if r.status_code == 503:            # "try again": the page does
+                        r = c.post(f"/api/tourneys/{t.id}/{way}")
+                        got.append((r.status_code, r.text[:300]))
+
+        def holder() -> None:
+            gate.wait()
+            other = sqlite3.connect(path, timeout=30, isolation_level=None)
+            try:
+                for _ in range(2):
+                    other.execute("BEGIN IMMEDIATE")      # the write lock, 2.6 s
+                    time.sleep(2.6)
+                    other.execute("COMMIT")
+                    time.sleep(0.2)
+            finally:
+                other.close()
+        threads = [threading.Thread(target=storm, args=(c,)) for c in people]
+        threads.append(threading.Thread(target=holder))
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join(180)
+        faults = [g for g in got if g[0] >= 500 and not (
+            g[0] == 503 and json.loads(g[1]).get("key") == "store_busy")]
+        assert faults == [], faults[:3]
+        assert len(got) >= len(people) * 12, "a client's request failed outright"
+        for code, text in got:
+            if code != 200:
+                assert json.loads(text)["error"], text       # said in words
+        assert all(e.withdrawn == 0 for e in book.entries(t.id))
+        assert chips(book, t.pot) == 0
+        assert all(c.get("/api/me").json()["chips"] == FUND for c in people)
+    finally:
+        s.stop()
+
+
+def test_an_entry_locked_out_for_long_is_refused_in_words(
+        book: TourneyBook, db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the write lock stays held past every try, the entry is refused as "the
+    server is busy, try again" (a StoreError: 503), nothing written."""
+    import sqlite3
+
+    from tute.server.site import tourneyrows
+    from tute.server.store import StoreError
+
+    if not db.startswith("sqlite"):
+        pytest.skip("SQLite's one writer")
+    t = book.create("Copa", "habanero", 3, FEE, 30, "random", time.time() + 3600)
+    fund(book, 7)
+    other = sqlite3.connect(db.removeprefix("sqlite:///"), isolation_level=None)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        monkeypatch.setattr(tourneyrows, "BUSY_TRIES", 1)
+        with pytest.raises(StoreError) as refused:
+            book.join(t, 7, "Ana", time.time())
+        assert refused.value.key == "store_busy" and refused.value.localized("es")
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert book.entries(t.id) == [] and chips(book, 7) == FUND

@@ -54,6 +54,7 @@ from tute.server.site.bots import Bots
 from tute.server.site.economy import Purse
 from tute.server.site.openhands import OpenHands
 from tute.server.site.review import SETTINGS, Reviews
+from tute.server.site.sessions import Guests
 from tute.server.site.tourneys import TourneyBook
 from tute.server.social.doors import Social
 from tute.server.social.friends import Friends, Presence
@@ -109,12 +110,13 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
         talk.load()
     except Exception:
         log.exception("the lobby's chat could not be read; it starts empty")
+    key = server_key(store.engine)                   # one for every process of the site
     site = Site(store, lobby, Accounts(store.engine, cache_sessions=bus is None), presence,
                 talk, Kept(store.engine), moderation, limits, feed, listing, local_only,
-                Bots(store.engine))
+                Bots(store.engine), Guests(key))
     lobby.on_sent = bots.news(presence)              # a bot's stream: its games' news
     relay = None if ownership is None else Relay(ownership.cluster, talk, feed, presence)
-    social = Social(Friends(store.engine), presence, Invites(server_key(store.engine)),
+    social = Social(Friends(store.engine), presence, Invites(key),
                     lobby, site.account, error, site.who)
     if ownership is not None:
         social.elsewhere = ownership.doors
@@ -184,6 +186,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
     app.state.director = director
     app.state.ownership = ownership
     app.state.reviews = reviews
+    app.state.open_hands = open_hands
     app.state.store = store
     app.state.accounts = site.people
     return app

@@ -16,7 +16,7 @@ from starlette.responses import JSONResponse, Response
 from tute.core.errors import TuteError
 from tute.server.site.accounts import SESSION_COOKIE, Account, Accounts
 from tute.server.site.bots import BotError, Bots, bearer
-from tute.server.site.sessions import ensure_player, player_of, set_cookie
+from tute.server.site.sessions import Guests, set_cookie
 from tute.server.social.friends import Presence
 from tute.server.social.lobbychat import LobbyChat
 from tute.server.social.moderation import Moderation
@@ -97,6 +97,7 @@ class Site:
     listing: Callable[[], list[dict[str, Any]]]
     local_only: bool
     bots: Bots
+    guests: Guests                 # the guest cookies this site issued
 
     def account(self, conn: Any) -> Account | None:
         """The account logged in on a request or socket (None: a guest); a bot's, by its
@@ -113,12 +114,12 @@ class Site:
     def who(self, conn: Any) -> str | None:
         """The player key of a request: its account's when logged in, else the guest's."""
         logged = self.account(conn)
-        return logged.player if logged is not None else player_of(conn)
+        return logged.player if logged is not None else self.guests.player_of(conn)
 
     def ensure(self, conn: Any) -> tuple[str, str | None]:
         """The player key, made for a new guest (with the cookie's secret to set)."""
         logged = self.account(conn)
-        return (logged.player, None) if logged is not None else ensure_player(conn)
+        return (logged.player, None) if logged is not None else self.guests.ensure(conn)
 
     def person(self, request: Request) -> Account:
         """The logged-in account of a person: duplicate series and tournaments are

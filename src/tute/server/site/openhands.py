@@ -4,8 +4,10 @@ points each would have made (:func:`tute.analysis.openhand.could_have_won`).
 
 It runs in the analysis worker (the exact solver: a parejas hand in a few seconds), is
 kept in memory once found (the same record gives the same answer), and is rationed:
-one hand at a time per person, :data:`AT_ONCE` on the server, asks for a hand in
-progress waiting on it rather than starting it twice.
+one hand at a time per person and per address (a guest may change cookies), at most
+:data:`ASKS` hands a minute from one address, :data:`AT_ONCE` on the server -- so one
+address never holds every place, nor the worker the analysis shares -- asks for a hand
+in progress waiting on it rather than starting it twice.
 """
 
 from __future__ import annotations
@@ -25,9 +27,12 @@ from tute.core.records import format_record, parse_record
 from tute.server.site.review import LANGS, Key, ReviewError, Reviews, query_number
 from tute.server.tables.kept import parse_game_id
 from tute.server.wire.edge import client_address, lang_of
+from tute.server.wire.limits import RateLimit
 from tute.server.wire.protocol import AnalysisAsk, decode_body
 
 AT_ONCE = 4                       # hands being solved at once, server-wide
+PER_ADDRESS = 1                   # of them from one address (a guest may change cookies)
+ASKS = 20                         # hands solved a minute for one address
 KEPT = 256                        # answers kept in memory
 
 
@@ -46,7 +51,8 @@ class OpenHands:
         self.reviews = reviews
         self.kept: OrderedDict[Key, list[dict[str, Any]]] = OrderedDict()
         self.running: dict[Key, asyncio.Future[list[dict[str, Any]]]] = {}
-        self.asking: set[str] = set()
+        self.asking: dict[str, str] = {}          # who asks: from which address
+        self.asks = RateLimit(ASKS, 60.0)
 
     def routes(self) -> list[Route]:
         return [Route("/api/games/{game_id}/openhand", self.http, methods=["GET"])]
@@ -72,29 +78,46 @@ class OpenHands:
     async def _solve(self, request: Request, key: Key) -> list[dict[str, Any]]:
         r = self.reviews
         loop = asyncio.get_running_loop()
-        # who asks (a session: the store) first: from here to the job's start nothing
-        # awaits, so two asks cannot both find the job not started
-        who = await loop.run_in_executor(None, r.who, request) or client_address(request.scope)
+        # who asks (a session: the store) first: from here to the place's taking nothing
+        # awaits, so two asks cannot both find the job not started nor a place free
+        address = client_address(request.scope)
+        who = await loop.run_in_executor(None, r.who, request) or address
         waiting = self.running.get(key)
         if waiting is not None:                   # asked already: the same answer
             return await asyncio.shield(waiting)
-        if who in self.asking:
+        if who in self.asking or \
+                sum(a == address for a in self.asking.values()) >= PER_ADDRESS:
             raise ReviewError("analysis_one_at_a_time")
         if len(self.running) >= AT_ONCE:
             raise ReviewError("analysis_busy")
-        record = await loop.run_in_executor(None, r.kept.record, key[0], key[1])
-        await loop.run_in_executor(None, r.check_ask, record, key[2], key[3])
-        text = await loop.run_in_executor(None, format_record, record)
-        future = asyncio.wrap_future(r.pool().submit(face_up, text, key[3], key[2]))
-        self.running[key] = future
-        self.asking.add(who)
+        if not self.asks.allow(address):
+            raise TuteError("too_many_requests")
+        # its place taken before anything awaits: asks at once (one address's cookies
+        # in turn) all see it taken
+        done: asyncio.Future[list[dict[str, Any]]] = loop.create_future()
+        self.running[key] = done
+        self.asking[who] = address
         try:
-            lines = await asyncio.shield(future)
-        except Exception as e:
-            raise ReviewError("analysis_failed") from e
+            record = await loop.run_in_executor(None, r.kept.record, key[0], key[1])
+            await loop.run_in_executor(None, r.check_ask, record, key[2], key[3])
+            text = await loop.run_in_executor(None, format_record, record)
+            try:
+                lines = await asyncio.shield(asyncio.wrap_future(
+                    r.pool().submit(face_up, text, key[3], key[2])))
+            except Exception as e:
+                raise ReviewError("analysis_failed") from e
+        except BaseException as e:               # those waiting on it are told the same
+            if isinstance(e, Exception):
+                done.set_exception(e)
+                done.exception()                 # (said to whoever waits, if any)
+            else:
+                done.cancel()
+            raise
+        else:
+            done.set_result(lines)
         finally:
             self.running.pop(key, None)
-            self.asking.discard(who)
+            self.asking.pop(who, None)
         self.kept[key] = lines
         while len(self.kept) > KEPT:
             self.kept.popitem(last=False)

@@ -4,11 +4,19 @@ The page's scripts never see the secret (HttpOnly) and other sites' pages cannot
 it with their requests (SameSite=Lax, plus the JSON and Origin rules of
 :mod:`tute.server.wire.edge`).  The server keeps only its hash, the *player key*, beside the
 seats the person holds: a stolen database holds no key to any seat.
+
+A guest is one the server made: the cookie is a random secret and its HMAC under the
+site's key (:func:`~tute.server.social.invites.server_key`, one for every process of a
+site).  A cookie the server did not issue -- any 43 characters a client makes up, or one
+from before cookies were signed -- is no guest: the request is a new browser's, so
+changing cookies makes no new people for the per-person limits.
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import hmac
 import re
 import secrets
 
@@ -17,7 +25,7 @@ from starlette.responses import Response
 
 COOKIE = "tute_player"
 MAX_AGE = 365 * 24 * 3600
-_SECRET = re.compile(r"[A-Za-z0-9_-]{43}")
+_SIGNED = re.compile(r"([A-Za-z0-9_-]{43})\.([A-Za-z0-9_-]{22})")
 
 
 def new_secret() -> str:
@@ -29,21 +37,38 @@ def player_key(secret: str) -> str:
     return hashlib.sha256(secret.encode("ascii")).hexdigest()
 
 
-def player_of(conn: HTTPConnection) -> str | None:
-    """The player key of a request or WebSocket, or None (no cookie, or not ours)."""
-    secret = conn.cookies.get(COOKIE)
-    if secret is None or not _SECRET.fullmatch(secret):
-        return None
-    return player_key(secret)
+class Guests:
+    """The guest cookies of a site: issued signed, and only those believed."""
 
+    def __init__(self, key: bytes) -> None:
+        self._key = key
 
-def ensure_player(conn: HTTPConnection) -> tuple[str, str | None]:
-    """The player key, and a new secret to set as the cookie when there was none."""
-    known = player_of(conn)
-    if known is not None:
-        return known, None
-    secret = new_secret()
-    return player_key(secret), secret
+    def _mac(self, secret: str) -> str:
+        digest = hmac.new(self._key, b"guest:" + secret.encode("ascii"),
+                          hashlib.sha256).digest()[:16]
+        return base64.urlsafe_b64encode(digest).decode("ascii").rstrip("=")
+
+    def issue(self) -> str:
+        """A new guest's cookie: a secret and its signature."""
+        secret = new_secret()
+        return f"{secret}.{self._mac(secret)}"
+
+    def player_of(self, conn: HTTPConnection) -> str | None:
+        """The player key of a request or WebSocket, or None (no cookie, or not one
+        this site issued)."""
+        cookie = conn.cookies.get(COOKIE)
+        found = None if cookie is None else _SIGNED.fullmatch(cookie)
+        if found is None or not hmac.compare_digest(found[2], self._mac(found[1])):
+            return None
+        return player_key(found[1])
+
+    def ensure(self, conn: HTTPConnection) -> tuple[str, str | None]:
+        """The player key, and a new cookie to set when there was no good one."""
+        known = self.player_of(conn)
+        if known is not None:
+            return known, None
+        cookie = self.issue()
+        return player_key(cookie.partition(".")[0]), cookie
 
 
 def set_cookie(response: Response, secret: str, conn: HTTPConnection) -> None:

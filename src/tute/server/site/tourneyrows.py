@@ -6,13 +6,16 @@ and the prizes' shares."""
 from __future__ import annotations
 
 import json
+import random
 import re
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import select, update
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import OperationalError
 
 from tute.core.errors import TuteError
 from tute.core.variants import parse_variant
@@ -21,12 +24,15 @@ from tute.server.db.schema import tourney_entries as entries
 from tute.server.db.schema import tourneys as rows
 from tute.server.site import ledger
 from tute.server.site.tourneyteams import Entry
+from tute.server.store import StoreError
 
 TOURNEY_ID = re.compile(r"[0-9a-f]{12}")
 MAX_ROUNDS = 15
 MAX_MINUTES = 24 * 60
 MAX_FEE = 100_000
 PRIZES = {1: (100,), 2: (60, 40), 3: (50, 30, 20)}     # places paid: their shares, %
+BUSY_TRIES = 4                 # SQLite: a write locked out tried this often in all
+T = TypeVar("T")
 
 
 class TourneyError(TuteError):
@@ -121,6 +127,23 @@ def lock(c: Connection, tourney_id: str) -> Tourney:
     if r is None:
         raise TourneyError("no_such_tourney")
     return _tourney(r)
+
+
+def written(engine: Engine, work: Callable[[Connection], T]) -> T:
+    """``work`` in one transaction.  SQLite has one writer: where another connection
+    holds the write lock past the busy timeout (a storm of entries and leaves, a
+    ``tute admin`` command on the same file), "database is locked" rolls it all back --
+    it is tried again, a few times, then refused in words (503 ``store_busy``: nothing
+    was written, try again), never answered as a fault."""
+    for attempt in range(BUSY_TRIES):
+        try:
+            with engine.begin() as c:
+                return work(c)
+        except OperationalError as e:
+            if "locked" not in str(e.orig) and "busy" not in str(e.orig):
+                raise
+            time.sleep(random.uniform(0.05, 0.2) * (attempt + 1))   # apart, not in step
+    raise StoreError("store_busy")
 
 
 def read_entries(c: Connection, tourney_id: str) -> list[Entry]:

@@ -52,6 +52,7 @@ from tute.server.site.tourneyrows import (
     prizes,
     read_boards,
     read_entries,
+    written,
 )
 from tute.server.site.tourneyteams import Entry, draw_teams, members, teams_of
 from tute.tourney.swiss import Board, Standing, met, pair, standings
@@ -156,9 +157,10 @@ class TourneyBook:
         """A person enters (the fee into the pot, in the same transaction); at
         parejas, asking for a partner (who must ask for them too: else both drawn).
         Decided on the tournament as it is in the database, its row locked."""
-        ticket = secrets.token_hex(8)
-        with self.engine.begin() as c:
-            t = lock(c, t.id)
+        ticket, tourney_id = secrets.token_hex(8), t.id
+
+        def work(c: Connection) -> None:
+            t = lock(c, tourney_id)
             late = t.kind == "arena" and t.status in ("open", "running") and now < t.ends
             if not late and (t.status != "open" or now >= t.starts):
                 raise TourneyError("tourney_not_open")
@@ -179,12 +181,15 @@ class TourneyBook:
             if t.fee:
                 ledger.move(c, f"tourney-entry:{t.id}:{ticket}", ledger.player(account),
                             t.pot, t.fee, f"entry, tournament {t.id}")
+        written(self.engine, work)
 
     def leave(self, t: Tourney, account: int) -> None:
         """A person leaves: before the start, with the fee back; while it runs, not
         paired again (no fee back)."""
-        with self.engine.begin() as c:
-            t = lock(c, t.id)
+        tourney_id = t.id
+
+        def work(c: Connection) -> None:
+            t = lock(c, tourney_id)
             found = c.execute(select(entries).where(
                 entries.c.tourney_id == t.id, entries.c.account_id == account)).first()
             if found is None or found.withdrawn is not None:
@@ -196,6 +201,7 @@ class TourneyBook:
                       .values(withdrawn=0 if t.status == "open" else max(1, t.round)))
             if t.status == "open":
                 self._refund(c, t, account, found.ticket)
+        written(self.engine, work)
 
     def seen(self, tourney_id: str, account: int, now: float) -> None:
         """An arena's entrant is on its page now (waiting to be paired)."""

@@ -24,7 +24,6 @@ import asyncio
 import ipaddress
 import random
 import resource
-import secrets
 import statistics
 import time
 from collections.abc import Sequence
@@ -57,7 +56,7 @@ class Person:
 
     def __init__(self, seat: int, addr: str) -> None:
         self.seat, self.address = seat, addr
-        self.secret = secrets.token_urlsafe(32)
+        self.secret = ""                  # the guest cookie the server issues it
         self.ws: ClientConnection | None = None
         self.view: dict[str, Any] | None = None
         self.due: asyncio.TimerHandle | None = None   # its move, thought about
@@ -108,6 +107,10 @@ async def post(port: int, path: str, person: Person, body: dict[str, Any]
     if b" 200 " not in status_line + b" ":
         raise RuntimeError(f"{path}: {status_line.decode(errors='replace')} "
                            f"{payload[:200].decode(errors='replace')}")
+    for line in head_bytes.split(b"\r\n"):           # a new guest: the cookie it is given
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"set-cookie" and value.strip().startswith(b"tute_player="):
+            person.secret = value.strip()[12:].split(b";")[0].decode("ascii")
     out: dict[str, Any] = orjson.loads(payload)
     return out
 

@@ -65,26 +65,33 @@ class Table:
 
 
 def _cookie(secret: str) -> dict[str, str]:
-    """Each seat is its own guest: its own secret in the cookie the server reads, and a
-    CSRF token as a page sends it (cookie and header alike)."""
-    csrf = secret[:32]
-    return {"cookie": f"tute_player={secret}; tute_csrf={csrf}", "x-csrf-token": csrf}
+    """Each seat is its own guest: the cookie the server issued it (none before its
+    first request: the server issues one), and a CSRF token as a page sends it (cookie
+    and header alike)."""
+    csrf = secrets.token_urlsafe(24)
+    guest = f"tute_player={secret}; " if secret else ""
+    return {"cookie": f"{guest}tute_csrf={csrf}", "x-csrf-token": csrf}
+
+
+def issued(response: httpx.Response) -> str:
+    """The guest cookie the server set with ``response`` (the seat's from now on)."""
+    response.raise_for_status()
+    return str(response.cookies.get("tute_player") or "")
 
 
 async def _set_up(http: httpx.AsyncClient, ports: list[int], k: int) -> Table:
-    secrets_ = [secrets.token_urlsafe(32) for _ in range(4)]
+    secrets_ = [""] * 4
 
     def base(s: int) -> str:
         return f"127.0.0.1:{ports[(k + s) % len(ports)]}"
-    made = await http.post(f"http://{base(0)}/api/tables", headers=_cookie(secrets_[0]),
+    made = await http.post(f"http://{base(0)}/api/tables", headers=_cookie(""),
                            json={"variant": "parejas", "name": "P0", "seat": 0})
-    made.raise_for_status()
+    secrets_[0] = issued(made)
     table = made.json()["id"]
     for s in range(1, 4):
         seated = await http.post(f"http://{base(s)}/api/tables/{table}/seats",
-                                 headers=_cookie(secrets_[s]),
-                                 json={"seat": s, "name": f"P{s}"})
-        seated.raise_for_status()
+                                 headers=_cookie(""), json={"seat": s, "name": f"P{s}"})
+        secrets_[s] = issued(seated)
     sockets = [await connect(f"ws://{base(s)}/ws/{table}", max_size=None,
                              additional_headers=_cookie(secrets_[s])) for s in range(4)]
     return Table(table, secrets_, sockets)
