@@ -118,12 +118,12 @@ def test_a_hand_reviewed_move_by_move(server: Server) -> None:
         record_hand = done.games[0]
         click(page.locator("#review-again"))
         page.wait_for_selector("#hand button[data-legal]", timeout=30000)
-        assert page.url.rstrip("/") == server.base                # the table's own page
         said = page.inner_text("#message")
         assert said.startswith("Mano 1 otra vez, desde la baza "), said
         shown = page.eval_on_selector_all("#hand button.card", "bs => bs.map(b => b.dataset.card)")
         table = next(t for t in server.lobby.tables.values()
                      if any(e["kind"] == "staged" for e in t.history))
+        assert page.url == f"{server.base}/?table={table.id}"   # the table's own page
         assert table.match is not None and table.match.game.to_act == 0
         assert sorted(shown) == sorted(str(c) for c in table.match.game.hand(0))
         assert list(table.match.game.history) == list(record_hand.history[:mine[late]])

@@ -102,13 +102,21 @@ function showAudience(a) {
 let sayTimer = null;
 function say(text, good = false) {          // good: news, not a refusal
   $("message").textContent = text;
-  const cloth = $("cloth").getBoundingClientRect();   // at the table: over the cloth's top,
-  $("message").style.top = !$("table").hidden && cloth.height   // not the score or a button
-    ? `${Math.max(4, cloth.top + 8)}px` : "";
+  placeMessage();
   $("message").classList.toggle("good", good);
   clearTimeout(sayTimer);
   if (text) sayTimer = setTimeout(() => { $("message").textContent = ""; }, 7000);
 }
+// at the table: over the cloth's top, not the score or a button -- placed again as the
+// table is drawn (a message said before the first drawing, "Mano 1 otra vez...", was
+// left where the cloth was not yet, over the score)
+function placeMessage() {
+  if (!$("message").textContent) return;
+  const cloth = $("cloth").getBoundingClientRect();
+  $("message").style.top = !$("table").hidden && cloth.height
+    ? `${Math.max(4, cloth.top + 8)}px` : "";
+}
+$("message").onclick = () => { clearTimeout(sayTimer); $("message").textContent = ""; };  // a tap: gone
 
 // ---------------------------------------------------------------- lobby actions
 function playerName() {
@@ -154,6 +162,8 @@ async function createAndPlay(ev) {
 
 function enter(tableId, seat, watch = false) {
   session = { tableId, seat, watch };
+  // the address is the table's where the person sits (a reload comes back to it)
+  history.replaceState(null, "", watch ? "/" : `/?table=${encodeURIComponent(tableId)}`);
   lastSeq = 0;
   chatSeen = 0;
   current = null;
@@ -375,6 +385,7 @@ function draw(v, closedTrick = false) {
   drawHand(v, closedTrick);
   drawAfter(v);
   placeAnnouncement();                       // beside its seat, as the seats are now
+  placeMessage();
 }
 
 // a proposal to annul the match: who proposed, who agreed, my buttons if I have not
@@ -457,6 +468,7 @@ function renderWaiting(table) {
 // ---------------------------------------------------------------- leaving, the last trick
 function backToTables() {
   session = null;
+  history.replaceState(null, "", "/");
   current = null;
   tableInfo = null;
   inbox.length = 0;
@@ -589,12 +601,13 @@ async function resume() {
   showRankings();
   try {   // where this browser sits (its cookie), unless that table is over
     const { tables } = await api("/api/session");
-    const wanted = new URLSearchParams(location.search).get("table");   // a hand played again
-    if (wanted) history.replaceState(null, "", "/");
+    // the table in the address (a hand played again, a reload at a table) first
+    const wanted = new URLSearchParams(location.search).get("table");
     const open = tables.filter((x) => x.status === "open" || x.status === "playing");
     const live = open.find((x) => x.id === wanted) || open[0];
     if (live) { started = true; enter(live.id, live.seat); return; }
   } catch (e) { say(e.message); }
+  if (new URLSearchParams(location.search).has("table")) history.replaceState(null, "", "/");
   started = true;
   openLobby();
 }
