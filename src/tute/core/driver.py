@@ -3,7 +3,12 @@
 It asks the seat to act for its action and, while a declaration window is open, first
 gives every other seat with a declaration open the chance to take it (a player answers
 with a declaration or None; that answer is the driver's question, not a rules action).
-Players see only views.  Used by the terminal, the arena and the server's robots.
+A seat that declares is asked again while it has a declaration left, until it answers
+None: a partner who sings a 20 out of turn may then declare his manilla (or tute) in the
+same window.  :class:`Questions` keeps that order, for the driver here, the research
+environments (:mod:`tute.rl.codec`) and the server's robots
+(:mod:`tute.server.tables.autoplay`).  Players see only views.  Used by the terminal,
+the arena and the server's robots.
 """
 
 from __future__ import annotations
@@ -26,34 +31,52 @@ class Player(Protocol):
 Listener = Callable[[Game, int, Action], None]
 
 
-def asked(game: Game) -> tuple[tuple[int, bool], ...]:
-    """Who the driver asks next, in order: ``(seat, True)`` for each seat with a
-    declaration open (it may answer None), then ``(to_act, False)`` for its action.
-    The server's robots ask in the same order (:mod:`tute.server.tables.autoplay`)."""
-    if game.is_over:
-        return ()
-    out = [(seat, True) for seat in game.seats_with_declarations()]
-    if game.to_act is not None:
-        out.append((game.to_act, False))
-    return tuple(out)
+class Questions:
+    """Who the driver asks, in order, during one move of ``game`` (the seat to act's
+    action ends the move; a new move is a new :class:`Questions`).
+
+    First each other seat with a declaration open (``(seat, True)``, in seat order; it
+    may answer None), asked again after each declaration it makes while it has one left,
+    until it declines (:meth:`decline`) or has none; then the seat to act
+    (``(to_act, False)``).  Only the rules close a window (the lead): until then no
+    declaration the engine offers a seat is left unasked."""
+
+    __slots__ = ("declined", "game")
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.declined: set[int] = set()
+
+    def next(self) -> tuple[int, bool] | None:
+        """The question now: ``(seat, declaring)``, or None once the hand is over."""
+        game = self.game
+        if game.is_over:
+            return None
+        for seat in game.seats_with_declarations():
+            if seat not in self.declined:
+                return seat, True
+        to_act = game.to_act
+        return None if to_act is None else (to_act, False)
+
+    def decline(self, seat: int) -> None:
+        """``seat`` answered None: it is not asked again in this move."""
+        self.declined.add(seat)
 
 
 def step(game: Game, players: Sequence[Player], on_action: Listener | None = None) -> bool:
     """Make one move (out-of-turn declarations first); False once the hand is over."""
-    if game.is_over:
-        return False
-    for seat, declaring in asked(game):
-        if declaring:
-            answer = players[seat].declare(game.view(seat))
-            if answer is not None:
-                _apply(game, players, seat, answer, on_action)
-                if game.is_over:
-                    return False
-    to_act = game.to_act                      # after the declarations: asked again
-    if to_act is None:
-        return False
-    _apply(game, players, to_act, players[to_act].choose(game.view(to_act)), on_action)
-    return not game.is_over
+    questions = Questions(game)
+    while (asked := questions.next()) is not None:
+        seat, declaring = asked
+        if not declaring:
+            _apply(game, players, seat, players[seat].choose(game.view(seat)), on_action)
+            return not game.is_over
+        answer = players[seat].declare(game.view(seat))
+        if answer is None:
+            questions.decline(seat)
+        else:
+            _apply(game, players, seat, answer, on_action)
+    return False
 
 
 def _apply(game: Game, players: Sequence[Player], seat: int, action: Action,

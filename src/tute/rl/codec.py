@@ -8,9 +8,11 @@ rewards -- plain numpy, no RL library.
 ``min_bid`` to 230 by ``bid_step`` -- and last :data:`DECLINE`'s number, "no declaration
 now", the answer of a seat asked whether to declare out of turn.
 
-**Turns.**  The hand moves as :mod:`tute.core.driver` moves it: before each move, every
-other seat with a declaration open is asked first (its mask: those declarations and
-*decline*), then the seat to act; so a learner sees exactly the choices a robot gets.
+**Turns.**  The hand moves as :mod:`tute.core.driver` moves it (its
+:class:`~tute.core.driver.Questions`): before each move, every other seat with a
+declaration open is asked first (its mask: those declarations and *decline*), and asked
+again after each declaration it takes while it has one left, until it declines; then the
+seat to act.  So a learner sees exactly the choices a robot gets.
 
 **Observation.**  A seat's view as numbers, :func:`tute.learn.features.encode` (the
 suits turned so that trumps come first, the seats counted from the viewer) and the
@@ -43,6 +45,7 @@ from tute.core.actions import (
     Bid,
 )
 from tute.core.auction import MAX_BID
+from tute.core.driver import Questions
 from tute.core.game import Game
 from tute.core.variants import Variant
 from tute.core.views import PlayerView
@@ -94,14 +97,15 @@ class Hand:
     game: Game
     actions: tuple[Action, ...]
     index: dict[Action, int]
-    queue: list[int] = field(default_factory=list)   # seats still asked to declare
+    questions: Questions = field(init=False)      # this move's, as the driver's
+
+    def __post_init__(self) -> None:
+        self.questions = Questions(self.game)
 
     @classmethod
     def deal(cls, game: Game) -> Hand:
         acts = actions_of(game.variant)
-        hand = cls(game, acts, {a: i for i, a in enumerate(acts)})
-        hand.begin_move()
-        return hand
+        return cls(game, acts, {a: i for i, a in enumerate(acts)})
 
     @property
     def decline(self) -> int:
@@ -113,32 +117,28 @@ class Hand:
 
     def begin_move(self) -> None:
         """A new move: the seats with a declaration open are asked first."""
-        self.queue = [] if self.game.is_over else list(self.game.seats_with_declarations())
-        self._skip_closed()
-
-    def _skip_closed(self) -> None:
-        while self.queue and (self.game.is_over or not self.game.legal_actions(self.queue[0])):
-            self.queue.pop(0)
+        self.questions = Questions(self.game)
 
     @property
     def current(self) -> int | None:
         """The seat asked now (None: the hand is over)."""
-        if self.game.is_over:
-            return None
-        return self.queue[0] if self.queue else self.game.to_act
+        asked = self.questions.next()
+        return None if asked is None else asked[0]
 
     @property
     def declaring(self) -> bool:
         """Whether the seat asked now is asked to declare out of turn (may decline)."""
-        return bool(self.queue) and not self.game.is_over
+        asked = self.questions.next()
+        return asked is not None and asked[1]
 
     def legal(self) -> list[int]:
         """The numbers of the current seat's choices, ascending."""
-        seat = self.current
-        if seat is None:
+        asked = self.questions.next()
+        if asked is None:
             return []
+        seat, declaring = asked
         out = sorted(self.index[a] for a in self.game.legal_actions(seat))
-        return [*out, self.decline] if self.declaring else out
+        return [*out, self.decline] if declaring else out
 
     def mask(self) -> Mask:
         m = np.zeros(self.num_actions, dtype=np.int8)
@@ -147,14 +147,16 @@ class Hand:
 
     def apply(self, number: int) -> None:
         """The current seat's choice ``number``; a ValueError if it is not legal."""
-        seat = self.current
-        if seat is None or number not in self.legal():
-            raise ValueError(f"action {number} is not legal for seat {seat} now")
-        if self.declaring:
-            self.queue.pop(0)
-            if number != self.decline:
+        asked = self.questions.next()
+        if asked is None or number not in self.legal():
+            raise ValueError(f"action {number} is not legal for seat "
+                             f"{None if asked is None else asked[0]} now")
+        seat, declaring = asked
+        if declaring:                     # asked again while it has one left
+            if number == self.decline:
+                self.questions.decline(seat)
+            else:
                 self.game.apply(seat, self.actions[number])
-            self._skip_closed()
             return
         self.game.apply(seat, self.actions[number])
         self.begin_move()

@@ -16,7 +16,7 @@ import logging
 from typing import Any, Protocol
 
 from tute.core.actions import Action
-from tute.core.driver import asked
+from tute.core.driver import Questions
 from tute.core.errors import TuteError
 from tute.core.match import Match
 from tute.core.views import PlayerView
@@ -145,24 +145,34 @@ class Autoplay:
                 pause = min(RETRY_MAX, pause * 2)
 
     async def _robot_move(self) -> tuple[int, Action, int] | None:
+        """The next robot's move, asked as the core driver asks (its
+        :class:`~tute.core.driver.Questions`): a robot with a declaration open out of
+        turn first -- asked again, at the table's next move, while it has one left --
+        then the seat to act.  A person out of turn answers from the page, when he
+        likes (not asked here); None: no robot moves now."""
         t = self.table
         assert t.match is not None
         game, seq, robots = t.match.game, t.turn, t.played_by_robot()
         level, people = t.robot_level, t.has_people()
-        for in_hand, declaring in asked(game):          # the core driver's order
+        questions = Questions(game)
+        while (asked := questions.next()) is not None:
+            in_hand, declaring = asked
             seat = t.table_seat(in_hand)
             if seat not in robots:
+                if not declaring:
+                    return None
+                questions.decline(in_hand)
                 continue
             view = game.view(in_hand)
-            if declaring:
-                answer = await t.thinkers.declare(level, t.robot_seed_for(seq, seat, view),
-                                                  view, t.id, people, t.robot_samples())
-                if answer is not None:
-                    return seat, answer, seq
-            else:
+            if not declaring:
                 choice = await t.thinkers.choose(level, t.robot_seed_for(seq, seat, view),
                                                  view, t.id, people, t.robot_samples())
                 return seat, choice, seq
+            answer = await t.thinkers.declare(level, t.robot_seed_for(seq, seat, view),
+                                              view, t.id, people, t.robot_samples())
+            if answer is not None:
+                return seat, answer, seq
+            questions.decline(in_hand)
         return None
 
     def _robots_done(self, task: asyncio.Task[None]) -> None:
