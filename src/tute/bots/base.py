@@ -3,9 +3,9 @@
 A bot is told when a hand starts (:meth:`Bot.start_hand`) and what every seat did
 (:meth:`Bot.observe`), is asked for its action when it is to act (:meth:`Bot.choose`)
 and, while a declaration window is open for it out of turn, whether it declares
-(:meth:`Bot.declare`; ``None`` is "no").  It receives only views, never the game.  Given
-its seed and a sample/node budget it is reproducible; a wall-clock budget trades that
-away.
+(:meth:`Bot.declare`; ``None`` is "no"; after a declaration it is asked again while it
+has one left).  It receives only views, never the game.  Given its seed and a
+sample/node budget it is reproducible; a wall-clock budget trades that away.
 """
 
 from __future__ import annotations
