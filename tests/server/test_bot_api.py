@@ -591,3 +591,65 @@ def test_a_host_challenges_a_bot_once_at_a_table(server: Server) -> None:
     challenges = [n for n in notes if n.get("kind") == "challenge"]
     assert len(challenges) == 1 and challenges[0]["table"] == table, notes
     del owner
+
+
+def _race_sit_and_become(s: Server, host: Client, who: Client, name: str,
+                         become_after: float) -> tuple[httpx.Response, httpx.Response, str]:
+    """``who`` sits at a new people-only table of ``host``'s and asks to become a bot,
+    at once (the ask ``become_after`` seconds later): both answers and the table."""
+    table = host.post("/api/tables", {"variant": "habanero", "name": "H"}).json()["id"]
+    gate = threading.Barrier(2)
+    answers: dict[str, httpx.Response] = {}
+
+    def sit() -> None:
+        gate.wait()
+        answers["sit"] = who.post(f"/api/tables/{table}/seats", {"seat": 1, "name": "x"})
+
+    def become() -> None:
+        gate.wait()
+        time.sleep(become_after)
+        answers["bot"] = who.post("/api/me/bot", {"confirm": name})
+    threads = [threading.Thread(target=sit), threading.Thread(target=become)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(30)
+    return answers["sit"], answers["bot"], table
+
+
+def test_becoming_a_bot_and_sitting_exclude_each_other(server: Server,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """An account that asks to become a bot while one of its sits is decided: the two
+    do not interleave -- it is never a bot seated as a person at a people-only table.
+    In the first race the sit's read of "is it a bot?" is slowed, so that before the
+    fix the account became a bot between that read and the seat (1 race in 8 without
+    the delay, as the others are run)."""
+    from tute.server.site.bots import Bots
+
+    s = server
+    real = Bots.is_bot
+    slow: list[bool] = [True]
+
+    def is_bot(self: Bots, account_id: int) -> bool:
+        found = real(self, account_id)
+        if slow:
+            time.sleep(0.6)                    # read, then the become comes in between
+        return found
+
+    monkeypatch.setattr(Bots, "is_bot", is_bot)
+    for round_, name in enumerate(("Eva", "Flor", "Gil", "Hugo")):
+        host = s.account(f"Host{round_}", f"127.0.0.{20 + round_}")
+        who = s.account(name, f"127.0.0.{10 + round_}")
+        sat, became, table = _race_sit_and_become(s, host, who, name,
+                                                  0.2 if slow else 0.0)
+        slow.clear()
+        seated = s.table(table).summary()["seats"]
+        is_a_bot = who.get("/api/me/bot/tokens").json()["bot"]
+        as_person = [x for x in seated if x["seat"] == 1 and not x["bot"]]
+        assert not (is_a_bot and as_person), (name, seated, became.text)
+        codes = (sat.status_code, became.status_code)
+        assert codes in ((200, 409), (403, 200)), (name, codes)
+        if codes == (200, 409):
+            assert became.json()["key"] == "bot_has_played"
+        else:
+            assert sat.json()["key"] == "table_no_bots"

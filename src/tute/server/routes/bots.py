@@ -86,7 +86,8 @@ def routes(site: Site) -> list[BaseRoute]:
     async def become(request: Request) -> JSONResponse:
         data = decode_body(BecomeBot, await request.body())
         who = await run(lambda: person(request))
-        await run(lambda: bots.become(who, data.confirm))
+        async with site.becoming.hold(who.id):      # not while one of its sits is decided
+            await run(lambda: bots.become(who, data.confirm))
         return JSONResponse(await run(lambda: tokens_json(who)))
 
     async def tokens(request: Request) -> JSONResponse:

@@ -5,8 +5,9 @@ a refusal (a :class:`~tute.core.errors.TuteError` raised anywhere in a route bec
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
-from dataclasses import dataclass
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -81,6 +82,33 @@ def locked(row: dict[str, Any]) -> dict[str, Any]:
     return {**row, "id": "", "may_sit": False, "spectators_allowed": False}
 
 
+class AccountLocks:
+    """One lock per account for what must not interleave: becoming a bot, and sitting
+    (which reads whether the account is a bot, then seats it as one or as a person) --
+    else an account read as a person sits at a people-only table while it becomes a
+    bot.  The process's own: a sit is decided by the process that holds the table."""
+
+    def __init__(self) -> None:
+        self._locks: dict[int, tuple[asyncio.Lock, int]] = {}
+
+    @contextlib.asynccontextmanager
+    async def hold(self, account: int | None) -> AsyncIterator[None]:
+        if account is None:                      # a guest: nothing to exclude
+            yield
+            return
+        lock, users = self._locks.get(account, (asyncio.Lock(), 0))
+        self._locks[account] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[account]
+            if users > 1:
+                self._locks[account] = (lock, users - 1)
+            else:
+                del self._locks[account]
+
+
 @dataclass(slots=True)
 class Site:
     """The services the routes work with (made once by :func:`~tute.server.app.create_app`)."""
@@ -98,6 +126,7 @@ class Site:
     local_only: bool
     bots: Bots
     guests: Guests                 # the guest cookies this site issued
+    becoming: AccountLocks = field(default_factory=AccountLocks)   # bot or seat: one
 
     def account(self, conn: Any) -> Account | None:
         """The account logged in on a request or socket (None: a guest); a bot's, by its

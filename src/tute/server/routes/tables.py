@@ -70,11 +70,12 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
         logged = await run(lambda: site.account(request))
         if data.competitive:
             await run(lambda: can_bet(logged, data.bet))
-        bot = await run(lambda: site.is_bot(logged))
-        if bot and logged is not None:                  # a bot sits as its account
-            data = msgspec.structs.replace(data, name=logged.name)
-        table = await lobby.create(data, player, client_address(request.scope),
-                                   logged.id if logged else None, bot)
+        async with site.becoming.hold(logged.id if logged else None):   # not mid-become
+            bot = await run(lambda: site.is_bot(logged))
+            if bot and logged is not None:                  # a bot sits as its account
+                data = msgspec.structs.replace(data, name=logged.name)
+            table = await lobby.create(data, player, client_address(request.scope),
+                                       logged.id if logged else None, bot)
         seat = table.seat_of(player)
         return answer(request, {"id": table.id, "seat": seat, "table": table.summary()},
                       secret if seat is not None else None)
@@ -87,10 +88,11 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
         if table.options.competitive:
             await run(lambda: can_bet(logged, table.options.bet))
         await run(lambda: social.check_sit(table, logged, data.invite))
-        bot = await run(lambda: site.is_bot(logged))
-        await table.sit(player, data.seat, logged.name if bot and logged else data.name, logged.id if logged else None,
-                        client_address(request.scope),
-                        await lobby.avatar(logged.id if logged else None), bot)
+        async with site.becoming.hold(logged.id if logged else None):   # not mid-become
+            bot = await run(lambda: site.is_bot(logged))
+            await table.sit(player, data.seat, logged.name if bot and logged else data.name,
+                            logged.id if logged else None, client_address(request.scope),
+                            await lobby.avatar(logged.id if logged else None), bot)
         return answer(request, {"id": table.id, "seat": data.seat,
                                 "table": table.summary()}, secret)
 

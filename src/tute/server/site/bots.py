@@ -91,6 +91,10 @@ class Bots:
         if not isinstance(confirm, str) or confirm != account.name:
             raise BotError("bot_confirm_name")
         with self.engine.begin() as c:
+            # the account's row locked first (a write: SQLite's write lock, PostgreSQL's
+            # row), so that what is counted below is still so when it becomes a bot
+            c.execute(update(accounts).where(accounts.c.id == account.id)
+                      .values(bot=accounts.c.bot))
             if c.execute(select(accounts.c.bot).where(accounts.c.id == account.id)).scalar():
                 raise BotError("bot_already")
             played = c.execute(select(func.count()).select_from(match_people)
