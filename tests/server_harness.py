@@ -5,6 +5,7 @@ jar, and WebSockets that send its cookie)."""
 from __future__ import annotations
 
 import asyncio
+import atexit
 import json
 import os
 import socket
@@ -29,10 +30,24 @@ from tute.server.wire.limits import Limits
 
 
 def postgres_name() -> str:
-    """This test process's PostgreSQL database: ``test``, or one of its own per
-    pytest-xdist worker (``test_gw0``...) -- the tests empty it, so workers never share."""
+    """This test process's PostgreSQL database: one of its own per pytest-xdist worker
+    (``test_gw0``...), or per process where pytest runs without workers
+    (``test_p1234``, dropped when it ends) -- the tests empty it, so two runs at once
+    never share one."""
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")
-    return f"test_{worker}" if worker.isalnum() else "test"
+    return f"test_{worker}" if worker.isalnum() else f"test_p{os.getpid()}"
+
+
+def _drop_own_database() -> None:
+    """A run without workers drops its database at its end (the workers' are kept and
+    reused by the next run)."""
+    try:
+        import psycopg
+        with psycopg.connect("host=127.0.0.1 port=5432 dbname=test user=postgres",
+                             connect_timeout=3, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {postgres_name()} WITH (FORCE)")
+    except Exception:                           # not reachable, or never made: nothing
+        pass
 
 
 POSTGRES = f"postgresql+psycopg://postgres@127.0.0.1:5432/{postgres_name()}"
@@ -210,9 +225,11 @@ def postgres_or_skip() -> str:
         with psycopg.connect("host=127.0.0.1 port=5432 dbname=test user=postgres",
                              connect_timeout=3, autocommit=True) as admin:
             name = postgres_name()
-            if name != "test" and admin.execute(
-                    "SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone() is None:
-                admin.execute(f"CREATE DATABASE {name}")     # a worker's own, made once
+            if admin.execute("SELECT 1 FROM pg_database WHERE datname = %s",
+                             (name,)).fetchone() is None:
+                admin.execute(f"CREATE DATABASE {name}")     # this process's own, once
+                if name.startswith("test_p"):
+                    atexit.register(_drop_own_database)
     except Exception as e:                      # not reachable here: say why
         pytest.skip(f"PostgreSQL is not reachable at 127.0.0.1:5432 ({e})")
     from sqlalchemy import create_engine, text

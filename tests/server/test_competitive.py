@@ -12,7 +12,7 @@ from typing import Any
 from server_harness import Playing, Server, escrows, until
 from tute.core.variants import parse_variant
 from tute.server.site import ledger
-from tute.server.site.economy import Stake, pot_shares, xp_awards
+from tute.server.site.economy import Stake, bettors, pot_shares, xp_awards
 from tute.server.wire.limits import Limits
 
 
@@ -42,10 +42,35 @@ def test_the_families_of_ratings() -> None:
 
 def test_the_pot_less_the_banks_quarter() -> None:
     assert pot_shares(200, {0}, [Stake(0, 1), Stake(1, 2)]) == ({1: 150}, 50)
-    assert pot_shares(100, {0, 2}, [Stake(0, 1), Stake(2, 2)]) == ({1: 37, 2: 37}, 26)
-    assert pot_shares(100, {0, 2}, [Stake(0, 1)]) == ({1: 37}, 63)   # a robot partner
-    assert pot_shares(100, {1}, [Stake(0, 1)]) == ({}, 100)          # a robot won
-    assert pot_shares(0, {0}, [Stake(0, 1)]) == ({}, 0)
+    assert pot_shares(400, {0, 2}, [Stake(0, 1), Stake(1, 2), Stake(2, 3), Stake(3, 4)]
+                      ) == ({1: 150, 3: 150}, 100)
+    # Ana with a robot partner against Bea with a robot: a pair's pot between two people
+    assert pot_shares(200, {0, 2}, [Stake(0, 1), Stake(1, 2)]) == ({1: 150}, 50)
+    # two partners against one person and a robot: the bank's quarter (75) is within
+    # what the one loser put in, and each winner gets more than the bet back
+    assert pot_shares(300, {0, 2}, [Stake(0, 1), Stake(1, 2), Stake(2, 3)]
+                      ) == ({1: 112, 3: 112}, 76)
+    # three people in Subastado, the declarer's side alone: the one loser pays 100, the
+    # bank's quarter would be 75 of the pot of 300 -- fine; four, three winning: 100
+    assert pot_shares(400, {1, 2, 3}, [Stake(s, s + 1) for s in range(4)]
+                      ) == ({2: 100, 3: 100, 4: 100}, 100)
+    assert pot_shares(0, {0}, [Stake(0, 1), Stake(1, 2)]) == ({}, 0)
+
+
+def test_robots_bet_nothing_and_win_nothing() -> None:
+    """Issue 46's third finding: a pot is between people who play against each other.
+    Two partners against robots, or one person against robots, bet against no one;
+    where a robot wins, or no person lost, the bets go back (None)."""
+    parejas, habanero, tres = (parse_variant(p) for p in ("parejas", "habanero", "tres"))
+    partners = [Stake(0, 1), Stake(2, 2)]
+    assert bettors(parejas, partners) == []              # only robots on the other side
+    assert bettors(habanero, [Stake(0, 1)]) == []
+    rivals = [Stake(0, 1), Stake(1, 2)]                  # each with a robot partner
+    assert bettors(parejas, rivals) == rivals
+    assert bettors(tres, [Stake(0, 1), Stake(2, 2)]) == [Stake(0, 1), Stake(2, 2)]
+    assert pot_shares(200, {1}, [Stake(0, 1), Stake(2, 2)]) is None   # a robot won
+    assert pot_shares(200, {0, 2}, partners) is None                  # no person lost
+    assert pot_shares(100, {0}, [Stake(0, 1)]) is None
 
 
 def _until_over(s: Server, table: str, seconds: float = 60) -> None:
@@ -66,9 +91,10 @@ def _winners(s: Server, table: str) -> set[int]:
 
 
 def test_a_competitive_match_against_robots_pays_as_the_formulas_say(db: str) -> None:
-    """Alone against robots: the bet, the pot less the bank's quarter, the rating -- and
-    no XP (the third attack farmed the day's ranking so: seed 001's ranking counts
-    matches among people, docs/server.md)."""
+    """Alone against robots: robots bet nothing and win nothing, so Ana bets against no
+    one -- no chips move whoever wins (a win cost her 25 of the bet, a loss all of it,
+    before issue 46) -- the rating moves, and no XP (the third attack farmed the day's
+    ranking so: seed 001's ranking counts matches among people, docs/server.md)."""
     s = Server(db)
     try:
         ana = s.account("Ana")
@@ -79,11 +105,12 @@ def test_a_competitive_match_against_robots_pays_as_the_formulas_say(db: str) ->
         table = r.json()["id"]
         assert ana.post(f"/api/tables/{table}/robots").status_code == 200
         assert ana.post(f"/api/tables/{table}/start").status_code == 200   # the clock plays
+        assert s.lobby.tables[table].state.pot == 0          # nobody to bet against
         _until_over(s, table)
         won = 0 in _winners(s, table)
         time.sleep(0.3)                                  # the settlement, off the loop
         me = ana.get("/api/me").json()
-        assert me["chips"] == ledger.GRANT - 100 + (75 if won else 0)
+        assert me["chips"] == ledger.GRANT, me
         assert me["xp"] == 0, me                         # alone with robots: no XP
         assert me["games"] == {"habanero": {"played": 1, "won": int(won)}}   # a game
         skill = me["ratings"]["tute/1v1"]               # openskill, against a robot
@@ -91,11 +118,62 @@ def test_a_competitive_match_against_robots_pays_as_the_formulas_say(db: str) ->
         assert skill["rating"] == round(skill["mu"] - 3 * skill["sigma"], 1)
         engine = s.lobby.store.engine
         with engine.connect() as c:
-            assert ledger.balance(c, ledger.BANK) == (25 if won else 100)
-            held = escrows(c, table)
-            assert held and set(held.values()) == {0}, held   # received, then paid out
+            assert ledger.balance(c, ledger.BANK) == 0
+            assert escrows(c, table) == {}, escrows(c, table)
         assert ledger.check(engine) == []
         assert ana.get("/api/rankings?period=day").json()["rows"] == []
+    finally:
+        s.stop()
+
+
+def _parejas_with_robots(s: Server, people: dict[int, str]) -> tuple[str, dict[int, Any]]:
+    """A competitive parejas table, bet 100, with people (each at an address of their
+    own) at ``people``'s seats and robots at the others, played to its end by the people
+    themselves; returns the table and each person's client."""
+    clients = {seat: s.account(name, f"127.0.0.{seat + 1}") for seat, name in people.items()}
+    host_seat = min(people)
+    host = clients[host_seat]
+    r = host.post("/api/tables", {"variant": "parejas", "name": people[host_seat],
+                                  "competitive": True, "bet": 100,
+                                  "robot_level": "random", "move_seconds": 5})
+    assert r.status_code == 200, r.text
+    table = r.json()["id"]
+    for seat, c in clients.items():
+        if seat != host_seat:
+            got = c.post(f"/api/tables/{table}/seats", {"seat": seat, "name": people[seat]})
+            assert got.status_code == 200, got.text
+    assert host.post(f"/api/tables/{table}/robots").status_code == 200
+    players = [Playing(c, table) for c in clients.values()]
+    for p in players:
+        p.__enter__()
+    try:
+        time.sleep(0.3)                                      # every socket open
+        assert host.post(f"/api/tables/{table}/start").status_code == 200
+        for p in players:
+            p.wait(180)
+    finally:
+        for p in players:
+            p.__exit__()
+    time.sleep(0.3)
+    return table, clients
+
+
+def test_rivals_each_with_a_robot_partner_bet_against_each_other(db: str) -> None:
+    """Ana (seat 0) and Bea (seat 1), each with a robot partner: the pot is theirs (200),
+    the bank's quarter comes out of the loser's bet, and the winner takes 150 -- as
+    between two people alone."""
+    s = Server(db)
+    try:
+        table, clients = _parejas_with_robots(s, {0: "Ana", 1: "Bea"})
+        assert s.lobby.tables[table].state.pot == 200
+        won = _winners(s, table)
+        for seat, c in clients.items():
+            mine = seat in won
+            assert c.get("/api/me").json()["chips"] == ledger.GRANT + (50 if mine else -100)
+        engine = s.lobby.store.engine
+        with engine.connect() as c:
+            assert ledger.balance(c, ledger.BANK) == 50
+        assert ledger.check(engine) == []
     finally:
         s.stop()
 
@@ -170,7 +248,10 @@ def test_a_seat_played_by_automatic_play_earns_no_xp(db: str) -> None:
         s.stop()
 
 
-def test_partners_split_the_xp_and_the_pot(db: str) -> None:
+def test_partners_split_the_xp_and_bet_against_no_robot(db: str) -> None:
+    """Ana and Bea partnered against two robots: the XP split; and no chips, since
+    robots bet nothing and win nothing (issue 46's third finding: the pot was their 100,
+    the bank took 25 and a win paid 37 each -- "¡Ganáis la partida!" and -13 fichas)."""
     s = Server(db)
     try:
         ana, bea = s.account("Ana"), s.account("Bea", "127.0.0.2")
@@ -190,8 +271,11 @@ def test_partners_split_the_xp_and_the_pot(db: str) -> None:
         for c in (ana, bea):
             me = c.get("/api/me").json()
             assert me["xp"] == (20 if won else 5), me
-            assert me["chips"] == ledger.GRANT - 50 + (37 if won else 0), me
+            assert me["chips"] == ledger.GRANT, me
             assert me["ratings"]["tute/2v2"]["games"] == 1
+        assert s.lobby.tables[table].state.pot == 0          # and the table shows none
+        with s.lobby.store.engine.connect() as c:
+            assert ledger.balance(c, ledger.BANK) == 0
         assert ledger.check(s.lobby.store.engine) == []
     finally:
         s.stop()
@@ -325,13 +409,15 @@ def test_a_start_that_failed_never_lends_its_escrow_to_the_next(db: str) -> None
 def test_a_match_whose_escrow_never_got_its_bets_pays_nothing(db: str) -> None:
     s = Server(db)
     try:
-        ana = s.account("Ana")
-        person = s.app.state.accounts.account_of(str(ana.http.cookies.get("tute_session")))
+        ana, bea = s.account("Ana"), s.account("Bea", "127.0.0.2")
+        person, rival = (s.app.state.accounts.account_of(str(c.http.cookies.get("tute_session")))
+                         for c in (ana, bea))
+        stakes = [Stake(0, person.id), Stake(1, rival.id)]   # two people: bets expected
         v = parse_variant("habanero")
-        s.lobby.purse.settle("t1", "1.00ff", v, {0}, [Stake(0, person.id)])
+        s.lobby.purse.settle("t1", "1.00ff", v, {0}, stakes)
         assert s.app.state.accounts.xp(person) == 0
-        s.lobby.purse.reserve("t1", "2.00ff", 10, [Stake(0, person.id)])
-        s.lobby.purse.settle("t1", "2.00ff", v, {0}, [Stake(0, person.id)])
+        s.lobby.purse.reserve("t1", "2.00ff", 10, stakes)
+        s.lobby.purse.settle("t1", "2.00ff", v, {0}, stakes)
         assert s.app.state.accounts.xp(person) == 20            # its bets were there
     finally:
         s.stop()
@@ -449,7 +535,8 @@ def test_who_abandons_gets_nothing_and_it_is_counted() -> None:
     v = parse_variant("parejas")
     stakes = [Stake(0, 1), Stake(2, 2)]
     assert xp_awards(v, {0, 2}, stakes, frozenset({2})) == {1: 20}
-    assert pot_shares(100, {0, 2}, stakes, frozenset({2})) == ({1: 37}, 63)
+    rivals = [*stakes, Stake(1, 3)]                      # against a person and a robot
+    assert pot_shares(300, {0, 2}, rivals, frozenset({2})) == ({1: 112}, 188)
 
 
 def test_leaving_a_running_match_is_an_abandon(db: str) -> None:
@@ -548,15 +635,19 @@ def test_the_table_suggested_is_the_nearest_in_skill() -> None:
 def test_ten_starts_at_once_from_one_account_are_refused_in_words(db: str) -> None:
     """The third attack: ten simultaneous starts from one account answered HTTP 500
     (``CHECK constraint failed``).  Each start reserves the bet or is refused as "not
-    enough chips"; no balance goes below zero."""
+    enough chips"; no balance goes below zero.  (Bea sits at each: robots bet
+    nothing, so a bet needs a person on the other side.)"""
     from concurrent.futures import ThreadPoolExecutor
 
     s = Server(db, limits=Limits(open_tables=20))
     try:
-        ana = s.account("Ana")
+        ana, bea = s.account("Ana"), s.account("Bea", "127.0.0.2")
         tables = []
         for _ in range(10):
-            t = ana.new_table("habanero", competitive=True, bet=300, move_seconds=60)
+            t = ana.new_table("habanero", robots=False, competitive=True, bet=300,
+                              move_seconds=60)
+            got = bea.post(f"/api/tables/{t}/seats", {"seat": 1, "name": "Bea"})
+            assert got.status_code == 200, got.text
             tables.append(t)
         with ThreadPoolExecutor(10) as pool:
             answers = list(pool.map(lambda t: ana.post(f"/api/tables/{t}/start"), tables))
@@ -565,6 +656,7 @@ def test_ten_starts_at_once_from_one_account_are_refused_in_words(db: str) -> No
         refused = [r.json()["key"] for r in answers if r.status_code == 400]
         assert set(refused) == {"not_enough_chips"} and codes.count(200) == 3, codes
         assert ana.get("/api/me").json()["chips"] == ledger.GRANT - 900
+        assert bea.get("/api/me").json()["chips"] == ledger.GRANT - 900
         assert ledger.check(s.lobby.store.engine) == []
     finally:
         s.stop()

@@ -110,7 +110,15 @@ def test_the_ledger_holds_whatever_happens(steps: list[tuple[str, int, list[int]
 
 
 def _pay(model: dict[str, Any], pot: int, winners: set[int], stakes: list[Stake]) -> None:
-    paid, bank = pot_shares(pot, winners, stakes)
+    shares = pot_shares(pot, winners, stakes)
+    if shares is None:                    # no person on one of the sides: bets go back
+        for s in stakes:
+            model[ledger.player(s.account)] += pot // len(stakes)
+        return
+    paid, bank = shares
+    for s in stakes:                      # a winner never loses chips
+        if s.seat in winners:
+            assert paid.get(s.account, 0) >= pot // len(stakes), (pot, winners, stakes)
     for account, chips in paid.items():
         model[ledger.player(account)] += chips
     model[ledger.BANK] = model.get(ledger.BANK, 0) + bank

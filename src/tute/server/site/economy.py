@@ -1,16 +1,21 @@
 """Competitive matches (seed 001): the bets in escrow, the pot and the XP at the end.
 
-At a competitive match's start every person's bet moves into the match's escrow, all
-together or not at all (one transaction); robots bet nothing.  At its end, in one
-transaction: the bank takes :data:`~tute.server.site.ledger.BANK_SHARE` per cent of the pot
-and the rest is split equally between the winning seats -- a robot's share, and what
-does not divide, goes to the bank ("robots bet nothing and win nothing") -- and every
-person gets the XP of seed 001's "Ranking por pontos": the winners 10 × the number of
-players (in pairs split between the partners: 20 each), plus 10 for each round beyond
-the first; every loser 5.  Each movement and each XP row has a key of its own, so a
-step retried after a crash gives nothing twice; :meth:`Purse.reconcile` settles, at a
-restart, every escrow a finished match left open and returns those of matches that
-will not finish.
+A pot is between people who play against each other (docs/server.md, "Chips and the
+bank"): robots bet nothing and win nothing.  At a competitive match's start every
+person's bet moves into the match's escrow, all together or not at all (one
+transaction) -- but only when two people sit on different sides (:func:`bettors`): a
+person whose rivals are all robots bets against no one, and the match moves no chips
+(it still counts for XP and the rating).  At its end, in one transaction: the bank takes
+:data:`~tute.server.site.ledger.BANK_SHARE` per cent of the pot, never more than the
+losing people put in, and the rest is split equally between the winning people (what
+does not divide, and the share of a person who abandoned, goes to the bank), so a
+winner never loses chips; where no person won (a robot did) or no person lost, every
+bet goes back.  Every person gets the XP of seed 001's "Ranking por pontos": the
+winners 10 × the number of players (in pairs split between the partners: 20 each),
+plus 10 for each round beyond the first; every loser 5.  Each movement and each XP row
+has a key of its own, so a step retried after a crash gives nothing twice;
+:meth:`Purse.reconcile` settles, at a restart, every escrow a finished match left open
+and returns those of matches that will not finish.
 """
 
 from __future__ import annotations
@@ -95,27 +100,41 @@ def xp_awards(v: Variant, winners: set[int], stakes: Sequence[Stake],
             if s.account not in abandoned}
 
 
+def bettors(v: Variant, stakes: Sequence[Stake]) -> list[Stake]:
+    """The people whose bets a match takes: all of them when two of them sit on
+    different sides (people who play against each other), none otherwise -- robots bet
+    nothing, so a person whose rivals are all robots bets against no one."""
+    return list(stakes) if len({v.side_of(s.seat) for s in stakes}) >= 2 else []
+
+
 def pot_shares(pot: int, winners: set[int], stakes: Sequence[Stake],
-               abandoned: frozenset[int] = frozenset()) -> tuple[dict[int, int], int]:
-    """(chips per winning account, the bank's chips) of a pot: the bank's share first,
-    the rest equally between the winning seats; robots' shares, those of people who
-    abandoned, and the remainder go to the bank."""
-    cut = pot * ledger.BANK_SHARE // 100
-    rest = pot - cut
-    each = rest // len(winners) if winners else 0
-    paid = {s.account: each for s in stakes
-            if s.seat in winners and each > 0 and s.account not in abandoned}
+               abandoned: frozenset[int] = frozenset()
+               ) -> tuple[dict[int, int], int] | None:
+    """(chips per winning account, the bank's chips) of a pot that ``stakes`` (the
+    people who bet, equal bets) put in: the bank's share first -- never more than the
+    losing people's bets, so a winner never loses chips -- then the rest equally
+    between the winning people; the shares of people who abandoned, and the remainder,
+    go to the bank.  None: the bets go back, since no person won (a robot did) or no
+    person lost."""
+    won = [s for s in stakes if s.seat in winners]
+    lost = len(stakes) - len(won)
+    if not won or not lost:
+        return None
+    cut = min(pot * ledger.BANK_SHARE // 100, pot // len(stakes) * lost)
+    each = (pot - cut) // len(won)
+    paid = {s.account: each for s in won if each > 0 and s.account not in abandoned}
     return paid, pot - sum(paid.values())
 
 
 def _gains(c: Connection, table_id: str, match: int | str, stakes: Sequence[Stake]
            ) -> list[Gain]:
     """Each person's :class:`Gain` from a match, read from its ledger movements (the
-    bet, the winnings) and its XP row."""
+    bet, the winnings, a bet returned) and its XP row."""
     out = []
     for s in stakes:
         me = ledger.player(s.account)
         keys = [f"{kind}:{table_id}:{match}:{s.account}" for kind in ("bet", "win")]
+        keys.append(f"refund:{table_id}:{match}:{me}")          # a bet that went back
         moved = c.execute(select(movements.c.dest, movements.c.amount)
                           .where(movements.c.key.in_(keys))).all()
         chips = sum(int(m.amount) if m.dest == me else -int(m.amount) for m in moved)
@@ -123,6 +142,29 @@ def _gains(c: Connection, table_id: str, match: int | str, stakes: Sequence[Stak
             xp.c.key == f"xp:{table_id}:{match}:{s.account}")).scalar()
         out.append(Gain(s.seat, chips, int(points or 0)))
     return out
+
+
+def _bets_in(c: Connection, box: str) -> dict[str, int]:
+    """The bets put into an escrow, by the ledger account that put each in."""
+    rows = c.execute(select(movements.c.source, movements.c.amount)
+                     .where(movements.c.dest == box, movements.c.key.like("bet:%"))).all()
+    return {str(r.source): int(r.amount) for r in rows}
+
+
+def _return_bets(c: Connection, table_id: str, match: int | str, box: str,
+                 abandoned: frozenset[int]) -> None:
+    """Every bet in an escrow back to who put it in, in the caller's transaction -- but
+    a person penalised for abandoning the match: that bet goes to the bank."""
+    kept = {ledger.player(a) for a in abandoned}
+    for source, amount in _bets_in(c, box).items():
+        if ledger.balance(c, box) < amount:
+            break
+        if source in kept:
+            ledger.move(c, f"forfeit:{table_id}:{match}:{source}", box, ledger.BANK,
+                        amount, f"abandoned, table {table_id}")
+        else:
+            ledger.move(c, f"refund:{table_id}:{match}:{source}", box, source, amount,
+                        f"returned, table {table_id}")
 
 
 class Purse:
@@ -161,21 +203,27 @@ class Purse:
         box = ledger.escrow(table_id, match)
         now = int(time.time())
         with self.engine.begin() as c:
-            if bets and stakes and not c.execute(select(movements.c.id).where(
-                    movements.c.dest == box, movements.c.key.like("bet:%"))).first():
+            staked = _bets_in(c, box)
+            if bets and bettors(v, stakes) and not staked:
                 log.warning("table %s: match %s had no bets in escrow: it pays nothing",
                             table_id, match)
                 return []
             first = c.execute(select(xp.c.id).where(
                 xp.c.key.like(f"xp:{table_id}:{match}:%"))).first() is None
             pot = ledger.balance(c, box)
-            paid, bank = pot_shares(pot, winners, stakes, abandoned)
-            for account, chips in paid.items():
-                ledger.move(c, f"win:{table_id}:{match}:{account}", box,
-                            ledger.player(account), chips, f"won, table {table_id}")
-            if bank > 0:
-                ledger.move(c, f"cut:{table_id}:{match}", box, ledger.BANK, bank,
-                            f"the bank's share, table {table_id}")
+            shares = pot_shares(pot, winners, [s for s in stakes
+                                               if ledger.player(s.account) in staked],
+                                abandoned)
+            if shares is None:                  # no person won, or none lost: bets back
+                _return_bets(c, table_id, match, box, abandoned)
+            else:
+                paid, bank = shares
+                for account, chips in paid.items():
+                    ledger.move(c, f"win:{table_id}:{match}:{account}", box,
+                                ledger.player(account), chips, f"won, table {table_id}")
+                if bank > 0:
+                    ledger.move(c, f"cut:{table_id}:{match}", box, ledger.BANK, bank,
+                                f"the bank's share, table {table_id}")
             if not first:                               # settled before: nothing again
                 return _gains(c, table_id, match, stakes)
             awards = xp_awards(v, winners, stakes, abandoned | unearned)
@@ -198,20 +246,8 @@ class Purse:
         that never started) -- but a person penalised for abandoning it: that bet goes
         to the bank."""
         box = ledger.escrow(table_id, match)
-        kept = {ledger.player(a) for a in abandoned}
         with self.engine.begin() as c:
-            bets = c.execute(select(movements.c.source, movements.c.amount)
-                             .where(movements.c.dest == box,
-                                    movements.c.key.like("bet:%"))).all()
-            for source, amount in bets:
-                if ledger.balance(c, box) < amount:
-                    break
-                if source in kept:
-                    ledger.move(c, f"forfeit:{table_id}:{match}:{source}", box,
-                                ledger.BANK, int(amount), f"abandoned, table {table_id}")
-                else:
-                    ledger.move(c, f"refund:{table_id}:{match}:{source}", box, source,
-                                int(amount), f"returned, table {table_id}")
+            _return_bets(c, table_id, match, box, abandoned)
 
     def count_abandon(self, account: int) -> None:
         with self.engine.begin() as c:

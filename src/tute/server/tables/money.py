@@ -9,7 +9,7 @@ import logging
 from collections.abc import Awaitable, Callable, Sequence
 
 from tute.core.match import Match
-from tute.server.site.economy import Gain, Purse, accounts_at, winning_seats
+from tute.server.site.economy import Gain, Purse, accounts_at, bettors, winning_seats
 from tute.server.store import KeepMatch, Op, Store
 from tute.server.tables.events import TableEvent
 from tute.server.tables.kept import keep_match
@@ -52,7 +52,8 @@ class TableMoney(TableView):
         left = self.abandoned_accounts() if abandoned is None else abandoned
         if step == "reserve":
             await loop.run_in_executor(None, purse.reserve, self.id, escrow,
-                                       self.options.bet, stakes)
+                                       self.options.bet,
+                                       bettors(self.options.variant, stakes))
             return []
         try:
             if step == "settle" and match is not None:

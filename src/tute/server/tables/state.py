@@ -20,7 +20,7 @@ from tute.core.match import Match
 from tute.core.shuffle import ShuffleProof, commitment, new_server_seed
 from tute.core.variants import Variant, parse_variant
 from tute.duplicate.series import dealer as series_dealer
-from tute.server.site.economy import stakes_of
+from tute.server.site.economy import bettors, stakes_of
 from tute.server.store import Event, SeatRow
 from tute.server.tables.events import (
     Abandoned,
@@ -244,7 +244,8 @@ def apply(state: TableState, seq: int, event: TableEvent) -> None:
         state.escrow = escrow_name(state.matches, event.escrow)
         state.gains = []
         counts = state.options.competitive and not event.practice
-        state.pot = state.options.bet * len(stakes_of(state.seats.values())) if counts else 0
+        state.pot = state.options.bet * len(bettors(v, stakes_of(state.seats.values()))) \
+            if counts else 0
     elif isinstance(event, Staged):
         if m is None or m.hand_number != 1 or m.game.history:
             raise ValueError(f"event {seq}: a staged hand not first in its match")
