@@ -240,5 +240,7 @@ export function wireAccount() {
   $("rank-game").onchange = () => showRankings();
   $("profile-close").onclick = () => { $("profile").hidden = true; };
   for (const b of document.querySelectorAll("#rank-periods button")) b.onclick = () => showRankings(b.dataset.period);
-  $("competitive").onchange = () => { $("bet-label").hidden = !$("competitive").checked; };
+  $("competitive").onchange = () => {
+    $("bet-label").hidden = $("bet-note").hidden = !$("competitive").checked;
+  };
 }

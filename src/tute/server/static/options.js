@@ -16,7 +16,7 @@ function fill(tb) {
   $("opt-competitive").checked = Boolean(tb.competitive);
   const chips = Boolean(currentAccount()) || tb.competitive;   // a guest host plays no chips
   $("opt-competitive-label").hidden = !chips;
-  $("opt-bet-label").hidden = !chips;
+  $("opt-bet-label").hidden = $("opt-bet-note").hidden = !chips;
   $("opt-bet").value = String(tb.bet || 0);
   const f = tableFormats(tb.variant);              // the match's format, for the next one
   $("opt-format").replaceChildren(...f.choices.map((c) => new Option(c.text, c.value)));
