@@ -143,7 +143,9 @@ class Kept:
                 "first_seq": r.first_seq, "last_seq": r.last_seq}
 
     def record(self, table_id: str, number: int) -> GameRecord:
-        """The kept match as a record, rebuilt from its table's events."""
+        """The kept match as a record, rebuilt from its table's events: its span, after
+        the table's options as they were then (a duplicate series' deal is dealt by the
+        seat its number says, not seat 0: without them its actions are out of turn)."""
         s = self.summary(table_id, number)
         with self.engine.connect() as c:
             rows = c.execute(select(events.c.seq, events.c.kind, events.c.data)
@@ -151,9 +153,14 @@ class Kept:
                                     events.c.seq >= s["first_seq"],
                                     events.c.seq <= s["last_seq"])
                              .order_by(events.c.seq)).all()
-        stored = [Event(r.seq, r.kind, json.loads(r.data)) for r in rows]
+        stored = [Event(r.seq, r.kind, json.loads(r.data)) for r in [*options, *rows]]
         date = datetime.datetime.fromtimestamp(s["finished"], datetime.UTC).date()
         try:
+            options = c.execute(select(events.c.seq, events.c.kind, events.c.data)
+                                .where(events.c.table_id == table_id,
+                                       events.c.kind == "options",
+                                       events.c.seq < s["first_seq"])
+                                .order_by(events.c.seq.desc()).limit(1)).all()
             return table_record(stored, s["variant"], s["robot_level"], tuple(s["names"]),
                                 date.isoformat())
         except ValueError as e:                 # events that do not make a match

@@ -1,0 +1,116 @@
+"""Where a duplicate series meets the site's other features (issue 46): every deal's
+kept match rebuilds from its events whoever dealt it (and so a closed series exports
+and verifies)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import update
+
+from server_harness import Client, Server, until
+from tute.core.notation import parse_notation
+from tute.server.db.schema import series as series_rows
+from tute.server.site.series import SeriesBook
+from tute.tools.seriesfile import read_series, verify_series
+
+
+def _play_out(client: Client, series_id: str) -> tuple[str, int]:
+    """The client's next deal of the series, played to its end in automatic play: its
+    table and its deal."""
+    r = client.post(f"/api/series/{series_id}/play")
+    assert r.status_code == 200, r.text
+    table, deal = r.json()["id"], r.json()["deal"]
+    _automatic(client, table)
+    return table, deal
+
+
+def _automatic(client: Client, table: str) -> None:
+    """The client's table played to the match's end in automatic play."""
+    with client.ws(table) as w:
+        until(w, lambda m: m.get("event", {}).get("kind") == "state")
+        w.send(json.dumps({"type": "automatic", "on": True}))
+        until(w, lambda m: m.get("event", {}).get("kind") == "match_over", 120)
+
+
+def _noting(seen: list[str], test: Callable[[dict[str, Any]], bool]
+            ) -> Callable[[dict[str, Any]], bool]:
+    """``test``, noting the kind of every event it reads in ``seen``."""
+    def look(m: dict[str, Any]) -> bool:
+        seen.append(str(m.get("event", {}).get("kind")))
+        return test(m)
+    return look
+
+
+def _friends(a: Client, b: Client, name: str) -> None:
+    assert a.post("/api/friends", {"name": name}).status_code == 200
+    asked = b.get("/api/friends").json()["incoming"][0]["id"]
+    assert b.post("/api/friends/answer", {"id": asked}).status_code == 200
+
+
+def _where(client: Client, friend: str) -> Any:
+    """Where the friends list says a friend sits."""
+    found = client.get("/api/friends").json()["friends"]
+    return next(f for f in found if f["name"] == friend)["table"]
+
+
+def _doors(client: Client, game: str) -> dict[str, int]:
+    """The status of every way into a kept match."""
+    c = client
+    return {"game": c.get(f"/api/games/{game}").status_code,
+            "record": c.get(f"/api/games/{game}/record.tute").status_code,
+            "notation": c.get(f"/api/games/{game}/record.tpn").status_code,
+            "analysis": c.get(f"/api/games/{game}/analysis").status_code,
+            "openhand": c.get(f"/api/games/{game}/openhand?hand=1").status_code}
+
+
+def _close(s: Server, series_id: str) -> None:
+    with s.lobby.store.engine.begin() as c:
+        c.execute(update(series_rows).where(series_rows.c.id == series_id)
+                  .values(closes=series_rows.c.opens))
+
+
+def test_every_deal_of_a_closed_series_replays_and_exports(db: str, tmp_path: Path) -> None:
+    s = Server(db, robot_delay=0.0)
+    try:
+        made = SeriesBook(s.lobby.store.engine).create("habanero", 2, "mc", 1.0)
+        ana, bea = s.account("Ana"), s.account("Bea", "127.0.0.2")
+        guest = s.client("127.0.0.9")
+        games: dict[tuple[str, int], str] = {}
+        for name, c in (("Ana", ana), ("Ana", ana), ("Bea", bea)):
+            table, deal = _play_out(c, made.id)
+            games[(name, deal)] = f"{table}-1"
+        # deal 2 is dealt by seat 1: its player's kept match replays all the same
+        for (name, _deal), game in games.items():
+            c = ana if name == "Ana" else bea
+            assert c.get(f"/api/games/{game}").status_code == 200, (name, _deal)
+            assert c.get(f"/api/games/{game}/record.tute").status_code == 200
+        mine = ana.get(f"/api/series/{made.id}").json()["mine"]
+        assert sorted(m["deal"] for m in mine if m["game"]) == [1, 2]
+
+        _close(s, made.id)
+        for game in games.values():
+            assert guest.get(f"/api/games/{game}").status_code == 200
+        export = guest.get(f"/api/series/{made.id}/export")
+        assert export.status_code == 200, export.text
+        checked = verify_series(read_series(export.text))
+        assert sorted((c.deal, c.player, c.verdict) for c in checked) == sorted(
+            [(0, "", "ok"), *((deal, name, "ok") for name, deal in games)])
+        path = tmp_path / "series.json"
+        path.write_text(export.text, encoding="utf-8")
+        verified = subprocess.run([sys.executable, "-m", "tute.cli", "verify", "--lang",
+                                   "en", str(path)], capture_output=True, text=True,
+                                  timeout=120)
+        assert verified.returncode == 0, verified.stdout + verified.stderr
+        assert "deal 2 of Ana: verified" in verified.stdout, verified.stdout
+        tpn = guest.get(f"/api/series/{made.id}/export?format=tpn")
+        assert tpn.status_code == 200, tpn.text
+        assert sorted(g.event for g in parse_notation(tpn.text)) == sorted(
+            f"series {made.id}, deal {deal}" for _name, deal in games)
+    finally:
+        s.stop()
