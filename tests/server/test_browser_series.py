@@ -73,6 +73,7 @@ def test_a_person_plays_a_series_deal_and_sees_the_field(server: Server) -> None
         assert "Bea" not in page.inner_text("#series-box")
         page.click("#series-play")
         page.wait_for_selector("#hand button.card")
+        assert page.is_hidden("#annul")            # a series' deal is played out
         (table,) = [tid for tid, t in server.lobby.tables.items()
                     if t.options.series == made.id and t.seat_of(None) is None
                     and any(row.name == "Ana" for row in t.seats.values())]
@@ -133,6 +134,8 @@ def test_a_person_plays_a_series_deal_and_sees_the_field(server: Server) -> None
         assert made.master in desk.inner_text("#series-master")      # closed: revealed
         assert desk.get_attribute("#series-export", "href") == \
             f"/api/series/{made.id}/export"
+        got = desk.request.get(f"http://127.0.0.1:{server.port}/api/series/{made.id}/export")
+        assert got.status == 200 and made.master in got.text()     # the download works
         desk.click("#series-deals li details.field summary")
         field = desk.query_selector_all("#series-deals li details.field li")
         assert len(field) == 2 and all(li.query_selector("a") for li in field)

@@ -1,6 +1,7 @@
 """Where a duplicate series meets the site's other features (issue 46): every deal's
 kept match rebuilds from its events whoever dealt it (and so a closed series exports
-and verifies)."""
+and verifies), and a series' deal cannot be annulled (seen, then dropped from the
+standings, its seed revealed)."""
 
 from __future__ import annotations
 
@@ -112,5 +113,31 @@ def test_every_deal_of_a_closed_series_replays_and_exports(db: str, tmp_path: Pa
         assert tpn.status_code == 200, tpn.text
         assert sorted(g.event for g in parse_notation(tpn.text)) == sorted(
             f"series {made.id}, deal {deal}" for _name, deal in games)
+    finally:
+        s.stop()
+
+
+def test_a_series_deal_cannot_be_annulled(db: str) -> None:
+    s = Server(db, robot_delay=0.0)
+    try:
+        made = SeriesBook(s.lobby.store.engine).create("habanero", 1, "mc", 1.0)
+        ana = s.account("Ana")
+        r = ana.post(f"/api/series/{made.id}/play")
+        assert r.status_code == 200, r.text
+        table = r.json()["id"]
+        seen: list[str] = []
+        with ana.ws(table) as w:
+            until(w, lambda m: m.get("event", {}).get("kind") == "state")
+            w.send(json.dumps({"type": "annul", "agree": True}))
+            refused = until(w, _noting(seen, lambda m: m.get("type") == "error"), 10)
+            assert refused["key"] == "series_no_annul", refused
+            assert "serie" in refused["message"]                  # said in words
+            w.send(json.dumps({"type": "automatic", "on": True}))
+            until(w, _noting(seen, lambda m: m.get("event", {}).get("kind") == "match_over"),
+                  120)
+        assert "annulled" not in seen and "annul_vote" not in seen
+        # the deal counts: played out, in the standings
+        view = ana.get(f"/api/series/{made.id}").json()
+        assert view["played"] == [1] and view["standings"][0]["player"] == "Ana"
     finally:
         s.stop()

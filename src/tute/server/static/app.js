@@ -418,7 +418,8 @@ function drawAfter(v) {
   const watching = spectator();
   $("hint").hidden = watching || !v.match || v.match.over || Boolean(tableInfo && (tableInfo.competitive || tableInfo.tourney));
   $("hint").disabled = !v.legal.length;
-  $("annul").hidden = watching || !v.match || v.match.over;
+  // a series' deal and a tournament's game are played out: never annulled
+  $("annul").hidden = watching || !v.match || v.match.over || Boolean(tableInfo && (tableInfo.series || tableInfo.tourney));
   $("auto-on").hidden = watching || !v.match || v.match.over || !$("auto-box").hidden;
   $("last-trick").hidden = false;
   $("last-trick").disabled = !v.last_trick.length;

@@ -4,7 +4,10 @@ a running match proposes to annul it; every person must agree within
 gives no XP, moves no chips (the bets come back) and counts for nobody -- but a person
 who started a competitive match alone with robots cannot annul it for free: that is
 leaving it, an abandon (the bet goes to the bank, the abandon is counted).  One whose
-opponents left may still annul what is left of it."""
+opponents left may still annul what is left of it.  A tournament's game and a duplicate
+series' deal are never annulled: they are played out (a series' deal annulled after a
+look would drop out of the standings, and the seed it reveals would tell its whole deck
+to those who have not played it)."""
 
 from __future__ import annotations
 
@@ -120,6 +123,8 @@ class Annulment:
                 raise AnnulError("no_match_running")
             if t.options.tourney is not None:
                 raise AnnulError("tourney_no_annul")    # a tournament's game is played out
+            if t.options.series is not None:
+                raise AnnulError("series_no_annul")     # a series' deal too (see above)
             vote = self.current if self.current is not None and self.current.open() else None
             if vote is None and not agree:
                 raise AnnulError("no_annul_vote")
