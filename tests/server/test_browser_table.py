@@ -364,3 +364,28 @@ def test_the_whole_hand_is_on_the_screen_and_under_the_finger(
         shot(page, f"hand-{size[0]}x{size[1]}-{variant}")
         browser.close()
     assert seen >= 10
+
+
+def test_after_the_chat_the_score_comes_back_into_view(server: Server) -> None:
+    """Issue 46: on a desktop the table's chat lies below the board, so using it
+    scrolls the score off the top -- where it stayed for the rest of the match.  Now the
+    person's next turn brings the board back: the score's box is within the screen."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = chromium(p)
+        page = _open(browser, server, {"width": 1280, "height": 800})
+        start_against_robots(page, "parejas", "heuristic", ready="#hand button.card.legal")
+        page.fill("#chat-text", "hola")                 # scrolled down to it
+        page.press("#chat-text", "Enter")
+        page.wait_for_selector("#chat .chat-line.mine")
+        score = page.locator("#score").bounding_box()
+        assert score is not None and score["y"] < 0     # the chat's place: the score off the top
+        held = page.locator("#hand button.card").count()
+        click(page.locator("#hand button[data-legal]").last)   # then the game goes on
+        wait_until(page, f"document.querySelectorAll('#hand button.card').length < {held} && "
+                         "document.querySelector('#hand button[data-legal]') !== null", 30)
+        wait_until(page, "(() => { const b = document.querySelector('#score')"
+                         ".getBoundingClientRect(); return b.top >= 0 && b.bottom <= innerHeight; })()")
+        shot(page, "chat-desktop-score-in-view")
+        browser.close()

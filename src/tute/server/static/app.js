@@ -365,7 +365,18 @@ function handle(msg) {
     $("count-ok").hidden = true;
   }
   draw(current);
-  if (current.to_act === current.seat && (!before || before.to_act !== current.seat)) play("turn");
+  if (current.to_act === current.seat && (!before || before.to_act !== current.seat)) {
+    play("turn");
+    boardInView();
+  }
+}
+
+// the person's turn: the board back in view where the chat below it (a desktop's) left
+// the score scrolled off the top -- unless a line is being written there
+function boardInView() {
+  const typing = document.activeElement === $("chat-text") && $("chat-text").value.trim();
+  if (typing || $("topbar").getBoundingClientRect().top >= 0) return;
+  $("board").scrollIntoView({ block: "start", behavior: "smooth" });
 }
 
 // a local message queued behind a hold: draw the table as it is now (after an animation)
