@@ -148,6 +148,11 @@ class Kept:
         seat its number says, not seat 0: without them its actions are out of turn)."""
         s = self.summary(table_id, number)
         with self.engine.connect() as c:
+            options = c.execute(select(events.c.seq, events.c.kind, events.c.data)
+                                .where(events.c.table_id == table_id,
+                                       events.c.kind == "options",
+                                       events.c.seq < s["first_seq"])
+                                .order_by(events.c.seq.desc()).limit(1)).all()
             rows = c.execute(select(events.c.seq, events.c.kind, events.c.data)
                              .where(events.c.table_id == table_id,
                                     events.c.seq >= s["first_seq"],
@@ -156,11 +161,6 @@ class Kept:
         stored = [Event(r.seq, r.kind, json.loads(r.data)) for r in [*options, *rows]]
         date = datetime.datetime.fromtimestamp(s["finished"], datetime.UTC).date()
         try:
-            options = c.execute(select(events.c.seq, events.c.kind, events.c.data)
-                                .where(events.c.table_id == table_id,
-                                       events.c.kind == "options",
-                                       events.c.seq < s["first_seq"])
-                                .order_by(events.c.seq.desc()).limit(1)).all()
             return table_record(stored, s["variant"], s["robot_level"], tuple(s["names"]),
                                 date.isoformat())
         except ValueError as e:                 # events that do not make a match
