@@ -2,6 +2,7 @@
 // leaving, the standings with their tie-breaks, every round's games (each table to
 // watch while it is played, to replay once over), the pot and the prizes -- and the
 // person's own game: when the round pairs them, the page takes them to its table.
+import { refreshMe } from "/static/account.js";
 import { getLang, t } from "/static/i18n.js";
 import { api } from "/static/lobby.js";
 
@@ -69,11 +70,20 @@ function drawStandings(view) {
   const arena = view.kind === "arena";
   const paid = view.standings.some((x) => x.prize > 0);     // the prizes' column once paid
   const head = $("tourney-head");
+  // a short heading, its meaning in an abbr's title (and, for the tie-breaks, a legend)
+  const long = (key) => (t(`${key}_long`) === `${key}_long` ? "" : t(`${key}_long`));
   head.replaceChildren(...["rank_col_place", "rank_col_name", "tourney_col_points",
     ...(arena ? ["tourney_col_games", "tourney_col_wins", "tourney_col_fire"]
       : ["tourney_col_buchholz", "tourney_col_sb", "series_col_difference"]),
-    ...(paid ? ["tourney_col_prize"] : [])].map((key) => Object.assign(document.createElement("th"), {
-    textContent: t(key), title: t(`${key}_long`) === `${key}_long` ? "" : t(`${key}_long`) })));
+    ...(paid ? ["tourney_col_prize"] : [])].map((key) => {
+    const th = document.createElement("th");
+    th.append(long(key) ? Object.assign(document.createElement("abbr"), { textContent: t(key), title: long(key) }) : t(key));
+    return th;
+  }));
+  const legend = $("tourney-legend");
+  legend.hidden = arena;
+  legend.textContent = arena ? "" : ["tourney_col_buchholz", "tourney_col_sb"]
+    .map((key) => `${t(key)}: ${long(key)}`).join(" · ");
   const body = $("tourney-rows");
   body.replaceChildren();
   for (const s of view.standings) {
@@ -152,6 +162,11 @@ function draw(view) {
   $("tourney-entrants").textContent = view.status === "open"
     ? view.entrants.map((e) => e.name).join(", ") : "";
   $("tourney-go").hidden = !view.table;
+  // a finished tournament to keep: every game and the result (tute verify), or its games
+  const file = `/api/tourneys/${encodeURIComponent(view.id)}/export`;
+  $("tourney-export").hidden = view.status !== "over";
+  $("tourney-export-json").href = file;
+  $("tourney-export-tpn").href = `${file}?format=tpn`;
   drawStandings(view);
   drawRounds(view);
 }
@@ -166,7 +181,10 @@ async function refresh(id, auto) {
     entered.add(view.table.id);
     goPlay();
   }
-  if (view.status === "over" || view.status === "cancelled") stopPolling();
+  if (view.status === "over" || view.status === "cancelled") {
+    stopPolling();
+    refreshMe();                     // the prizes paid, or the fees back: the header's chips
+  }
 }
 
 function stopPolling() { if (timer) { clearInterval(timer); timer = null; } }
@@ -180,6 +198,8 @@ export async function openTourney(id) {
   stopPolling();
   if (view.status === "open" || view.status === "running") {
     timer = setInterval(() => refresh(id, true), 3000);
+  } else if (wired && wired.loggedIn()) {
+    refreshMe();                     // back from its last game: the prize in the header
   }
 }
 
@@ -194,13 +214,32 @@ async function change(path, body = {}) {
   if (!shown) return;
   try {
     draw({ ...(await api(`/api/tourneys/${encodeURIComponent(shown.id)}/${path}`, body)), now: shown.now });
+    refreshMe();                     // the entry fee paid, or given back: the header's chips
   } catch (e) { wired.say(e.message); }
+}
+
+// a tournament's table says so: "Torneo Copa · ronda 2" (its name asked once)
+const names = new Map();    // tournament id -> {name, kind}, or null while asked
+function tourneyAt(here) {
+  const at = $("tourney-at");
+  const known = here ? names.get(here.id) : null;
+  at.hidden = !known;
+  if (here && known === undefined) {
+    names.set(here.id, null);
+    api(`/api/tourneys/${encodeURIComponent(here.id)}`)
+      .then((v) => { names.set(here.id, { name: v.name, kind: v.kind }); tourneyAt(here); })
+      .catch(() => names.delete(here.id));
+  }
+  if (!known) return;
+  at.textContent = t(known.kind === "arena" ? "tourney_at_arena" : "tourney_at",
+    { name: known.name, round: here.round });
 }
 
 // at a tournament's table, its game over: back to the tournament's page
 export function tourneyAfter(info, watching) {
   const here = info && info.tourney;
   $("tourney-see").hidden = watching || !here;
+  tourneyAt(here);
   return Boolean(here);
 }
 
