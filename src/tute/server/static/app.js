@@ -320,6 +320,7 @@ function handle(msg) {
     const same = msg.view && JSON.stringify(msg.view.names) === JSON.stringify(before.names);
     const after = { ...before, to_act: null, phase: "over", match: same ? msg.view.match : before.match };
     renderCount(before, ev.result, after);
+    if (ev.kind === "match_over") renderGains(session ? session.seat : null, tableInfo, null);  // practice: said
     renderScore(after);                          // the tally counts this hand at once
     $("count-box").hidden = false;
     $("count-ok").hidden = ev.kind === "match_over";

@@ -157,7 +157,10 @@ export function renderTables(tables, join, watch) {
     const mark = (cls, text) => head.append(" ", Object.assign(document.createElement("span"),
       { className: cls, textContent: text }));
     if (tb.suggested) mark("suggested-mark", t("suggested"));   // nearest in skill (openskill)
-    if (tb.competitive) {
+    if (tb.competitive && tb.practice) {     // its match is practice: nothing is bet, and why
+      mark("practice-mark", t("practice_mark"));
+      head.lastChild.title = t(`practice_${tb.practice === "address_unknown" ? "address_unknown" : "same_address"}`);
+    } else if (tb.competitive) {
       mark("competitive-mark", tb.bet ? t("competitive_bet", { bet: tb.bet }) : t("competitive_mark"));
     }
     if (tb.spectators) mark("watchers-mark", t("watchers_n", { n: tb.spectators }));

@@ -8,12 +8,19 @@ const $ = (id) => document.getElementById(id);
 export const number = (n) => new Intl.NumberFormat(document.documentElement.lang).format(n);
 const signed = (n) => `${n > 0 ? "+" : n < 0 ? "−" : ""}${number(Math.abs(n))}`;
 
-// "Apuesta 50 · Bote 150": under the score while a competitive match is on
+// why a competitive table's match is practice (two people at one address...)
+const practiceWhy = (info) => t(`practice_${info.practice === "address_unknown" ? "address_unknown" : "same_address"}`);
+
+// "Apuesta 50 · Bote 150": under the score while a competitive match is on; where the
+// match is practice, why (for the whole match, not a message that fades)
 export function renderStake(info) {
   const box = $("stake");
-  const on = Boolean(info && info.competitive && info.pot > 0 && info.status !== "open");
+  const practice = Boolean(info && info.competitive && info.practice);
+  const on = practice || Boolean(info && info.competitive && info.pot > 0 && info.status !== "open");
   box.hidden = !on;
-  box.textContent = on ? t("stake_line", { bet: number(info.bet), pot: number(info.pot) }) : "";
+  box.classList.toggle("practice", practice);
+  box.textContent = practice ? practiceWhy(info)
+    : on ? t("stake_line", { bet: number(info.bet), pot: number(info.pot) }) : "";
 }
 
 // who took what from the match, a row per person, and this page's new balance
@@ -21,6 +28,12 @@ export function renderStake(info) {
 export function renderGains(seat, info, me) {
   const old = $("count").querySelector("[data-gains]");
   if (old) old.remove();
+  if (info && info.competitive && info.practice) {     // the count says nothing moved
+    const note = el("p", "count-note practice", t("practice_count"));
+    note.dataset.gains = "1";
+    $("count").append(note);
+    return;
+  }
   if (!info || !info.gains || !info.gains.length) return;
   const box = el("div", "gains");
   box.dataset.gains = "1";
