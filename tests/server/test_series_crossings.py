@@ -1,7 +1,9 @@
-"""Where a duplicate series meets the site's other features (issue 46): every deal's
-kept match rebuilds from its events whoever dealt it (and so a closed series exports
-and verifies), and a series' deal cannot be annulled (seen, then dropped from the
-standings, its seed revealed)."""
+"""Where a duplicate series meets the site's other features (issue 46): "play it again
+from here" of a series' deal is as hidden as the deal itself (not a friend's private
+table to read), a friend's series table is in nobody's friends list, every deal's kept
+match rebuilds from its events whoever dealt it (and so a closed series exports and
+verifies), and a series' deal cannot be annulled (seen, then dropped from the standings,
+its seed revealed)."""
 
 from __future__ import annotations
 
@@ -74,6 +76,58 @@ def _close(s: Server, series_id: str) -> None:
     with s.lobby.store.engine.begin() as c:
         c.execute(update(series_rows).where(series_rows.c.id == series_id)
                   .values(closes=series_rows.c.opens))
+
+
+def test_a_series_deal_played_again_is_as_hidden_as_the_deal(db: str) -> None:
+    s = Server(db, robot_delay=0.0)
+    try:
+        made = SeriesBook(s.lobby.store.engine).create("habanero", 1, "mc", 1.0)
+        ana, bea = s.account("Ana"), s.account("Bea", "127.0.0.2")
+        vera = s.account("Vera", "127.0.0.3")
+        _friends(ana, bea, "Bea")
+        r = ana.post(f"/api/series/{made.id}/play")
+        assert r.status_code == 200, r.text
+        table = r.json()["id"]
+        assert _where(bea, "Ana") is None              # her series table: no friend's list
+        _automatic(ana, table)
+        game = f"{table}-1"
+
+        # Ana plays her deal again from her first decision
+        steps = ana.get(f"/api/games/{game}").json()["replay"]["steps"]
+        index = next(k for k, step in enumerate(steps[1:]) if step["move"]["seat"] == 0)
+        r = ana.post(f"/api/games/{game}/again", {"seat": 0, "hand": 1, "index": index})
+        assert r.status_code == 200, r.text
+        again = r.json()["id"]
+        assert _where(bea, "Ana") is None              # nor the table played again
+        for c in (bea, vera):
+            assert again not in {t["id"] for t in c.get("/api/tables").json()["tables"]}
+        with bea.ws(again, watch=True) as w:
+            assert until(w, lambda m: m.get("type") == "error")["key"] == "no_spectators"
+        _automatic(ana, again)
+        replayed = f"{again}-1"
+        assert ana.get(f"/api/games/{replayed}").status_code == 200     # hers
+        for who in (bea, vera):              # her friend too: the deal's cards, not yet
+            assert set(_doors(who, replayed).values()) == {404}, _doors(who, replayed)
+            r = who.post(f"/api/games/{replayed}/again",
+                         {"seat": 0, "hand": 1, "index": index})
+            assert r.status_code == 404, r.text
+
+        # played again from the hand played again: still the series' own
+        r = ana.post(f"/api/games/{replayed}/again", {"seat": 0, "hand": 1, "index": index})
+        assert r.status_code == 200, r.text
+        twice = r.json()["id"]
+        _automatic(ana, twice)
+        assert bea.get(f"/api/games/{twice}-1").status_code == 404
+
+        # Bea plays the deal: what Ana played again opens to her, not to Vera
+        _play_out(bea, made.id)
+        assert bea.get(f"/api/games/{replayed}").status_code == 200
+        assert bea.get(f"/api/games/{twice}-1/record.tute").status_code == 200
+        assert set(_doors(vera, replayed).values()) == {404}
+        _close(s, made.id)                   # the series closed: to everyone
+        assert vera.get(f"/api/games/{replayed}").status_code == 200
+    finally:
+        s.stop()
 
 
 def test_every_deal_of_a_closed_series_replays_and_exports(db: str, tmp_path: Path) -> None:

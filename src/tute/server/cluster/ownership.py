@@ -281,7 +281,8 @@ class Ownership:
         """The site's open and playing tables: this process's, then the others'."""
         return [*self.lobby.listing(),
                 *(dict(e["row"]) for t, e in self.remote.items()
-                  if t not in self.lobby.tables and e["row"].get("series") is None)]
+                  if t not in self.lobby.tables and e["row"].get("series") is None
+                  and not e["door"].get("unlisted"))]
 
     def doors(self) -> list[Door]:
         """The doors of the tables other processes hold (:mod:`tute.server.social.doors`)."""

@@ -21,23 +21,24 @@ from tute.server.site.series import SeriesBook, SeriesError
 from tute.server.social.chat import ChatError
 from tute.server.social.doors import Door, Social
 from tute.server.social.moderation import account_of_author
-from tute.server.tables.kept import KeptError, parse_game_id, replay_hand
+from tute.server.tables.kept import KeptDoor, KeptError, parse_game_id, replay_hand
 from tute.server.wire.edge import client_address
 from tute.server.wire.protocol import AvatarBody, BlockBody, Credentials, decode_body
 
 
 def may_see(site: Site, social: Social, request: Request, table_id: str,
-            number: int) -> None:
+            number: int) -> KeptDoor:
     """A kept match of a private table: only for who could sit or watch there (anyone
-    else is told there is no such game).  A duplicate series' deal, while the series
-    runs: only for who has finished that deal; once it closes, for everyone (its
-    export holds every play)."""
+    else is told there is no such game).  A duplicate series' deal (or one played again
+    from one of its decisions), while the series runs: only for who played that match
+    or has finished that deal -- not the host's friends nor the invited; once it closes,
+    for everyone (its export holds every play).  The match's door."""
     door = site.kept.door(table_id, number)
-    if not door.private:
-        return
+    if not door.private and door.series is None:
+        return door
     person = site.account(request)
     if person is not None and person.id in door.players:
-        return
+        return door
     if door.series is not None:
         book = SeriesBook(site.store.engine)
         try:
@@ -45,13 +46,14 @@ def may_see(site: Site, social: Social, request: Request, table_id: str,
         except SeriesError as e:
             raise KeptError("no_such_game") from e
         if s.status(time.time()) == "closed":
-            return                           # the series' plays are public once it closes
+            return door                      # the series' plays are public once it closes
         if person is None or not book.finished(s.id, person.id, door.series_deal):
             raise KeptError("no_such_game")
-        return
+        return door
     if not social.may_sit(Door(table_id, True, door.invited, door.host, door.players,
                                "", "over", False), person, None):
         raise KeptError("no_such_game")
+    return door
 
 
 def routes(site: Site, social: Social) -> list[BaseRoute]:

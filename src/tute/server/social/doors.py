@@ -44,12 +44,13 @@ class Door:
     variant: str
     status: str
     spectators: bool
+    unlisted: bool = False               # a series' (or a series' deal played again)
 
     def json(self) -> dict[str, Any]:
         return {"id": self.id, "private": self.private, "invited": sorted(self.invited),
                 "host": self.host, "accounts": sorted(self.accounts),
                 "variant": self.variant, "status": self.status,
-                "spectators": self.spectators}
+                "spectators": self.spectators, "unlisted": self.unlisted}
 
     @classmethod
     def of_json(cls, data: dict[str, Any]) -> Door:
@@ -57,14 +58,16 @@ class Door:
                    frozenset(int(a) for a in data["invited"]),
                    None if data["host"] is None else int(data["host"]),
                    frozenset(int(a) for a in data["accounts"]), str(data["variant"]),
-                   str(data["status"]), bool(data["spectators"]))
+                   str(data["status"]), bool(data["spectators"]),
+                   bool(data.get("unlisted", False)))
 
 
 def door_of(table: TableRuntime) -> Door:
     return Door(table.id, table.options.private, frozenset(table.invited),
                 table.host_account(),
                 frozenset(r.account for r in table.seats.values() if r.account is not None),
-                str(table.variant), table.status, table.options.spectators)
+                str(table.variant), table.status, table.options.spectators,
+                table.unlisted)
 
 
 async def run(fn: Callable[[], T]) -> T:
@@ -116,9 +119,10 @@ class Social:
             raise TableError("private_table")
 
     def where(self, account: int) -> dict[str, Any] | None:
-        """The open or running table an account sits at (the first), if any."""
+        """The open or running table an account sits at (the first), if any -- never a
+        duplicate series' (nor one of its deals played again): nobody watches those."""
         for d in self.doors():
-            if d.status in ("open", "playing") and account in d.accounts:
+            if d.status in ("open", "playing") and account in d.accounts and not d.unlisted:
                 return {"id": d.id, "variant": d.variant, "status": d.status,
                         "spectators_allowed": d.spectators}
         return None

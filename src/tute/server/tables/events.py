@@ -110,7 +110,8 @@ class Staged(TableEvent, frozen=True, tag="staged"):
     """The match's first hand dealt as a kept hand was and played as it was up to one of
     its decisions, for a person to play it again from there ("jugar de nuevo desde
     aquí"): the deal, the actions before the decision (seat, action), and where it came
-    from (the kept match's id, the hand, the trick)."""
+    from (the kept match's id, the hand, the trick; ``series``: the duplicate series
+    whose deal ``series_deal`` it is -- kept as hidden as the deal itself)."""
 
     hands: tuple[tuple[str, ...], ...]
     turn_up: str | None
@@ -120,6 +121,8 @@ class Staged(TableEvent, frozen=True, tag="staged"):
     game: str
     hand: int
     trick: int
+    series: str | None = None
+    series_deal: int = 0
 
 
 class Acted(TableEvent, frozen=True, tag="action"):

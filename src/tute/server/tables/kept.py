@@ -55,8 +55,10 @@ def parse_game_id(text: str) -> tuple[str, int]:
 class KeptDoor:
     """Who may see a kept match: everyone, unless its table was private then -- the
     table's host, the invited, the host's friends (the caller knows them) and whoever
-    played it.  A duplicate series' match also names its series and deal: the caller
-    keeps it from whoever has not played that deal while the series runs."""
+    played it.  A duplicate series' match also names its series and deal -- and so does
+    a series' deal played again from one of its decisions, at a table of its own or
+    again from that: the caller keeps it from whoever has not played that deal while
+    the series runs."""
 
     private: bool
     host: int | None                       # the host's account
@@ -75,9 +77,12 @@ class Kept:
         s = self.summary(table_id, number)
         with self.engine.connect() as c:
             rows = c.execute(select(events.c.kind, events.c.data)
-                             .where(events.c.table_id == table_id,
-                                    events.c.kind.in_(("options", "invite")),
-                                    events.c.seq < s["first_seq"])
+                             .where(events.c.table_id == table_id, or_(
+                                 events.c.kind.in_(("options", "invite"))
+                                 & (events.c.seq < s["first_seq"]),
+                                 (events.c.kind == "staged")
+                                 & (events.c.seq >= s["first_seq"])
+                                 & (events.c.seq <= s["last_seq"])))
                              .order_by(events.c.seq)).all()
             host_key = c.execute(select(tables.c.host)
                                  .where(tables.c.id == table_id)).scalar()
@@ -96,6 +101,9 @@ class Kept:
             if kind == "options":
                 private = bool(d.get("private", False))     # as it was for this match
                 series, deal = d.get("series"), int(d.get("series_deal", 0))
+            elif kind == "staged":                # a hand played again: a series' deal?
+                if d.get("series") is not None:
+                    series, deal = d["series"], int(d.get("series_deal", 0))
             elif "account" in d:
                 invited.add(int(d["account"]))
         return KeptDoor(private, None if host is None else int(host), frozenset(invited),

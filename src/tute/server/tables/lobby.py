@@ -288,9 +288,10 @@ class Lobby:
 
     def listing(self) -> list[dict[str, Any]]:
         """The tables a person may join or watch: open and playing ones (not a
-        duplicate series' own: nobody joins or watches those)."""
+        duplicate series' own, nor one of its deals played again: nobody joins or
+        watches those)."""
         return [t.summary() for t in self.tables.values()
-                if t.status in ("open", "playing") and t.options.series is None]
+                if t.status in ("open", "playing") and not t.unlisted]
 
     def seated(self, player: str | None) -> list[dict[str, Any]]:
         """Where a person sits now (unfinished tables, and finished ones still here)."""

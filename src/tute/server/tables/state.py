@@ -35,7 +35,6 @@ from tute.server.tables.events import (
     Invited,
     MatchEnded,
     OptionsSet,
-    Practice,
     Said,
     Seated,
     SeatGain,
@@ -68,7 +67,6 @@ class TableState:
     automatic: set[int] = field(default_factory=set)        # people's seats a robot plays
     abandoned: set[int] = field(default_factory=set)        # who left the running match
     practice: bool = False            # the running match counts for nothing
-    practice_why: str | None = None   # and why (``Practice``): said until the next start
     escrow: str = ""                  # the running match's escrow (ledger.escrow's match)
     editing: bool = False             # the host has the options open
     pot: int = 0                      # the running (or last) match's bets together
@@ -77,6 +75,7 @@ class TableState:
     client_seeds: dict[int, tuple[str, int]] = field(default_factory=dict)  # for it: seed, event
     revealed: tuple[str, str] | None = None       # the last ended hand's commitment and seed
     history: list[dict[str, Any]] = field(default_factory=list)   # public, for pages
+    series_again: str | None = None   # a series' deal played again here: that series
 
 
 def seat_row(e: Seated) -> SeatRow:
@@ -165,12 +164,15 @@ def hand_end(state: TableState, match: Match) -> tuple[TableEvent, Match]:
 
 
 def stage(variant: Variant, deal: Deal, before: Sequence[tuple[int, Action]], game: str,
-          hand: int, trick: int) -> Staged:
-    """The ``staged`` event of a kept hand played again from one of its decisions."""
+          hand: int, trick: int, series: str | None = None, series_deal: int = 0
+          ) -> Staged:
+    """The ``staged`` event of a kept hand played again from one of its decisions
+    (``series``: a duplicate series' deal ``series_deal``)."""
     return Staged(tuple(tuple(str(c) for c in h) for h in deal.hands),
                   None if deal.turn_up is None else str(deal.turn_up),
                   tuple(str(c) for c in deal.stock), deal.dealer,
-                  tuple((s, str(a)) for s, a in before), game, hand, trick)
+                  tuple((s, str(a)) for s, a in before), game, hand, trick, series,
+                  series_deal)
 
 
 def staged_game(variant: Variant, e: Staged) -> Game:
@@ -242,7 +244,6 @@ def apply(state: TableState, seq: int, event: TableEvent) -> None:
             state.pending = None
         _committing(state, seq, event.commitment, event.next_seed)
         state.practice = event.practice
-        state.practice_why = None
         state.abandoned = set()
         state.escrow = escrow_name(state.matches, event.escrow)
         state.gains = []
@@ -253,6 +254,8 @@ def apply(state: TableState, seq: int, event: TableEvent) -> None:
         if m is None or m.hand_number != 1 or m.game.history:
             raise ValueError(f"event {seq}: a staged hand not first in its match")
         state.match = Match(state.options.variant, seed=m.seed, first_game=staged_game(state.options.variant, event))
+        if event.series is not None:
+            state.series_again = event.series        # hidden from then on
     elif isinstance(event, Acted):
         if m is None:
             raise ValueError(f"event {seq}: an action before the match started")
@@ -274,8 +277,6 @@ def apply(state: TableState, seq: int, event: TableEvent) -> None:
         after = m.copy()
         after.annul()
         state.match = after
-    elif isinstance(event, Practice):
-        state.practice_why = event.why
     elif isinstance(event, Settled):
         state.gains = list(event.gains)
     elif isinstance(event, Invited):

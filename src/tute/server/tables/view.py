@@ -115,6 +115,12 @@ class TableView:
             return "open"
         return "over" if self.match.is_over else "playing"
 
+    @property
+    def unlisted(self) -> bool:
+        """A duplicate series' table, or one where a series' deal is played again: in
+        nobody's list of tables, not even as where a friend sits."""
+        return self.options.series is not None or self.state.series_again is not None
+
     def robots(self) -> set[int]:
         return {s for s, r in self.seats.items() if r.kind == "robot"}
 
@@ -159,9 +165,6 @@ class TableView:
                 "annul": self.annulment.open_vote(), "automatic": sorted(self.automatic),
                 "rematch": self.rematch.open_vote(),
                 "editing": self.editing, "pot": self.state.pot,
-                # a competitive table's match played as practice, and why (the lobby
-                # line, the table and the count say so): from its start to the next
-                "practice": self.state.practice_why if self.state.practice else None,
                 "gains": [{"seat": g.seat, "chips": g.chips, "xp": g.xp}
                           for g in self.state.gains],
                 "bots": self.options.bots,
