@@ -35,6 +35,7 @@ from tute.server.tables.events import (
     Invited,
     MatchEnded,
     OptionsSet,
+    Practice,
     Said,
     Seated,
     SeatGain,
@@ -67,6 +68,7 @@ class TableState:
     automatic: set[int] = field(default_factory=set)        # people's seats a robot plays
     abandoned: set[int] = field(default_factory=set)        # who left the running match
     practice: bool = False            # the running match counts for nothing
+    practice_why: str | None = None   # and why (``Practice``): said until the next start
     escrow: str = ""                  # the running match's escrow (ledger.escrow's match)
     editing: bool = False             # the host has the options open
     pot: int = 0                      # the running (or last) match's bets together
@@ -244,6 +246,7 @@ def apply(state: TableState, seq: int, event: TableEvent) -> None:
             state.pending = None
         _committing(state, seq, event.commitment, event.next_seed)
         state.practice = event.practice
+        state.practice_why = None
         state.abandoned = set()
         state.escrow = escrow_name(state.matches, event.escrow)
         state.gains = []
@@ -277,6 +280,8 @@ def apply(state: TableState, seq: int, event: TableEvent) -> None:
         after = m.copy()
         after.annul()
         state.match = after
+    elif isinstance(event, Practice):
+        state.practice_why = event.why
     elif isinstance(event, Settled):
         state.gains = list(event.gains)
     elif isinstance(event, Invited):

@@ -165,6 +165,9 @@ class TableView:
                 "annul": self.annulment.open_vote(), "automatic": sorted(self.automatic),
                 "rematch": self.rematch.open_vote(),
                 "editing": self.editing, "pot": self.state.pot,
+                # a competitive table's match played as practice, and why (the lobby
+                # line, the table and the count say so): from its start to the next
+                "practice": self.state.practice_why if self.state.practice else None,
                 "gains": [{"seat": g.seat, "chips": g.chips, "xp": g.xp}
                           for g in self.state.gains],
                 "bots": self.options.bots,
