@@ -23,6 +23,7 @@ from browser_kit import (
     needs_chromium,
     register,
     shot,
+    wait_until,
 )
 from server_harness import Server
 from tourney_kit import check_tourney, play_tourney
@@ -93,6 +94,10 @@ def test_a_person_plays_a_tournament_in_the_browser(server: Server) -> None:
         assert "terminado" in page.inner_text("#tourney-state")
         for th in threads:
             th.join(120)
+        # the prize (or nothing) in the header's chips without a reload
+        chips = page.request.get(f"http://127.0.0.1:{server.port}/api/me").json()["chips"]
+        wait_until(page, "document.getElementById('me-chips').textContent"
+                         f".replace(/\\D/g, '') === '{chips}'")
         rows = page.query_selector_all("#tourney-rows tr")
         assert len(rows) == 3
         assert "Ana" in page.inner_text("#tourney-rows tr.mine")
