@@ -833,8 +833,9 @@ def test_a_join_and_leave_storm_on_sqlite_never_answers_500(tmp_path: Path) -> N
 
 def test_an_entry_locked_out_for_long_is_refused_in_words(
         book: TourneyBook, db: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Where the write lock stays held past every try, the entry is refused as "the
-    server is busy, try again" (a StoreError: 503), nothing written."""
+    """Where the write lock stays held past every try, the entry (and an arena's mark
+    of who waits on its page) is refused as "the server is busy, try again" (a
+    StoreError: 503), nothing written."""
     import sqlite3
 
     from tute.server.site import tourneyrows
@@ -850,6 +851,8 @@ def test_an_entry_locked_out_for_long_is_refused_in_words(
         monkeypatch.setattr(tourneyrows, "BUSY_TRIES", 1)
         with pytest.raises(StoreError) as refused:
             book.join(t, 7, "Ana", time.time())
+        with pytest.raises(StoreError):               # an arena's "on its page" too
+            book.seen(t.id, 7, time.time())
         assert refused.value.key == "store_busy" and refused.value.localized("es")
     finally:
         other.execute("ROLLBACK")

@@ -205,10 +205,9 @@ class TourneyBook:
 
     def seen(self, tourney_id: str, account: int, now: float) -> None:
         """An arena's entrant is on its page now (waiting to be paired)."""
-        with self.engine.begin() as c:
-            c.execute(update(entries).where(entries.c.tourney_id == tourney_id,
-                                            entries.c.account_id == account)
-                      .values(seen=int(now)))
+        written(self.engine, lambda c: c.execute(update(entries).where(
+            entries.c.tourney_id == tourney_id, entries.c.account_id == account)
+            .values(seen=int(now))))
 
     def _refund(self, c: Connection, t: Tourney, account: int, ticket: str) -> None:
         if t.fee:
