@@ -602,6 +602,11 @@ def _cmd_series(args: argparse.Namespace) -> int:
         store.close()
 
 
+def _counted(n: int, thing: str) -> str:
+    """ "1 Swiss round", "5 Swiss rounds" (the admin commands speak English)."""
+    return f"{n} {thing}" + ("" if n == 1 else "s")
+
+
 def _cmd_tourney(args: argparse.Namespace) -> int:
     """``tute admin tourney new|list``: announce a Swiss tournament, or list them."""
     import time
@@ -621,8 +626,8 @@ def _cmd_tourney(args: argparse.Namespace) -> int:
             except TuteError as e:
                 print(f"tute: {e.localized(args.lang)}", file=sys.stderr)
                 return 2
-            what = f"an arena of {t.minutes} minutes" if t.minutes else \
-                f"{t.rounds} Swiss rounds"
+            what = f"an arena of {_counted(t.minutes, 'minute')}" if t.minutes else \
+                f"{_counted(t.rounds, 'Swiss round')}"
             print(f"tute: tournament {t.id}: {t.name}, {what} of "
                   f"{t.variant}, entry {t.fee} chips, starts "
                   f"{time.strftime('%Y-%m-%d %H:%M', time.gmtime(t.starts))} UTC")

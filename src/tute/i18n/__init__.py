@@ -91,6 +91,38 @@ def plural(template: str, params: Mapping[str, object]) -> str:
     return _PLURAL.sub(choose, template)
 
 
+# a preposition before an article, as the language writes it: "en vez del as", not "en
+# vez de el as" -- where a parameter (a card's name, "el as de oros") begins with the
+# article after a preposition of the message; the page does the same with the same
+# table (static/i18n.js)
+_IT_ARTICLES: Final = {"il": "l", "lo": "llo", "la": "lla", "i": "i", "gli": "gli",
+                       "le": "lle", "l'": "ll'"}
+CONTRACTIONS: Final[dict[str, dict[str, str]]] = {
+    "es": {"de el": "del", "a el": "al"},
+    "pt": {f"{p} {a}": f"{stem}{a}" for p, stem in (("de", "d"), ("em", "n"), ("por", "pel"))
+           for a in ("o", "a", "os", "as")},
+    "it": {f"{p} {a}": f"{stem}{end}"
+           for p, stem in (("di", "de"), ("a", "a"), ("da", "da"), ("in", "ne"), ("su", "su"))
+           for a, end in _IT_ARTICLES.items()},
+}
+_JOIN: Final = "\x00"           # where a parameter begins, while a message is made
+_JOINING: Final = {
+    lang: re.compile(r"(?<![\w'])(" + "|".join(
+        re.escape(k.replace(" ", " " + _JOIN)) + ("" if k.endswith("'") else r"(?![\w'])")
+        for k in sorted(table, key=len, reverse=True)) + ")")
+    for lang, table in CONTRACTIONS.items()}
+
+
+def contract(text: str, lang: str) -> str:
+    """``text`` with a preposition and the article that begins a parameter after it
+    (marked by ``_JOIN``) joined as ``lang`` writes them, and the marks taken out."""
+    pattern = _JOINING.get(lang)
+    if pattern is not None and _JOIN in text:
+        table = CONTRACTIONS[lang]
+        text = pattern.sub(lambda m: table[m.group(1).replace(_JOIN, "")], text)
+    return text.replace(_JOIN, "")
+
+
 def render(key: str, params: Mapping[str, object], lang: str = "en") -> str:
     """The message ``key`` in ``lang`` with its parameters filled in (English where the
     language lacks it, the key where every language does); a parameter that is itself a
@@ -113,7 +145,9 @@ def render(key: str, params: Mapping[str, object], lang: str = "en") -> str:
             words[name] = say(lang)
         else:
             words[name] = value
+    if lang in CONTRACTIONS:                      # where a parameter begins
+        words = {k: f"{_JOIN}{w}" if isinstance(w, str) else w for k, w in words.items()}
     try:
-        return template.format(**words)
+        return contract(template.format(**words), lang)
     except (KeyError, IndexError, ValueError):
         return template

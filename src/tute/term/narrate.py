@@ -42,11 +42,14 @@ def said(style: Style, key: str, seat: int | None, you: int | None, **params: ob
 
 def said_of_side(style: Style, key: str, v: Variant, winner: int, you: int | None,
                  **params: object) -> str:
-    """A message about a side: "ganas" when it is ``you`` alone, "ganáis" for your pair."""
+    """A message about a side: "ganas" when it is ``you`` alone, "ganáis" for your pair,
+    "Ana + Lucía ganan" for another pair (the plural: ``KEY_pair``)."""
     if you is not None and you >= 0 and winner == v.side_of(you):
         form = f"{key}_us" if v.partnerships else f"{key}_you"
         if form in MESSAGES:
             return style.t(form, **params)
+    if v.partnerships and f"{key}_pair" in MESSAGES:
+        return style.t(f"{key}_pair", **params)
     return style.t(key, **params)
 
 

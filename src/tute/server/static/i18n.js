@@ -19,11 +19,33 @@ const plural = (text, params) => text.replace(
   /\{(\w+), plural, one \{([^{}]*)\} other \{([^{}]*)\}\}/g,
   (_, k, one, other) => (params[k] === 1 ? one : other).replace(/#/g, String(params[k])));
 
+// a preposition before the article that begins a parameter, as the language writes it:
+// "troca o 7 pelo ás", not "por o ás" (the same table as tute.i18n.CONTRACTIONS)
+const IT_ARTICLES = { il: "l", lo: "llo", la: "lla", i: "i", gli: "gli", le: "lle", "l'": "ll'" };
+const CONTRACTIONS = {
+  es: { "de el": "del", "a el": "al" },
+  pt: Object.fromEntries([["de", "d"], ["em", "n"], ["por", "pel"]].flatMap(([p, stem]) =>
+    ["o", "a", "os", "as"].map((a) => [`${p} ${a}`, `${stem}${a}`]))),
+  it: Object.fromEntries([["di", "de"], ["a", "a"], ["da", "da"], ["in", "ne"], ["su", "su"]]
+    .flatMap(([p, stem]) => Object.entries(IT_ARTICLES).map(([a, end]) => [`${p} ${a}`, `${stem}${end}`]))),
+};
+const JOIN = "\u0000";                    // where a parameter begins, while a text is made
+const JOINING = Object.fromEntries(Object.entries(CONTRACTIONS).map(([code, table]) => [code,
+  new RegExp(`(?<![\\p{L}\\d_'])(${Object.keys(table).sort((a, b) => b.length - a.length)
+    .map((k) => k.replace(" ", ` ${JOIN}`) + (k.endsWith("'") ? "" : "(?![\\p{L}\\d_'])")).join("|")})`, "gu")]));
+function contract(text) {
+  const pattern = JOINING[lang];
+  if (pattern && text.includes(JOIN)) {
+    text = text.replace(pattern, (m) => CONTRACTIONS[lang][m.replace(JOIN, "")]);
+  }
+  return text.replaceAll(JOIN, "");
+}
+
 // a key's text with its parameters; the key itself where the catalog lacks it (a test
 // reads the page for keys and English words that do not belong there)
 export function t(key, params = {}) {
-  return plural((TEXT[lang] || {})[`web_${key}`] || key, params)
-    .replace(/\{(\w+)\}/g, (_, k) => String(params[k]));
+  return contract(plural((TEXT[lang] || {})[`web_${key}`] || key, params)
+    .replace(/\{(\w+)\}/g, (_, k) => (typeof params[k] === "string" ? JOIN : "") + String(params[k])));
 }
 
 export const suitName = (letter) => t(`suit_${letter}`);

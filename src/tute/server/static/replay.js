@@ -44,6 +44,7 @@ async function load(hand, at = 0) {
   $("table").hidden = $("replay-head").hidden = $("review").hidden = false;
   if (opening) $("message").textContent = "";       // a bad file's words, gone
   data = body;
+  for (const v of data.replay.steps) v.reader = readerSeat(v.names);
   step = at < 0 ? data.replay.steps.length - 1 : at;
   if (opening) reviewGame(data.game.file);  // a file's match: its analysis by its name
   reviewHand(data.replay);   // first: the last hand's analysis is not drawn here
@@ -61,9 +62,14 @@ function head() {
   const v = data.replay.steps[0];
   let end = t(g.status === "unfinished" ? "open_unfinished" : "replay_annulled");
   if (g.status !== "annulled" && g.result.winner !== null && g.result.winner !== undefined) {
-    const who = v.partnerships ? sideName({ ...v, names: g.names, seat: null }, g.result.winner)
-      : shortName(g.names[g.result.winner] || "");
-    end = t("match_won", { name: who });
+    const w = g.result.winner;                 // "Ana gana", "Ana + Lucía ganan", "Ganas"
+    const reader = readerSeat(g.names);
+    const mine = reader !== null && (v.partnerships ? reader % 2 : reader) === w;
+    const key = mine ? (v.partnerships ? "match_won_us" : "match_won_you")
+      : (v.partnerships ? "match_won_pair" : "match_won");
+    const who = v.partnerships ? sideName({ ...v, names: g.names, seat: null }, w)
+      : shortName(g.names[w] || "");
+    end = t(key, { name: who, score: "" }).replace(/\s+([!.]?)$/, "$1").trim();
   }
   $("game-facts").textContent = `${when} · ${names} · ${end}`;
   $("download").href = `/api/games/${encodeURIComponent(gameId)}/record.tute`;
@@ -72,21 +78,30 @@ function head() {
   document.title = `${$("game-title").textContent} · Tute`;
 }
 
+// the seat a record of ``tute play`` calls "Tú" ("You"...: tute.term.narrate.YOU): the
+// person who saved it, whose moves are told in the second person ("Juegas", not "Tú juega")
+const READERS = ["Tú", "Você", "Tu", "You"];
+function readerSeat(names) {
+  const s = (names || []).findIndex((n) => READERS.includes(n));
+  return s < 0 ? null : s;
+}
+
 // what the step's move was, in words
 function moveWords(v) {
   const m = v.move;
-  if (!m) return t("replay_deal", { name: shortName(v.names[v.dealer] || "") });
+  if (!m) return t(v.dealer === v.reader ? "replay_deal_you" : "replay_deal", { name: shortName(v.names[v.dealer] || "") });
   const name = shortName(v.names[m.seat] || "");
   const a = m.action;
-  if (/^[A2-9SCR][oceb]$/.test(a)) return t("replay_play", { name, card: cardWords(a) });
-  if (a === "40") return t("announce_forty", { name });
-  if (/^20[oceb]$/.test(a)) return t("announce_twenty", { name, suit: suitName(a[2]) });
-  if (a === "tute") return t("announce_tute", { name });
-  if (a === "swap") return t("replay_swap", { name });
-  if (a.startsWith("bid ")) return t("announce_bid", { name, points: a.slice(4) });
-  if (a === "pass") return t("announce_pass", { name });
-  if (a.startsWith("trump ")) return t("announce_trump", { name, suit: suitName(a.slice(6)) });
-  if (a.startsWith("manilla ")) return t("announce_manilla", { name, suit: suitName(a.slice(8)) });
+  const say = (key, params = {}) => t(m.seat === v.reader ? `${key}_you` : key, { name, ...params });
+  if (/^[A2-9SCR][oceb]$/.test(a)) return say("replay_play", { card: cardWords(a) });
+  if (a === "40") return say("announce_forty");
+  if (/^20[oceb]$/.test(a)) return say("announce_twenty", { suit: suitName(a[2]) });
+  if (a === "tute") return say("announce_tute");
+  if (a === "swap") return say("replay_swap");
+  if (a.startsWith("bid ")) return say("announce_bid", { points: a.slice(4) });
+  if (a === "pass") return say("announce_pass");
+  if (a.startsWith("trump ")) return say("announce_trump", { suit: suitName(a.slice(6)) });
+  if (a.startsWith("manilla ")) return say("announce_manilla", { suit: suitName(a.slice(8)) });
   return a;
 }
 

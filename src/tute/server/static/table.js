@@ -47,6 +47,10 @@ export const shortName = (name) => name.replace(/ \(robot\)$/, "");
 
 export function sideOf(v, seat) { return v.partnerships ? seat % 2 : seat; }
 export const watching = (v) => v.seat === null || v.seat === undefined;   // a spectator, a replay
+// the side told in the second person: the seat's, or a replay's reader's (v.reader: the
+// seat a record of ``tute play`` calls "Tú"); null for a spectator
+const readerSide = (v) => (!watching(v) ? sideOf(v, v.seat)
+  : v.reader !== null && v.reader !== undefined ? sideOf(v, v.reader) : null);
 export function sideName(v, side) {
   const n = (s) => shortName(v.names[s]);
   if (!v.partnerships) return side === v.seat ? t("you_named", { name: n(side) }) : n(side);
@@ -194,7 +198,8 @@ export function renderTrick(v, cards, winner, closed) {
   const caption = $("caption");
   caption.textContent = "";
   if (closed && winner !== null && winner !== undefined) {
-    caption.textContent = winner === v.seat ? t("trick_to_you") : t("trick_to", { name: shortName(v.names[winner]) });
+    const yours = winner === v.seat || (watching(v) && winner === v.reader);   // "Baza para Tú": no
+    caption.textContent = yours ? t("trick_to_you") : t("trick_to", { name: shortName(v.names[winner]) });
     box.append(el("p", "trick-winner", caption.textContent));
     box.dataset.to = place(v, winner);
   }
@@ -264,7 +269,7 @@ export function matchOverText(v) {
   const values = figures ? figures.values : [];
   const order = [m.winner, ...[...values.keys()].filter((s) => s !== m.winner)];   // the winner's first
   const score = values.length ? order.map((s) => values[s]).join("-") : "";
-  const mine = !watching(v) && sideOf(v, v.seat) === m.winner;
+  const mine = readerSide(v) === m.winner;
   const key = mine ? (v.partnerships ? "match_won_us" : "match_won_you")
     : (v.partnerships ? "match_won_pair" : "match_won_score");
   const name = v.partnerships ? `${shortName(v.names[m.winner])} + ${shortName(v.names[m.winner + 2])}`
@@ -274,7 +279,7 @@ export function matchOverText(v) {
 
 // "Ganas la mano", "Ganáis la mano", "Ganan la mano Ada + Carmen", "Gana la mano Ada"
 function handWon(v, side) {
-  const mine = !watching(v) && sideOf(v, v.seat) === side;
+  const mine = readerSide(v) === side;
   if (mine) return t(v.partnerships ? "won_us" : "won_you");
   if (v.partnerships) return t("won_pair", { name: `${shortName(v.names[side])} + ${shortName(v.names[side + 2])}` });
   return t("won", { name: shortName(v.names[side]) });
@@ -317,7 +322,9 @@ export function renderCount(v, r, after = v) {
   const notes = [];
   if (r.void) notes.push(t("count_void"));
   if (tute) notes.push(t("count_tute", { name: sideName(v, r.tute) }));
-  if (r.capote !== null && r.capote !== undefined) notes.push(t("count_capote", { name: sideName(v, r.capote) }));
+  if (r.capote !== null && r.capote !== undefined) {    // "Ana + Lucía se llevan todas las bazas"
+    notes.push(t(v.partnerships ? "count_capote_pair" : "count_capote", { name: sideName(v, r.capote) }));
+  }
   if (r.contract && !tute) {           // (a tute decides the contract too: its note says it)
     const d = r.contract.declarer;        // what the declarer made: cards and cantes
     notes.push(t(r.contract.made ? "count_made" : "count_failed",
