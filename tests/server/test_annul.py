@@ -91,8 +91,9 @@ def test_one_person_against_robots_annuls_alone(tmp_path: Path) -> None:
 
 def test_alone_at_a_competitive_match_an_annulment_is_an_abandon(tmp_path: Path) -> None:
     """The third attack: a person alone with robots annulled every losing competitive
-    match with one vote and took the bet back.  It is an abandon now: the bet goes to
-    the bank and the abandon is counted (a practice table annuls freely, above)."""
+    match with one vote and took the bet back.  It is an abandon now, counted (a
+    practice table annuls freely, above); and since issue 46 a person alone with robots
+    bets against no one (robots bet nothing), so there is no bet to take back or lose."""
     s = Server(f"sqlite:///{tmp_path / 'lone.db'}")
     try:
         ana = s.account("Ana")
@@ -104,9 +105,9 @@ def test_alone_at_a_competitive_match_an_annulment_is_an_abandon(tmp_path: Path)
             ws.send(json.dumps({"type": "annul"}))
             until(ws, _kind("annulled"))
         me = ana.get("/api/me").json()
-        assert me["chips"] == ledger.GRANT - 100 and me["abandons"] == 1, me
+        assert me["chips"] == ledger.GRANT and me["abandons"] == 1, me
         with s.lobby.store.engine.connect() as c:
-            assert ledger.balance(c, ledger.BANK) == 100
+            assert ledger.balance(c, ledger.BANK) == 0
         assert ledger.check(s.lobby.store.engine) == []
         kinds = [e.kind for e in s.lobby.store.load(table).events]
         assert kinds[-2:] == ["abandon", "annulled"]
