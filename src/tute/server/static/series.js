@@ -111,14 +111,16 @@ function drawDeals(view) {
     const head = Object.assign(document.createElement("strong"), { textContent: t("series_deal_n", { n: p.deal }) });
     const facts = document.createElement("span");
     facts.className = "facts";
+    // alone on the deal: nobody else has played it yet, not "superas al 50 % del campo"
     facts.textContent = [t("series_your_margin", { margin: signed(p.margin) }),
-      own ? t("series_beaten", { share: percent(own.matchpoints) }) : "",
+      !others.length ? t("series_field_alone")
+        : own ? t("series_beaten", { share: percent(own.matchpoints) }) : "",
       t("series_field_n", { n: field.length })].filter(Boolean).join(" · ");
     const best = Math.max(p.margin, ...others);
     const spread = document.createElement("span");
     spread.className = "spread";
     spread.append(strip(others, p.margin),
-      others.length ? t("series_field_best", { best: signed(best), low: signed(Math.min(p.margin, ...others)) }) : t("series_field_alone"));
+      others.length ? t("series_field_best", { best: signed(best), low: signed(Math.min(p.margin, ...others)) }) : "");
     li.append(head, facts, spread, fieldList(field));
     if (p.game) {
       const a = document.createElement("a");
