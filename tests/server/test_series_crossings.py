@@ -2,14 +2,15 @@
 from here" of a series' deal is as hidden as the deal itself (not a friend's private
 table to read), a friend's series table is in nobody's friends list, every deal's kept
 match rebuilds from its events whoever dealt it (and so a closed series exports and
-verifies), and a series' deal cannot be annulled (seen, then dropped from the standings,
-its seed revealed)."""
+verifies), and a series' deal cannot be annulled nor left unfinished (seen, then dropped
+from the standings, its seed revealed)."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -193,5 +194,38 @@ def test_a_series_deal_cannot_be_annulled(db: str) -> None:
         # the deal counts: played out, in the standings
         view = ana.get(f"/api/series/{made.id}").json()
         assert view["played"] == [1] and view["standings"][0]["player"] == "Ana"
+    finally:
+        s.stop()
+
+
+def test_leaving_a_series_deal_plays_it_out_and_it_counts(db: str) -> None:
+    """Leaving is no way around the rule above: a person who saw a deal and left its
+    table had it closed as deserted, unfinished, and so out of the standings.  Now the
+    robot plays the seat to the end, and the deal counts as the person's."""
+    s = Server(db, robot_delay=0.0)
+    try:
+        made = SeriesBook(s.lobby.store.engine).create("habanero", 1, "mc", 1.0)
+        ana = s.account("Ana")
+        r = ana.post(f"/api/series/{made.id}/play")
+        assert r.status_code == 200, r.text
+        table = r.json()["id"]
+        with ana.ws(table) as w:
+            until(w, lambda m: m.get("event", {}).get("kind") == "state")
+            w.send(json.dumps({"type": "leave"}))
+            until(w, lambda m: m.get("event", {}).get("kind") == "abandon")
+        runtime = s.table(table)
+        assert not runtime.deserted()                     # not closed, unfinished
+        assert table not in s.call(s.lobby.sweep())
+        for _ in range(600):
+            if runtime.match is not None and runtime.match.is_over:
+                break
+            time.sleep(0.05)
+        assert runtime.match is not None and runtime.match.is_over
+        for _ in range(100):
+            view = ana.get(f"/api/series/{made.id}").json()
+            if view["played"] == [1]:
+                break
+            time.sleep(0.05)
+        assert view["played"] == [1] and view["standings"][0]["player"] == "Ana", view
     finally:
         s.stop()

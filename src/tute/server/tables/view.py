@@ -129,12 +129,13 @@ class TableView:
 
     def deserted(self) -> bool:
         """A running match every person left, where nothing is at stake (a match that
-        counts -- competitive, a tournament's game -- is played to its end by the
-        robots, and settled)."""
+        counts -- competitive, a tournament's game, a duplicate series' deal -- is
+        played to its end by the robots, and settled or counted: a series deal seen and
+        left would drop out of the standings)."""
         people = {s for s, r in self.seats.items() if r.kind == "human"}
         return self.status == "playing" and bool(people) and people <= self.abandoned \
             and not (self.options.competitive and not self.practice) \
-            and self.options.tourney is None
+            and self.options.tourney is None and self.options.series is None
 
     def host_seat(self) -> int | None:
         return self.seat_of(self.host) if self.host is not None else None
