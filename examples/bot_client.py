@@ -125,6 +125,22 @@ class Seat:
         return {"type": "act", "action": str(action)}
 
 
+def winner_words(view: dict[str, Any]) -> str:
+    """Who won the view's match, in words ("won by Ada (robot) + Carmen (robot)", "won
+    by Robo (bot), this bot"): the match's ``winner`` is a side's number -- a seat, or
+    in partnerships the pair of seats s and s + 2 -- not a name."""
+    match = view.get("match") or {}
+    side = match.get("winner")
+    if side is None:
+        return "annulled, nobody won" if match.get("annulled") else "nobody won"
+    names: list[str] = list(view.get("names") or [])
+    pair = bool(view.get("partnerships")) and match.get("format") != "elimination"
+    seats = [s for s in ((side, side + 2) if pair else (side,)) if s < len(names)]
+    who = " + ".join(names[s] for s in seats) or f"side {side}"
+    mine = view.get("seat") in seats
+    return f"won by {who}" + ((", this bot's side" if pair else ", this bot") if mine else "")
+
+
 def play_table(api: Api, table: str, bot: Bot, matches: int = 1, host: bool = False,
                log: Log = print, timeout: float = 600.0) -> list[dict[str, Any]]:
     """Play at ``table`` until ``matches`` matches are over (the host starts each next
@@ -156,7 +172,7 @@ def play_table(api: Api, table: str, bot: Bot, matches: int = 1, host: bool = Fa
             if match.get("over") and current not in counted:
                 counted.add(current)
                 done.append(match)
-                log(f"table {table}: match over, winner {match.get('winner')}")
+                log(f"table {table}: match over, {winner_words(view)}")
                 if host and len(done) < matches:
                     ws.send(json.dumps({"type": "start"}))
                 continue
