@@ -93,31 +93,26 @@ class OpenHands:
         if not self.asks.allow(address):
             raise TuteError("too_many_requests")
         # its place taken before anything awaits: asks at once (one address's cookies
-        # in turn) all see it taken
-        done: asyncio.Future[list[dict[str, Any]]] = loop.create_future()
-        self.running[key] = done
+        # in turn) all see it taken; the work is a task of its own, so an ask that goes
+        # away leaves it to those who wait on it
+        work = loop.create_task(self._work(key))
+        self.running[key] = work
         self.asking[who] = address
+        work.add_done_callback(lambda _: (self.running.pop(key, None),
+                                          self.asking.pop(who, None)))
+        return await asyncio.shield(work)
+
+    async def _work(self, key: Key) -> list[dict[str, Any]]:
+        """Solve ``key`` in the analysis worker and keep the answer."""
+        r = self.reviews
+        loop = asyncio.get_running_loop()
+        record = await loop.run_in_executor(None, r.kept.record, key[0], key[1])
+        await loop.run_in_executor(None, r.check_ask, record, key[2], key[3])
+        text = await loop.run_in_executor(None, format_record, record)
         try:
-            record = await loop.run_in_executor(None, r.kept.record, key[0], key[1])
-            await loop.run_in_executor(None, r.check_ask, record, key[2], key[3])
-            text = await loop.run_in_executor(None, format_record, record)
-            try:
-                lines = await asyncio.shield(asyncio.wrap_future(
-                    r.pool().submit(face_up, text, key[3], key[2])))
-            except Exception as e:
-                raise ReviewError("analysis_failed") from e
-        except BaseException as e:               # those waiting on it are told the same
-            if isinstance(e, Exception):
-                done.set_exception(e)
-                done.exception()                 # (said to whoever waits, if any)
-            else:
-                done.cancel()
-            raise
-        else:
-            done.set_result(lines)
-        finally:
-            self.running.pop(key, None)
-            self.asking.pop(who, None)
+            lines = await asyncio.wrap_future(r.pool().submit(face_up, text, key[3], key[2]))
+        except Exception as e:
+            raise ReviewError("analysis_failed") from e
         self.kept[key] = lines
         while len(self.kept) > KEPT:
             self.kept.popitem(last=False)
