@@ -108,7 +108,9 @@ def _lobby_ready(ws: ClientConnection) -> None:
 
 
 def _forged_guest(s: Server, address: str = "127.0.0.50") -> Client:
-    """A guest whose identity cookie it made up itself (any 43 such characters pass)."""
+    """A visitor with an identity cookie it made up itself (43 characters, as a guest's
+    secret looks): since issue 46 the server believes only the guest cookies it signed,
+    so this one is no guest -- the limits hold either way."""
     c = s.client(address)
     c.http.cookies.set(COOKIE, secrets.token_urlsafe(32))
     return c
