@@ -7,6 +7,7 @@ receives."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import subprocess
@@ -624,22 +625,21 @@ def test_becoming_a_bot_and_sitting_exclude_each_other(server: Server,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """An account that asks to become a bot while one of its sits is decided: the two
     do not interleave -- it is never a bot seated as a person at a people-only table.
-    In the first race the sit's read of "is it a bot?" is slowed, so that before the
-    fix the account became a bot between that read and the seat (1 race in 8 without
-    the delay, as the others are run)."""
-    from tute.server.site.bots import Bots
+    In the first race the seat is slowed (the sit has read that the account is not a
+    bot, it has not sat yet), so that before the fix the account became a bot in
+    between (1 race in 8 without the delay, as the others are run)."""
+    from tute.server.tables.runtime import TableRuntime
 
     s = server
-    real = Bots.is_bot
+    real = TableRuntime.sit
     slow: list[bool] = [True]
 
-    def is_bot(self: Bots, account_id: int) -> bool:
-        found = real(self, account_id)
+    async def sit(self: TableRuntime, *args: Any, **kw: Any) -> None:
         if slow:
-            time.sleep(0.6)                    # read, then the become comes in between
-        return found
+            await asyncio.sleep(0.6)           # read, then the become comes in between
+        await real(self, *args, **kw)
 
-    monkeypatch.setattr(Bots, "is_bot", is_bot)
+    monkeypatch.setattr(TableRuntime, "sit", sit)
     for round_, name in enumerate(("Eva", "Flor", "Gil", "Hugo")):
         host = s.account(f"Host{round_}", f"127.0.0.{20 + round_}")
         who = s.account(name, f"127.0.0.{10 + round_}")
@@ -656,3 +656,66 @@ def test_becoming_a_bot_and_sitting_exclude_each_other(server: Server,
             assert became.json()["key"] == "bot_has_played"
         else:
             assert sat.json()["key"] == "table_no_bots"
+
+
+def test_a_sit_and_a_become_wait_for_each_other_in_the_database() -> None:
+    """Across processes (PostgreSQL): a sit holds the account's row while it is
+    decided, so a become served elsewhere waits and then finds the seat; and a sit
+    that comes while a become is under way waits for it and sits as a bot."""
+    from sqlalchemy import create_engine, insert, update
+
+    from server_harness import postgres_or_skip
+    from tute.server.db.schema import accounts, seats
+    from tute.server.site.accounts import Account
+    from tute.server.site.bots import BotError, Bots
+
+    db = postgres_or_skip()
+    s = Server(db)
+    try:
+        eva, flor = s.account("Eva"), s.account("Flor", "127.0.0.3")
+        ids = [int(c.get("/api/me").json()["id"]) for c in (eva, flor)]
+        host = s.account("Host", "127.0.0.2")
+        table = host.post("/api/tables", {"variant": "habanero", "name": "H"}).json()["id"]
+    finally:
+        s.stop()
+    engine = create_engine(db)
+    bots = Bots(engine)
+    try:
+        # a sit under way: the become waits for it, then finds its seat
+        outcome: list[object] = []
+        held = bots.hold(ids[0])
+        assert held.bot is False
+
+        def become() -> None:
+            try:
+                bots.become(Account(ids[0], "Eva"), "Eva")
+                outcome.append("bot")
+            except BotError as e:
+                outcome.append(e.key)
+        racing = threading.Thread(target=become)
+        racing.start()
+        time.sleep(0.8)
+        assert outcome == [], "the become did not wait for the sit"
+        with engine.begin() as c:                          # the seat, as the store writes it
+            c.execute(insert(seats).values(table_id=table, seat=1, name="Eva", kind="human",
+                                           player="x", account=ids[0]))
+        held.release()
+        racing.join(10)
+        assert outcome == ["bot_has_played"], outcome
+        # a become under way: the sit waits for it, and reads a bot
+        read: list[bool] = []
+
+        def sit() -> None:
+            h = bots.hold(ids[1])
+            read.append(h.bot)
+            h.release()
+        with engine.begin() as c:
+            c.execute(update(accounts).where(accounts.c.id == ids[1]).values(bot=True))
+            racing = threading.Thread(target=sit)
+            racing.start()
+            time.sleep(0.8)
+            assert read == [], "the sit did not wait for the become"
+        racing.join(10)
+        assert read == [True]
+    finally:
+        engine.dispose()

@@ -86,7 +86,8 @@ class AccountLocks:
     """One lock per account for what must not interleave: becoming a bot, and sitting
     (which reads whether the account is a bot, then seats it as one or as a person) --
     else an account read as a person sits at a people-only table while it becomes a
-    bot.  The process's own: a sit is decided by the process that holds the table."""
+    bot.  The process's own; across processes the account's row is held as well
+    (:meth:`Site.seating`)."""
 
     def __init__(self) -> None:
         self._locks: dict[int, tuple[asyncio.Lock, int]] = {}
@@ -157,6 +158,21 @@ class Site:
         if self.bots.is_bot(who.id):
             raise BotError("bot_people_only")
         return who
+
+    @contextlib.asynccontextmanager
+    async def seating(self, account: Account | None) -> AsyncIterator[bool]:
+        """Whether the account sitting is a bot, for as long as its sit is decided:
+        becoming a bot waits for it (this process's lock, and the account's row held
+        in the database for a become served by another process)."""
+        if account is None:
+            yield False
+            return
+        async with self.becoming.hold(account.id):
+            held = await run(lambda: self.bots.hold(account.id))
+            try:
+                yield held.bot
+            finally:
+                await run(held.release)
 
     def is_bot(self, account: Account | None) -> bool:
         """Whether an account is a bot's (its seats are marked so)."""

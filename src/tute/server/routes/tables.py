@@ -70,8 +70,7 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
         logged = await run(lambda: site.account(request))
         if data.competitive:
             await run(lambda: can_bet(logged, data.bet))
-        async with site.becoming.hold(logged.id if logged else None):   # not mid-become
-            bot = await run(lambda: site.is_bot(logged))
+        async with site.seating(logged) as bot:          # not while it becomes a bot
             if bot and logged is not None:                  # a bot sits as its account
                 data = msgspec.structs.replace(data, name=logged.name)
             table = await lobby.create(data, player, client_address(request.scope),
@@ -88,8 +87,7 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
         if table.options.competitive:
             await run(lambda: can_bet(logged, table.options.bet))
         await run(lambda: social.check_sit(table, logged, data.invite))
-        async with site.becoming.hold(logged.id if logged else None):   # not mid-become
-            bot = await run(lambda: site.is_bot(logged))
+        async with site.seating(logged) as bot:          # not while it becomes a bot
             await table.sit(player, data.seat, logged.name if bot and logged else data.name,
                             logged.id if logged else None, client_address(request.scope),
                             await lobby.avatar(logged.id if logged else None), bot)

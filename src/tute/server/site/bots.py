@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import func, insert, select, update
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 
 from tute.core.errors import TuteError
 from tute.server.db.schema import (
@@ -66,6 +66,21 @@ def bearer(headers: Any) -> str | None:
     return token.strip() if scheme.lower() == "bearer" else None   # Basic...: not ours
 
 
+@dataclass(slots=True)
+class Held:
+    """An account's row held (PostgreSQL: ``FOR SHARE``) while one of its sits is
+    decided, with what it was read to be; :meth:`release` ends it."""
+
+    connection: Connection
+    bot: bool
+
+    def release(self) -> None:
+        try:
+            self.connection.commit()
+        finally:
+            self.connection.close()
+
+
 class Bots:
     def __init__(self, engine: Engine, clock: Callable[[], float] = time.time) -> None:
         self.engine = engine
@@ -84,6 +99,21 @@ class Bots:
         with self.engine.connect() as c:
             return {int(r[0]) for r in c.execute(select(accounts.c.id).where(
                 accounts.c.id.in_(ids), accounts.c.bot.is_(True)))}
+
+    def hold(self, account_id: int) -> Held:
+        """Whether the account is a bot, its row held until :meth:`Held.release`: a
+        become under way (which locks the row first) is waited for, and a become that
+        comes after waits for the seat taken meanwhile -- it then finds it.  SQLite has
+        no row locks (and one process: the routes' own lock excludes the two there)."""
+        connection = self.engine.connect()
+        try:
+            connection.begin()
+            bot = bool(connection.execute(select(accounts.c.bot).where(
+                accounts.c.id == account_id).with_for_update(read=True)).scalar())
+        except BaseException:
+            connection.close()
+            raise
+        return Held(connection, bot)
 
     def become(self, account: Account, confirm: object) -> None:
         """Make ``account`` a bot, for good: asked with its own name as ``confirm``,
