@@ -54,6 +54,8 @@ def test_the_open_page_speaks_to_you_and_of_pairs_in_the_plural(server: Server,
         page.wait_for_selector("#game-facts:has-text('Ana')")
         facts = page.inner_text("#game-facts")
         assert re.search(r"\w+ \+ \w+ ganan la partida$", facts), facts
+        page.evaluate("scrollTo(0, 0)")
+        shot(page, "open-pair-won-phone")
         page.select_option("#lang", "en")
         page.wait_for_selector("#game-facts:has-text('match')")
         facts = page.inner_text("#game-facts")
