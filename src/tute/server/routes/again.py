@@ -53,16 +53,17 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
         ask = decode_body(PlayAgain, await request.body())
         found, door = await run(lambda: restart(request, table_id, number, ask))
         logged = await run(lambda: site.account(request))
-        bot = await run(lambda: site.is_bot(logged))
-        name = logged.name if bot and logged is not None else name_for(ask, logged, found)
         player, secret = await run(lambda: site.ensure(request))
         staged = stage(found.variant, found.game.deal, found.before,
                        game_id(table_id, number), found.hand, found.trick, door.series,
                        door.series_deal)
-        table = await site.lobby.again(staged, found.variant, found.seat, player, name,
-                                       client_address(request.scope),
-                                       logged.id if logged else None, ask.robot_level,
-                                       bot, found.names)
+        async with site.seating(logged) as bot:          # not while it becomes a bot
+            name = logged.name if bot and logged is not None \
+                else name_for(ask, logged, found)
+            table = await site.lobby.again(staged, found.variant, found.seat, player, name,
+                                           client_address(request.scope),
+                                           logged.id if logged else None, ask.robot_level,
+                                           bot, found.names)
         return answer(request, {"id": table.id, "seat": found.seat}, secret)
 
     return [Route("/api/games/{game_id}/again", again, methods=["POST"])]
