@@ -12,15 +12,19 @@ const signed = (n) => `${n > 0 ? "+" : n < 0 ? "−" : ""}${number(Math.abs(n))}
 const practiceWhy = (info) => t(`practice_${info.practice === "address_unknown" ? "address_unknown" : "same_address"}`);
 
 // "Apuesta 50 · Bote 150": under the score while a competitive match is on; where the
-// match is practice, why (for the whole match, not a message that fades)
+// match is practice, why (for the whole match, not a message that fades); where nobody
+// bet since no person plays against anyone (robots bet nothing), that
 export function renderStake(info) {
   const box = $("stake");
   const practice = Boolean(info && info.competitive && info.practice);
-  const on = practice || Boolean(info && info.competitive && info.pot > 0 && info.status !== "open");
+  const running = Boolean(info && info.competitive && info.status !== "open");
+  const unmatched = running && !practice && info.bet > 0 && !(info.pot > 0);
+  const on = practice || unmatched || (running && info.pot > 0);
   box.hidden = !on;
   box.classList.toggle("practice", practice);
   box.textContent = practice ? practiceWhy(info)
-    : on ? t("stake_line", { bet: number(info.bet), pot: number(info.pot) }) : "";
+    : unmatched ? t("stake_no_rivals")
+      : on ? t("stake_line", { bet: number(info.bet), pot: number(info.pot) }) : "";
 }
 
 // who took what from the match, a row per person, and this page's new balance
