@@ -38,7 +38,6 @@ from tute.core.auction import Auction
 from tute.core.cards import SUITS, Card
 from tute.core.deal import Deal, deal_from_deck, deal_from_hands, deal_from_seed
 from tute.core.declarations import DeclarationRules
-from tute.core.errors import InvalidVariantError
 from tute.core.result import HandResult
 from tute.core.scoring import HandFigures, score_hand
 from tute.core.shuffle import ShuffleProof
@@ -57,30 +56,19 @@ from tute.core.tables import (
     ranking,
     strict_play_mask,
 )
-from tute.core.variants import Variant, parse_variant
+from tute.core.variants import VariantLike, as_variant
 from tute.core.views import CanteShown, PlayerView, TableView
 
 _OBLIGATIONS = {"none": 0, "trump_on_trump": 1, "full": 2}
 _SWAP_TIMING = {"own_lead": 0, "after_won_trick": 1, "anytime": 2}
 _FORTY_FIRST = {"off": 0, "if_held": 1, "strict": 2}
 
-VariantLike = Variant | str
-
-
-def _variant(v: VariantLike) -> Variant:
-    if isinstance(v, Variant):
-        return v
-    if isinstance(v, str):
-        return parse_variant(v)
-    raise InvalidVariantError("bad_variant_text", text=repr(v))
-
-
 class Game(DeclarationRules):
     """One hand.  Build it with :meth:`new`, :meth:`from_deck` or :meth:`from_hands`."""
 
     # ---------------------------------------------------------------- construction
     def __init__(self, variant: VariantLike, deal: Deal) -> None:
-        v = _variant(variant)
+        v = as_variant(variant)
         self.variant = v
         self.dealer = deal.dealer
         self.deal = deal
@@ -188,7 +176,7 @@ class Game(DeclarationRules):
     def new(cls, variant: VariantLike, seed: int | str | bytes | None = None, dealer: int = 0,
             rng: random.Random | None = None) -> Game:
         """Shuffle (``random.Random(seed)``, or ``rng``) and deal."""
-        v = _variant(variant)
+        v = as_variant(variant)
         if rng is not None:
             from tute.core.deal import shuffled_deck
             return cls(v, deal_from_deck(v, shuffled_deck(v, rng), dealer))
@@ -204,7 +192,7 @@ class Game(DeclarationRules):
         players unless some are out); the game keeps the proof, for its record."""
         from tute.core.shuffle import shuffled_deck
 
-        v = _variant(variant)
+        v = as_variant(variant)
         clients = proof.seeds_by_seat(v.players if seats is None else seats)
         deck = shuffled_deck(v, proof.server_seed, clients, proof.nonce)
         g = cls(v, deal_from_deck(v, deck, dealer))
@@ -214,7 +202,7 @@ class Game(DeclarationRules):
     @classmethod
     def from_deck(cls, variant: VariantLike, deck: Sequence[object], dealer: int = 0) -> Game:
         """Deal an explicit deck order (top card first)."""
-        v = _variant(variant)
+        v = as_variant(variant)
         return cls(v, deal_from_deck(v, deck, dealer))
 
     @classmethod
@@ -222,7 +210,7 @@ class Game(DeclarationRules):
                    turn_up: object = None, stock: Sequence[object] = (),
                    dealer: int = 0) -> Game:
         """Start from given hands, turn-up and stock (first card drawn first)."""
-        v = _variant(variant)
+        v = as_variant(variant)
         return cls(v, deal_from_hands(v, hands, turn_up, stock, dealer))
 
     def copy(self) -> Game:

@@ -31,9 +31,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from tute.core.errors import WrongPhaseError
-from tute.core.game import Game, VariantLike, _variant
+from tute.core.game import Game
 from tute.core.result import HandResult
-from tute.core.variants import PRESETS, Variant, validate
+from tute.core.variants import PRESETS, Variant, VariantLike, as_variant, validate
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +49,7 @@ class MatchScore:
 class Match:
     def __init__(self, variant: VariantLike, seed: int | str | bytes | None = None,
                  dealer: int = 0, first_game: Game | None = None) -> None:
-        self.variant = _variant(variant)
+        self.variant = as_variant(variant)
         self.seed = seed
         self._rng = random.Random(seed)
         v = self.variant
@@ -248,7 +248,7 @@ def match_winners(variant: VariantLike, results: Iterable[HandResult]) -> list[i
     order, as :class:`Match` scores them (double games, ``win_match``, cumulative
     points...).  Hands after the last finished match are left over.  Elimination
     matches are not chained this way (their hands shrink as players go out)."""
-    v = _variant(variant)
+    v = as_variant(variant)
     if v.match == "elimination":
         raise WrongPhaseError("match_wrong_variant", variant=str(v))
     winners: list[int] = []

@@ -369,6 +369,18 @@ def parse_variant(text: str) -> Variant:
     return make_variant(name, options)
 
 
+VariantLike = Variant | str
+
+
+def as_variant(v: VariantLike) -> Variant:
+    """A variant, or its text read (:func:`parse_variant`)."""
+    if isinstance(v, Variant):
+        return v
+    if isinstance(v, str):
+        return parse_variant(v)
+    raise InvalidVariantError("bad_variant_text", text=repr(v))
+
+
 def validate(v: Variant, *, any_player_count: bool = False) -> None:
     """Refuse option combinations that cannot be dealt or played (RULES.md §11).
 

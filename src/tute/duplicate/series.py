@@ -21,8 +21,9 @@ import hmac
 from tute.bots import Budget, make_bot
 from tute.core.actions import Action
 from tute.core.errors import InvalidDealError
-from tute.core.game import Game, VariantLike, _variant
+from tute.core.game import Game
 from tute.core.shuffle import ShuffleProof, commitment
+from tute.core.variants import VariantLike, as_variant
 from tute.core.views import PlayerView
 
 ROBOT_BUDGET = Budget(time_ms=None, samples=24)
@@ -49,7 +50,7 @@ def dealer(players: int, number: int) -> int:
 
 def deal_game(variant: VariantLike, master: str, number: int, dealt: int = 1) -> Game:
     """Deal ``number`` of the series, as its table deals it (at event ``dealt``)."""
-    v = _variant(variant)
+    v = as_variant(variant)
     seed = deal_seed(master, number)
     proof = ShuffleProof(commitment(seed), seed, (), 1, 0, dealt)
     return Game.verifiable(v, proof, dealer(v.players, number))
