@@ -13,7 +13,7 @@ from __future__ import annotations
 import unicodedata
 
 from tute.core.errors import TuteError
-from tute.server.social.lookalike import INVISIBLE, latin
+from tute.server.site.lookalike import INVISIBLE, latin
 
 MAX_LENGTH = 20
 ROBOT_MARKER = "robot"            # robots are "Ada (robot)": no person ends in it

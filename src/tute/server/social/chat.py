@@ -22,7 +22,7 @@ from functools import cache
 from pathlib import Path
 
 from tute.core.errors import TuteError
-from tute.server.social.lookalike import latin, sounded, visible
+from tute.server.site.lookalike import latin, sounded, visible
 
 MAX_CHARS = 200
 BURST, BURST_SECONDS = 4, 5.0         # at most 4 messages in 5 seconds
