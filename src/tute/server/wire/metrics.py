@@ -22,7 +22,6 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from tute.server.tables.robots import Thinkers
 from tute.server.wire.collector import Collector
 from tute.server.wire.edge import loopback
 from tute.server.wire.hub import Hub
@@ -147,6 +146,15 @@ class _Table(Protocol):
     def hub(self) -> Hub: ...
 
 
+class _Thinkers(Protocol):
+    """The robots' pool (:class:`~tute.server.tables.robots.Thinkers`): how many turns
+    wait for a worker, and how many workers think now."""
+
+    def waiting(self) -> int: ...
+
+    def busy(self) -> int: ...
+
+
 class Watched(Protocol):
     """What the figures are read from (:class:`~tute.server.tables.lobby.Lobby`)."""
 
@@ -154,7 +162,7 @@ class Watched(Protocol):
     def tables(self) -> Mapping[str, _Table]: ...
 
     @property
-    def thinkers(self) -> Thinkers: ...
+    def thinkers(self) -> _Thinkers: ...
 
     @property
     def metrics(self) -> Metrics: ...
