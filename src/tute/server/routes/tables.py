@@ -17,6 +17,7 @@ from tute.server.site import ledger
 from tute.server.site.accounts import Account
 from tute.server.site.ratings import family, suggest
 from tute.server.social.doors import Social
+from tute.server.tables.decide import options_of
 from tute.server.tables.runtime import TableRuntime
 from tute.server.wire.edge import client_address
 from tute.server.wire.protocol import CreateTable, Empty, SitDown, TableOptions, decode_body
@@ -112,7 +113,7 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
 
     async def options(request: Request) -> JSONResponse:
         return await host_request(request, TableOptions,
-                                  lambda t, p, d: t.set_options(p, d.to_options(t.options)))
+                                  lambda t, p, d: t.set_options(p, options_of(d, t.options)))
 
     return [Route("/api/tables", list_tables, methods=["GET"]),
             Route("/api/session", session, methods=["GET"]),

@@ -14,12 +14,12 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
-from tute.bots import LEVELS
+from tute.bots import BEST, LEVELS
 from tute.core.actions import parse_action
 from tute.core.errors import OutOfTurnError, TuteError, WrongPhaseError
 from tute.core.match import Match
 from tute.core.shuffle import CLIENT_SEED
-from tute.core.variants import Variant
+from tute.core.variants import Variant, make_variant, parse_variant
 from tute.server.site.names import (
     BOT_SUFFIX,
     InvalidNameError,
@@ -42,6 +42,7 @@ from tute.server.tables.events import (
 )
 from tute.server.tables.options import Options
 from tute.server.tables.state import TableState, commit, deal_seeds, hand_end, staged_game
+from tute.server.wire.protocol import TableOptions
 
 ROBOT_NAMES = ("Ada", "Bruno", "Carmen", "Diego", "Elena", "Fermín")
 MAX_BET = 100_000
@@ -70,6 +71,34 @@ def check_options(variant: Variant, robot_level: str, move_seconds: float,
         raise TableError("bad_bots_option")
     return Options(variant, robot_level, float(move_seconds), competitive, bet, spectators,
                    chat_in_hand, private, bots=bots)
+
+
+def variant_of(body: TableOptions) -> Variant:
+    """The variant of a table from seed 001's table options, or a variant text."""
+    if body.preset is None:
+        return parse_variant(body.variant or "habanero")
+    options: dict[str, object] = {}
+    if body.players is not None:
+        options["players"] = body.players
+    rounds = 1 if body.rounds is None else body.rounds
+    if not 1 <= rounds <= 5:
+        raise TableError("bad_rounds")
+    options["match_target"] = rounds
+    if body.allow_tute is False:
+        options["tute_set"] = "off"
+    if body.trump_on_trump:
+        options["stock_obligations"] = "trump_on_trump"
+    return make_variant(body.preset, options)
+
+
+def options_of(body: TableOptions, current: Options | None = None) -> Options:
+    """A table's options from a request's (``current``: the table's own, for what the
+    request leaves unsaid)."""
+    level = body.robot_level or (current.robot_level if current else BEST)
+    return check_options(variant_of(body), level, body.move_seconds, body.competitive,
+                         body.bet, body.spectators, body.chat_in_hand, body.private,
+                         body.bots if body.bots is not None
+                         else current.bots if current is not None else "no")
 
 
 def check_bot(options: Options, bot: bool) -> None:

@@ -30,6 +30,7 @@ from tute.server.site.tourneys import BoardRow, Tourney
 from tute.server.social.invites import server_key
 from tute.server.social.moderation import Moderation
 from tute.server.store import Status, Store, TableRecord
+from tute.server.tables.decide import options_of
 from tute.server.tables.events import DealSeeds, MatchEnded, Staged, Started, typed
 from tute.server.tables.log import match_events, unearned_seats
 from tute.server.tables.options import Options
@@ -181,7 +182,7 @@ class Lobby:
 
     async def create(self, body: CreateTable, player: str, address: str,
                      account: int | None = None, bot: bool = False) -> TableRuntime:
-        options = body.to_options()
+        options = options_of(body)
         if body.robots_only:
             if options.robot_level not in QUICK:
                 raise TableError("robots_only_quick", levels=", ".join(sorted(QUICK)))
@@ -254,7 +255,7 @@ class Lobby:
         body = CreateTable(variant=s.variant, name=name, seat=0, spectators=False,
                            private=True, robot_level=s.robot_level)
         validate_name(name)
-        options = dataclasses.replace(body.to_options(), series=s.id, series_deal=deal)
+        options = dataclasses.replace(options_of(body), series=s.id, series_deal=deal)
         table = await self._make(options, player, body, account, address, table_id)
         table.series_master = s.master
         await table.fill_robots(player)
@@ -272,7 +273,7 @@ class Lobby:
         host_seat, account = next((s, a) for s, a in enumerate(board.seats) if a is not None)
         body = CreateTable(variant=t.variant, name=names[account], seat=host_seat,
                            robot_level=t.robot_level, move_seconds=t.move_seconds)
-        options = dataclasses.replace(body.to_options(), tourney=t.id,
+        options = dataclasses.replace(options_of(body), tourney=t.id,
                                       tourney_round=board.round, tourney_board=board.board)
         host = Account(account, names[account]).player
         table = self.tables.get(board.table_id)      # made before, not started: go on

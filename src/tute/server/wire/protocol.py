@@ -12,11 +12,7 @@ from typing import Annotated, Any, TypeVar
 
 import msgspec
 
-from tute.bots import BEST
 from tute.core.errors import TuteError
-from tute.core.variants import Variant, make_variant, parse_variant
-from tute.server.tables.log import Options
-from tute.server.tables.runtime import TableError, check_options
 
 Text = Annotated[str, msgspec.Meta(max_length=200)]
 Name = Annotated[str, msgspec.Meta(max_length=80)]     # names.validate_name says more
@@ -33,7 +29,9 @@ class _Body(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class TableOptions(_Body, frozen=True, forbid_unknown_fields=True):
-    """A table's options: a variant text, or seed 001's options over a preset."""
+    """A table's options: a variant text, or seed 001's options over a preset (made a
+    table's :class:`~tute.server.tables.options.Options` by
+    :func:`tute.server.tables.decide.options_of`)."""
 
     variant: Text | None = None
     preset: Text | None = None
@@ -50,30 +48,6 @@ class TableOptions(_Body, frozen=True, forbid_unknown_fields=True):
     private: bool = False            # "Mesa privada"
     bots: Annotated[str, msgspec.Meta(max_length=8)] | None = None   # no|yes|only (None:
     # a new table's "no", or the table's own when its options change)
-
-    def to_variant(self) -> Variant:
-        """The variant of a table from seed 001's table options, or a variant text."""
-        if self.preset is None:
-            return parse_variant(self.variant or "habanero")
-        options: dict[str, object] = {}
-        if self.players is not None:
-            options["players"] = self.players
-        rounds = 1 if self.rounds is None else self.rounds
-        if not 1 <= rounds <= 5:
-            raise TableError("bad_rounds")
-        options["match_target"] = rounds
-        if self.allow_tute is False:
-            options["tute_set"] = "off"
-        if self.trump_on_trump:
-            options["stock_obligations"] = "trump_on_trump"
-        return make_variant(self.preset, options)
-
-    def to_options(self, current: Options | None = None) -> Options:
-        level = self.robot_level or (current.robot_level if current else BEST)
-        return check_options(self.to_variant(), level, self.move_seconds, self.competitive,
-                             self.bet, self.spectators, self.chat_in_hand, self.private,
-                             self.bots if self.bots is not None
-                             else current.bots if current is not None else "no")
 
 
 class CreateTable(TableOptions, frozen=True, forbid_unknown_fields=True):
