@@ -66,7 +66,6 @@ def _agreed_after(ana: Client, bea: Client, annul: str, rematch: str,
         until(wa, _kind("start"))
 
 
-@pytest.mark.xfail(strict=True, reason="issue 47: the open votes live only in memory")
 def test_open_votes_survive_a_restart(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'votes.db'}"
     s = Server(db)
@@ -93,7 +92,6 @@ def test_open_votes_survive_a_restart(tmp_path: Path) -> None:
         again.stop()
 
 
-@pytest.mark.xfail(strict=True, reason="issue 47: the open votes live only in memory")
 @pytest.mark.timeout(300)
 def test_open_votes_survive_an_adoption(tmp_path: Path) -> None:
     """The process that holds both tables is killed with -9; the other adopts them."""

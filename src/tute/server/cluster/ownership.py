@@ -230,7 +230,7 @@ class Ownership:
                 await self.cluster.release(table_id)
             raise
         self.lobby.install(table)
-        table.auto.moved()                         # its clock and robots go on here
+        table.resume()                             # its clock, robots and votes go on here
         self.lobby.metrics.adopted += 1
         log.info("table %s: taken over from the store", table_id)
         return True

@@ -199,8 +199,13 @@ class Abandoned(TableEvent, frozen=True, tag="abandon"):
 
 
 class AnnulVoted(TableEvent, frozen=True, tag="annul_vote"):
+    """A person proposed to annul the running match (the first of a vote) or agreed:
+    who agreed so far, and when the vote lapses (``until``, seconds since the epoch --
+    a stored fact a restart keeps; 0: stored before it was said, lapsed)."""
+
     seat: int
     agreed: list[int]
+    until: float = 0.0
 
 
 class AnnulRefused(TableEvent, frozen=True, tag="annul_refused"):
@@ -220,10 +225,12 @@ class Annulled(TableEvent, frozen=True, tag="annulled"):
 
 class RematchVoted(TableEvent, frozen=True, tag="rematch_vote"):
     """A person agreed to another match with the same people (the first proposes it):
-    who agreed so far."""
+    who agreed so far, and when the proposal lapses (``until``, seconds since the epoch;
+    0: stored before it was said, lapsed)."""
 
     seat: int
     agreed: list[int]
+    until: float = 0.0
 
 
 class RematchRefused(TableEvent, frozen=True, tag="rematch_refused"):

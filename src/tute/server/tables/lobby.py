@@ -119,7 +119,15 @@ class Lobby:
         table.on_sent = self.on_sent
         table.metrics = self.metrics
         table.place = self.place
+        if table.status == "over" and table.rematch.open_vote() is not None:
+            table.rematch.reopened = True       # a rematch proposed: it waits for it
+            return table
         if table.status not in ("open", "playing"):
+            if table.status == "over" and record.status in ("open", "playing"):
+                try:                            # stored open for a rematch that lapsed
+                    self.store.mark(record.id, "over")
+                except Exception:
+                    log.exception("table %s: could not record it as over", record.id)
             return None
         return table
 
@@ -163,7 +171,7 @@ class Lobby:
 
     def resume(self) -> None:
         for t in self.tables.values():
-            t.auto.moved()
+            t.resume()
 
     # ------------------------------------------------------------------ tables
     def get(self, table_id: str) -> TableRuntime:
@@ -318,6 +326,12 @@ class Lobby:
             idle = now - t.last_activity
             watched = bool(t.hub.watched())
             if t.status == "over" and (idle > OVER_KEEP or (not watched and idle > 60)):
+                if t.rematch.reopened:         # stored open for a rematch: over again
+                    try:
+                        await self.store.write(t.id, [Status("over")])
+                    except Exception:
+                        log.warning("table %s: could not mark it over now; later", t.id)
+                        continue
                 gone.append(t.id)
             elif (t.status == "open" and not watched and idle > OPEN_KEEP) or t.deserted():
                 try:

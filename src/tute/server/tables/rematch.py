@@ -5,8 +5,12 @@ under the same hold of the table as the last vote.  What was agreed is what star
 proposal lapses after :data:`REMATCH_SECONDS`, and where the host changed the table's
 options meanwhile (the game, the bet) the votes are void.  The host may still start a
 match as always.  The votes are the table's events (``rematch_vote``,
-``rematch_refused``); the open proposal is in the table's summary for a page that comes
-back (in memory: a restart forgets it)."""
+``rematch_refused``), and the open proposal is the table's state
+(:class:`~tute.server.tables.state.OpenVote`: who proposed, who agreed, when it lapses),
+decided by :func:`tute.server.tables.decide.rematch` -- in the table's summary for a page
+that comes back, and kept by a restart or an adoption: while a proposal is open the
+finished table is stored as ``open``, so it is resumed (a lapsed one is marked ``over``
+again when it is next loaded, or when it leaves memory)."""
 
 from __future__ import annotations
 
@@ -15,30 +19,26 @@ import time
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from tute.core.errors import TuteError
 from tute.core.match import Match
-from tute.server.store import SeatRow
-from tute.server.tables.events import RematchRefused, RematchVoted, TableEvent
+from tute.server.store import SeatRow, Status
+from tute.server.tables import decide
+from tute.server.tables.decide import REMATCH_SECONDS, RematchError
+from tute.server.tables.events import TableEvent
+from tute.server.tables.state import TableState
 
-REMATCH_SECONDS = 120.0
-
-class RematchError(TuteError):
-    """A rematch vote that cannot be cast (not seated, the match not over, none
-    proposed to refuse)."""
+__all__ = ["REMATCH_SECONDS", "Rematch", "RematchError", "RematchTable"]
 
 
 class RematchTable(Protocol):
     """What a rematch needs of its table (:class:`~tute.server.tables.runtime.TableRuntime`)."""
 
     lock: asyncio.Lock
+    state: TableState
 
     @property
     def seats(self) -> dict[int, SeatRow]: ...
     @property
     def match(self) -> Match | None: ...
-    @property
-    def options(self) -> Any: ...
-    def matches_started(self) -> int: ...
     def seat_of(self, player: str | None) -> int | None: ...
     async def emit(self, events: Sequence[TableEvent], ops: Sequence[Any] = (),
                    before_sending: Any = None) -> None: ...
@@ -46,56 +46,31 @@ class RematchTable(Protocol):
 
 
 class Rematch:
-    """A table's proposal of another match with the same people, while it is open."""
+    """The runtime's part of a table's proposal of another match with the same people."""
 
     def __init__(self, table: RematchTable) -> None:
         self.table = table
-        self.after = 0                  # the match the proposal follows
-        self.proposer: int | None = None
-        self.agreed: set[int] = set()
-        self.options: Any = None        # the table's options when it was proposed
-        self.until = 0.0
+        self.reopened = False           # the finished table stored as open for it
 
     def open_vote(self, now: float | None = None) -> dict[str, object] | None:
-        t = self.table
-        if self.proposer is None or self.after != t.matches_started() \
-                or self.options != t.options \
-                or (now if now is not None else time.monotonic()) >= self.until:
+        v = self.table.state.rematch_vote
+        if v is None or not v.open(time.time() if now is None else now):
             return None
-        return {"proposer": self.proposer, "agreed": sorted(self.agreed)}
-
-    def void(self) -> None:
-        """No proposal open any more (the options it was made under changed)."""
-        self.proposer, self.agreed, self.options = None, set(), None
-
-    def people(self) -> set[int]:
-        return {s for s, r in self.table.seats.items() if r.kind == "human"}
+        return {"proposer": v.proposer, "agreed": sorted(v.agreed)}
 
     async def vote(self, player: str | None, agree: bool) -> None:
         """A person proposes the rematch, agrees, or refuses; once every person
         agreed, the match starts (its bets reserved as any start's)."""
         t = self.table
         async with t.lock:
-            seat = t.seat_of(player)
-            if seat is None or t.seats[seat].kind != "human":
-                raise RematchError("not_seated")
-            m = t.match
-            if m is None or not m.is_over:
-                raise RematchError("no_match_over")
-            if self.open_vote() is None:                  # a new proposal
-                if not agree:
-                    raise RematchError("no_rematch_vote")
-                self.after, self.proposer, self.agreed = t.matches_started(), seat, set()
-                self.options, self.until = t.options, time.monotonic() + REMATCH_SECONDS
-            if not agree:
-                self.proposer, self.agreed = None, set()
-                await t.emit([RematchRefused(seat)])
+            done = decide.rematch(t.state, t.seat_of(player), agree, time.time())
+            if not done.events:
                 return
-            if seat in self.agreed:                       # said already: nothing new
+            if done.start:
+                await t.emit(done.events)
+                await t.start_locked()                    # every person agreed
                 return
-            self.agreed.add(seat)
-            await t.emit([RematchVoted(seat, sorted(self.agreed))])
-            if not self.people() <= self.agreed:
-                return
-            self.proposer, self.agreed = None, set()
-            await t.start_locked()                        # every person agreed
+            # while a proposal is open the finished table is stored as open: a restart
+            # or another process resumes it; refused, it is finished again
+            await t.emit(done.events, [Status("open" if agree else "over")])
+            self.reopened = agree

@@ -167,6 +167,12 @@ class TableRuntime(TableAchievements, SeriesTable, TourneyTable):
             t.thinkers.warm(t.options.robot_level)
         return t, done.missing
 
+    def resume(self) -> None:
+        """A restored or adopted table goes on (on the event loop): its clock and
+        robots, and the timer of an open vote to annul, at its stored deadline."""
+        self.auto.moved()
+        self.annulment.arm()
+
     # ------------------------------------------------------------------ changing
     async def emit(self, events: Sequence[TableEvent], ops: Sequence[Op] = (),
                    before_sending: Callable[[], Awaitable[None]] | None = None) -> None:
@@ -287,8 +293,7 @@ class TableRuntime(TableAchievements, SeriesTable, TourneyTable):
         async with self.lock:
             decide.check_host(self.state, self.host, player)
             decide.set_options(self.state, options)
-            await self.emit([options_event(options)])
-            self.rematch.void()                     # agreed to the options that were
+            await self.emit([options_event(options)])    # a rematch proposed: void
             self.thinkers.warm(options.robot_level)
 
     async def edit_options(self, player: str | None, on: bool) -> None:

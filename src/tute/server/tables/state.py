@@ -25,7 +25,10 @@ from tute.server.store import Event, SeatRow
 from tute.server.tables.events import (
     Abandoned,
     Acted,
+    AnnulExpired,
     Annulled,
+    AnnulRefused,
+    AnnulVoted,
     AutomaticSet,
     ClientSeed,
     Committed,
@@ -36,6 +39,8 @@ from tute.server.tables.events import (
     MatchEnded,
     OptionsSet,
     Practice,
+    RematchRefused,
+    RematchVoted,
     Said,
     Seated,
     SeatGain,
@@ -49,6 +54,29 @@ from tute.server.tables.events import (
 )
 from tute.server.tables.options import Options
 from tute.server.wire.views import result_json
+
+
+@dataclass(slots=True)
+class OpenVote:
+    """A proposal open at the table -- to annul its running match, or a rematch after
+    one: who proposed it, who agreed so far, and when it lapses (seconds since the
+    epoch, as its events say; 0: stored before they said it, lapsed)."""
+
+    proposer: int
+    until: float
+    agreed: set[int] = field(default_factory=set)
+
+    def open(self, now: float) -> bool:
+        return now < self.until
+
+
+def _voted(vote: OpenVote | None, seat: int, agreed: list[int], until: float) -> OpenVote:
+    """The vote after a ``seat``'s vote event: a new proposal (none open, or one with
+    another deadline -- a lapsed one) or one more who agreed."""
+    if vote is None or vote.until != until:
+        return OpenVote(seat, until, set(agreed))
+    vote.agreed = set(agreed)
+    return vote
 
 
 @dataclass(slots=True)
@@ -78,6 +106,8 @@ class TableState:
     revealed: tuple[str, str] | None = None       # the last ended hand's commitment and seed
     history: list[dict[str, Any]] = field(default_factory=list)   # public, for pages
     series_again: str | None = None   # a series' deal played again here: that series
+    annul_vote: OpenVote | None = None    # a proposal to annul the running match
+    rematch_vote: OpenVote | None = None  # a proposal of another match, the same people
 
 
 def seat_row(e: Seated) -> SeatRow:
@@ -220,6 +250,7 @@ def apply(state: TableState, seq: int, event: TableEvent) -> None:
     if isinstance(event, OptionsSet):
         state.options = options_of(event)
         state.editing = False
+        state.rematch_vote = None        # agreed to the options that were
     elif isinstance(event, Seated):
         state.seats[event.seat] = seat_row(event)
         state.client_seeds.pop(event.seat, None)     # the seat's last person's seed
@@ -247,6 +278,7 @@ def apply(state: TableState, seq: int, event: TableEvent) -> None:
         _committing(state, seq, event.commitment, event.next_seed)
         state.practice = event.practice
         state.practice_why = None
+        state.annul_vote = state.rematch_vote = None
         state.abandoned = set()
         state.escrow = escrow_name(state.matches, event.escrow)
         state.gains = []
@@ -273,6 +305,8 @@ def apply(state: TableState, seq: int, event: TableEvent) -> None:
             state.pending = None
         if isinstance(event, HandEnded):
             _committing(state, seq, event.commitment, event.next_seed)
+        else:
+            state.annul_vote = None      # nothing left to annul
     elif isinstance(event, Annulled):
         if m is None:
             raise ValueError(f"event {seq}: an annulment before the match started")
@@ -280,6 +314,17 @@ def apply(state: TableState, seq: int, event: TableEvent) -> None:
         after = m.copy()
         after.annul()
         state.match = after
+        state.annul_vote = None
+    elif isinstance(event, AnnulVoted):
+        state.annul_vote = _voted(state.annul_vote, event.seat, event.agreed, event.until)
+    elif isinstance(event, AnnulRefused | AnnulExpired):
+        state.annul_vote = None
+    elif isinstance(event, RematchVoted):
+        vote = _voted(state.rematch_vote, event.seat, event.agreed, event.until)
+        people = {s for s, r in state.seats.items() if r.kind == "human"}
+        state.rematch_vote = None if people <= vote.agreed else vote   # agreed: it starts
+    elif isinstance(event, RematchRefused):
+        state.rematch_vote = None
     elif isinstance(event, Practice):
         state.practice_why = event.why
     elif isinstance(event, Settled):
