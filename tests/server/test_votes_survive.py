@@ -15,7 +15,16 @@ from typing import Any
 import pytest
 
 from cluster_kit import Site, redis_or_skip
-from server_harness import Client, Playing, Server, postgres_or_skip, two_at_a_table, until
+from server_harness import (
+    Client,
+    Playing,
+    Server,
+    postgres_or_skip,
+    recv,
+    two_at_a_table,
+    until,
+)
+from tute.server.tables import decide
 
 
 def _kind(kind: str) -> Any:
@@ -88,6 +97,33 @@ def test_open_votes_survive_a_restart(tmp_path: Path) -> None:
         annulled = again.table(annul).match
         assert annulled is not None and annulled.annulled
         assert again.table(rematch).matches_started() == 2
+    finally:
+        again.stop()
+
+
+def test_a_vote_that_lapsed_while_the_server_was_down_expires_at_the_restart(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The deadline is a stored fact: the restarted table's timer is armed from it."""
+    monkeypatch.setattr(decide, "ANNUL_SECONDS", 1.0)
+    db = f"sqlite:///{tmp_path / 'lapsed.db'}"
+    s = Server(db)
+    try:
+        ana, bea, table = two_at_a_table(s, competitive=True, bet=100)
+        _annul_proposed(ana, bea, table)
+    finally:
+        s.stop()
+    time.sleep(1.2)
+    again = Server(db)
+    try:
+        deadline = time.time() + 10
+        while again.lobby.store.load(table).events[-1].kind != "annul_expired":
+            assert time.time() < deadline, "the lapsed vote was never expired"
+            time.sleep(0.1)
+        bea.server, bea.http.base_url = again, again.base
+        with bea.ws(table) as wb:
+            assert until(wb, _kind("state"))["table"]["annul"] is None
+            wb.send(json.dumps({"type": "annul", "agree": False}))
+            assert recv(wb)["key"] == "no_annul_vote"
     finally:
         again.stop()
 

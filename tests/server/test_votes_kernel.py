@@ -1,0 +1,135 @@
+"""The votes as the table's kernel has them (issue 47): proposing, agreeing, refusing
+and expiring are functions of the state and the time that return events or a typed
+refusal; ``apply`` folds the events into the state, the same live and on a replay; a
+vote's deadline is a stored fact (an event stored before it was said reads as lapsed)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from tute.core.variants import parse_variant
+from tute.server.store import Event
+from tute.server.tables import decide
+from tute.server.tables.decide import ANNUL_SECONDS, REMATCH_SECONDS, AnnulError, RematchError
+from tute.server.tables.events import (
+    AnnulExpired,
+    Annulled,
+    AnnulVoted,
+    OptionsSet,
+    RematchRefused,
+    RematchVoted,
+    Seated,
+    Started,
+    TableEvent,
+    stored,
+    typed,
+)
+from tute.server.tables.options import Options
+from tute.server.tables.state import TableState, apply, replay
+
+NOW = 1_800_000_000.0
+
+
+class Table:
+    """A table's state and the events it was made of, as the store keeps them."""
+
+    def __init__(self) -> None:
+        self.state = TableState(Options(parse_variant("habanero"), "random", 0.0))
+        self.log: list[Event] = []
+
+    def apply(self, events: list[TableEvent]) -> None:
+        for e in events:
+            seq = self.state.seq + 1
+            apply(self.state, seq, e)
+            self.log.append(stored(seq, e))
+
+    def replayed(self) -> TableState:
+        """The table as a restart rebuilds it from its stored events."""
+        return replay("habanero", "random", self.log)
+
+
+def _table() -> Table:
+    """Ana (0) and Bea (1) at a running match of habanero."""
+    t = Table()
+    t.apply([OptionsSet("habanero", "random", 0.0), Seated(0, "Ana", False, "a"),
+             Seated(1, "Bea", False, "b"), Started(7)])
+    return t
+
+
+def _refused(kind: type[Exception], key: str, call: Callable[[], object]) -> None:
+    with pytest.raises(kind) as refused:
+        call()
+    assert getattr(refused.value, "key", None) == key
+
+
+def test_an_annulment_proposed_agreed_and_kept_by_a_replay() -> None:
+    t = _table()
+    state = t.state
+    _refused(AnnulError, "no_annul_vote",                # nothing to refuse
+             lambda: decide.annul(state, 1, False, NOW))
+    _refused(AnnulError, "not_seated", lambda: decide.annul(state, None, True, NOW))
+    proposed = decide.annul(state, 0, True, NOW)
+    assert proposed.events == [AnnulVoted(0, [0], NOW + ANNUL_SECONDS)]
+    assert proposed.after is None
+    t.apply(proposed.events)
+    vote = state.annul_vote
+    assert vote is not None and (vote.proposer, vote.agreed) == (0, {0})
+    again = t.replayed()
+    assert again.annul_vote == vote                      # a restart finds it open
+    done = decide.annul(again, 1, True, NOW + 30)
+    assert isinstance(done.events[-1], Annulled) and done.events[-1].agreed == [0, 1]
+    assert done.after is not None and done.after.annulled and done.lone is None
+    apply(again, again.seq + 1, done.events[0])
+    assert again.annul_vote is None and again.match is not None and again.match.annulled
+
+
+def test_an_annulment_lapses_at_its_stored_deadline() -> None:
+    t = _table()
+    state = t.state
+    t.apply(decide.annul(state, 0, True, NOW).events)
+    assert decide.annul_expired(state, NOW + ANNUL_SECONDS - 1) == []
+    assert decide.annul_expired(state, NOW + ANNUL_SECONDS) == [AnnulExpired()]
+    _refused(AnnulError, "no_annul_vote",                # lapsed: nothing to refuse
+             lambda: decide.annul(state, 1, False, NOW + ANNUL_SECONDS))
+    anew = decide.annul(state, 1, True, NOW + ANNUL_SECONDS + 1)   # a new proposal
+    assert anew.events == [AnnulVoted(1, [1], NOW + 2 * ANNUL_SECONDS + 1)]
+    t.apply(anew.events)
+    vote = state.annul_vote
+    assert vote is not None and (vote.proposer, vote.agreed) == (1, {1})
+    t.apply([AnnulExpired()])
+    assert state.annul_vote is None
+
+
+def test_a_vote_stored_before_its_deadline_was_reads_as_lapsed() -> None:
+    t = _table()
+    state = t.state
+    t.apply([typed(Event(state.seq + 1, "annul_vote", {"seat": 0, "agreed": [0]}))])
+    assert state.annul_vote is not None and not state.annul_vote.open(NOW)
+    assert decide.annul_expired(state, NOW) == [AnnulExpired()]
+
+
+def test_a_rematch_proposed_voided_and_agreed() -> None:
+    t = _table()
+    state = t.state
+    _refused(RematchError, "no_match_over", lambda: decide.rematch(state, 1, True, NOW))
+    t.apply(decide.annul(state, 0, True, NOW).events)
+    t.apply(decide.annul(state, 1, True, NOW).events)          # over: annulled
+    _refused(RematchError, "no_rematch_vote", lambda: decide.rematch(state, 0, False, NOW))
+    proposed = decide.rematch(state, 1, True, NOW)
+    assert proposed.events == [RematchVoted(1, [1], NOW + REMATCH_SECONDS)]
+    assert not proposed.start
+    t.apply(proposed.events)
+    assert decide.rematch(state, 1, True, NOW + 1).events == []      # said already
+    again = t.replayed()
+    assert again.rematch_vote == state.rematch_vote                  # kept by a restart
+    apply(again, again.seq + 1, OptionsSet("habanero", "random", 0.0))   # the host's
+    assert again.rematch_vote is None
+    assert decide.rematch(state, 0, False, NOW + 2).events == [RematchRefused(0)]
+    assert decide.rematch(state, 0, True, NOW + REMATCH_SECONDS).events == [
+        RematchVoted(0, [0], NOW + 2 * REMATCH_SECONDS)]             # lapsed: anew
+    agreed = decide.rematch(state, 0, True, NOW + 3)
+    assert agreed.events == [RematchVoted(0, [0, 1], NOW + REMATCH_SECONDS)] and agreed.start
+    t.apply(agreed.events)
+    assert state.rematch_vote is None                                # it starts now
