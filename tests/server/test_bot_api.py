@@ -516,7 +516,7 @@ def test_a_bot_that_says_nothing_hears_its_token_revoked(server: Server,
                                                          ) -> None:
     """A revoked token closes its bot's socket even while the bot is silent -- a robot
     waiting for a person's card sends nothing for minutes."""
-    from tute.server.wire import seatsocket
+    from tute.server.routes import seatsocket
 
     monkeypatch.setattr(seatsocket, "TOKEN_SECONDS", 0.5)
     s = server

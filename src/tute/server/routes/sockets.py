@@ -13,6 +13,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tute.core.errors import TuteError
 from tute.server.routes.common import Site, run
+from tute.server.routes.seatsocket import drain, last_seen, serve_seat
 from tute.server.site.accounts import Account
 from tute.server.site.bots import bearer
 from tute.server.social.chat import ChatError
@@ -25,7 +26,6 @@ from tute.server.wire.edge import client_address, lang_of
 from tute.server.wire.hub import SPECTATOR, Viewer
 from tute.server.wire.limits import Window
 from tute.server.wire.protocol import Block, Chat, Ping, Report, decode_message
-from tute.server.wire.seatsocket import drain, last_seen, serve_seat
 from tute.server.wire.views import encode
 
 log = logging.getLogger("tute.server")
