@@ -17,7 +17,7 @@ from server_harness import Client, Server
 from tute.analysis import GRADES, Settings
 from tute.core.notation import format_notation
 from tute.core.records import parse_record, replay
-from tute.server.site import review
+from tute.server.tables import review
 from tute.server.wire import edge
 
 SEED002 = Path(__file__).resolve().parents[2] / "examples" / "seed002.tute"

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from server_harness import Client, Server, play_out
 from tute.analysis import Settings
-from tute.server.site import openhands
 from tute.server.site.sessions import COOKIE
+from tute.server.tables import openhands
 
 QUICK = Settings(min_samples=4, max_samples=4)
 

@@ -15,7 +15,7 @@ from sqlalchemy import create_engine, text
 from server_harness import Client, Server, play_out
 from tute.analysis import GRADES, Settings, grade
 from tute.core.records import parse_record, replay
-from tute.server.site import review
+from tute.server.tables import review
 
 QUICK = Settings(min_samples=4, max_samples=4)         # a hand judged at once
 SLOW = Settings(min_samples=60, max_samples=60)        # judging holds the worker a while

@@ -52,8 +52,6 @@ from tute.server.routes.common import Site, error, locked, refused, run
 from tute.server.site.accounts import Accounts
 from tute.server.site.bots import Bots
 from tute.server.site.economy import Purse
-from tute.server.site.openhands import OpenHands
-from tute.server.site.review import SETTINGS, Reviews
 from tute.server.site.sessions import Guests
 from tute.server.site.tourneys import TourneyBook
 from tute.server.social.doors import Social
@@ -65,6 +63,8 @@ from tute.server.store import Store
 from tute.server.tables.director import Director
 from tute.server.tables.kept import Kept
 from tute.server.tables.lobby import Lobby
+from tute.server.tables.openhands import OpenHands
+from tute.server.tables.review import SETTINGS, Reviews
 from tute.server.tables.robots import Thinkers
 from tute.server.wire.collector import Collector
 from tute.server.wire.edge import Edge

@@ -24,8 +24,8 @@ from starlette.routing import Route
 from tute.analysis.openhand import could_have_won, line_words, side_of
 from tute.core.errors import TuteError
 from tute.core.records import format_record, parse_record
-from tute.server.site.review import LANGS, Key, ReviewError, Reviews, query_number
 from tute.server.tables.kept import parse_game_id
+from tute.server.tables.review import LANGS, Key, ReviewError, Reviews, query_number
 from tute.server.wire.edge import client_address, lang_of
 from tute.server.wire.limits import RateLimit
 from tute.server.wire.protocol import AnalysisAsk, decode_body
