@@ -49,12 +49,12 @@ from tute.server.routes import (
     tourneys,
 )
 from tute.server.routes.common import Site, error, locked, refused, run
+from tute.server.routes.doors import Social
 from tute.server.site.accounts import Accounts
 from tute.server.site.bots import Bots
 from tute.server.site.economy import Purse
 from tute.server.site.sessions import Guests
 from tute.server.site.tourneys import TourneyBook
-from tute.server.social.doors import Social
 from tute.server.social.friends import Friends, Presence
 from tute.server.social.invites import Invites, server_key
 from tute.server.social.lobbychat import LobbyChat

@@ -30,7 +30,7 @@ import time
 from typing import Any
 
 from tute.server.cluster.bus import Cluster
-from tute.server.social.doors import Door, door_of
+from tute.server.routes.doors import Door, door_of
 from tute.server.tables.lobby import Lobby
 from tute.server.tables.runtime import TableRuntime
 
@@ -285,7 +285,7 @@ class Ownership:
                   and not e["door"].get("unlisted"))]
 
     def doors(self) -> list[Door]:
-        """The doors of the tables other processes hold (:mod:`tute.server.social.doors`)."""
+        """The doors of the tables other processes hold (:mod:`tute.server.routes.doors`)."""
         return [Door.of_json(e["door"]) for t, e in self.remote.items()
                 if t not in self.lobby.tables]
 

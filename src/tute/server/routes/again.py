@@ -14,10 +14,10 @@ from starlette.routing import BaseRoute, Route
 from tute.analysis.walk import Restart, restart_at
 from tute.core.errors import TuteError
 from tute.server.routes.common import Site, answer, run
+from tute.server.routes.doors import Social
 from tute.server.routes.people import may_see
 from tute.server.site.accounts import Account
 from tute.server.site.names import InvalidNameError, validate_name
-from tute.server.social.doors import Social
 from tute.server.tables.kept import KeptDoor, game_id, parse_game_id
 from tute.server.tables.state import stage
 from tute.server.wire.edge import client_address

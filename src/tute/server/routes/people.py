@@ -13,13 +13,13 @@ from starlette.routing import BaseRoute, Route
 
 from tute.core.errors import TuteError
 from tute.server.routes.common import Site, run
+from tute.server.routes.doors import Door, Social
 from tute.server.site import ledger
 from tute.server.site.accounts import SESSION_COOKIE, SESSION_DAYS, Account
 from tute.server.site.avatars import set_avatar
 from tute.server.site.rankings import page as ranked_page
 from tute.server.site.series import SeriesBook, SeriesError
 from tute.server.social.chat import ChatError
-from tute.server.social.doors import Door, Social
 from tute.server.social.moderation import account_of_author
 from tute.server.tables.kept import KeptDoor, KeptError, parse_game_id, replay_hand
 from tute.server.wire.edge import client_address

@@ -16,8 +16,8 @@ from tute.core.errors import TuteError
 from tute.core.notation import format_notation, read_game
 from tute.core.records import parse_record, replay
 from tute.server.routes.common import Site, run
+from tute.server.routes.doors import Social
 from tute.server.routes.people import may_see
-from tute.server.social.doors import Social
 from tute.server.tables.kept import parse_game_id, replay_hand
 from tute.server.tables.review import file_id
 from tute.server.wire.edge import client_address

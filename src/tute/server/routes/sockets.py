@@ -13,11 +13,11 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tute.core.errors import TuteError
 from tute.server.routes.common import Site, run
+from tute.server.routes.doors import Social, door_of
 from tute.server.routes.seatsocket import drain, last_seen, serve_seat
 from tute.server.site.accounts import Account
 from tute.server.site.bots import bearer
 from tute.server.social.chat import ChatError
-from tute.server.social.doors import Social, door_of
 from tute.server.social.moderation import account_of_author
 from tute.server.store import StoreError
 from tute.server.tables.audience import author_of

@@ -13,10 +13,10 @@ from starlette.routing import BaseRoute, Route
 
 from tute.core.errors import TuteError
 from tute.server.routes.common import Site, answer, locked, run
+from tute.server.routes.doors import Social
 from tute.server.site import ledger
 from tute.server.site.accounts import Account
 from tute.server.site.ratings import family, suggest
-from tute.server.social.doors import Social
 from tute.server.tables.decide import options_of
 from tute.server.tables.runtime import TableRuntime
 from tute.server.wire.edge import client_address
