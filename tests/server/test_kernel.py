@@ -1,7 +1,8 @@
-"""The votes as the table's kernel has them (issue 47): proposing, agreeing, refusing
-and expiring are functions of the state and the time that return events or a typed
-refusal; ``apply`` folds the events into the state, the same live and on a replay; a
-vote's deadline is a stored fact (an event stored before it was said reads as lapsed)."""
+"""The votes, leaving and the chat as the table's kernel has them (issue 47):
+proposing, agreeing, refusing and expiring a vote, an abandon and a chat message are
+functions of the state (and the time) that return events or a typed refusal; ``apply``
+folds the events into the state, the same live and on a replay; a vote's deadline is a
+stored fact (an event stored before it was said reads as lapsed)."""
 
 from __future__ import annotations
 
@@ -10,16 +11,25 @@ from collections.abc import Callable
 import pytest
 
 from tute.core.variants import parse_variant
+from tute.server.social.chat import ChatError
 from tute.server.store import Event
 from tute.server.tables import decide
-from tute.server.tables.decide import ANNUL_SECONDS, REMATCH_SECONDS, AnnulError, RematchError
+from tute.server.tables.decide import (
+    ANNUL_SECONDS,
+    REMATCH_SECONDS,
+    AnnulError,
+    RematchError,
+    TableError,
+)
 from tute.server.tables.events import (
+    Abandoned,
     AnnulExpired,
     Annulled,
     AnnulVoted,
     OptionsSet,
     RematchRefused,
     RematchVoted,
+    Said,
     Seated,
     Started,
     TableEvent,
@@ -28,6 +38,7 @@ from tute.server.tables.events import (
 )
 from tute.server.tables.options import Options
 from tute.server.tables.state import TableState, apply, replay
+from tute.server.wire.hub import SPECTATOR
 
 NOW = 1_800_000_000.0
 
@@ -133,3 +144,46 @@ def test_a_rematch_proposed_voided_and_agreed() -> None:
     assert agreed.events == [RematchVoted(0, [0, 1], NOW + REMATCH_SECONDS)] and agreed.start
     t.apply(agreed.events)
     assert state.rematch_vote is None                                # it starts now
+
+
+def _competitive() -> Table:
+    """Ana (0) and Bea (1) at a running competitive match (100 chips each)."""
+    t = Table()
+    t.apply([OptionsSet("habanero", "random", 0.0, competitive=True, bet=100),
+             Seated(0, "Ana", False, "a", 1), Seated(1, "Bea", False, "b", 2), Started(7)])
+    return t
+
+
+def test_who_left_is_decided_by_the_kernel_and_kept_by_a_replay() -> None:
+    t = _competitive()
+    _refused(TableError, "not_seated", lambda: decide.abandon(t.state, None, True))
+    left = decide.abandon(t.state, 0)                    # away too long: it counts
+    assert left.events == [Abandoned(0)] and left.counts
+    t.apply(left.events)
+    again = t.replayed()
+    assert again.abandoned == {0} and 0 in again.automatic
+    assert decide.abandon(again, 0, True).events == []   # gone already
+    _refused(AnnulError, "not_seated",                   # who left has no say
+             lambda: decide.annul(again, 0, True, NOW))
+    friendly = _table()
+    assert decide.abandon(friendly.state, 1).events == []   # away: no abandon there
+    said = decide.abandon(friendly.state, 1, any_match=True)
+    assert said.events == [Abandoned(1)] and not said.counts
+
+
+def test_what_may_be_said_is_decided_by_the_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+    t = _table()
+    assert decide.say(t.state, "a1", "Ana", 0, "hola") == Said("a1", "Ana", 0, "hola")
+    watched = decide.say(t.state, "a9", "Vera", SPECTATOR, "hola", spectator=True)
+    assert watched.quiet                                 # never shown to the players
+    t.apply([OptionsSet("habanero", "random", 0.0, chat_in_hand=False)])
+    _refused(ChatError, "chat_closed_in_hand",
+             lambda: decide.say(t.state, "a1", "Ana", 0, "hola"))
+    t = _table()
+    t.apply(decide.annul(t.state, 0, True, NOW).events)
+    t.apply(decide.annul(t.state, 1, True, NOW).events)   # no hand: the chat opens
+    said = decide.say(t.state, "a9", "Vera", SPECTATOR, "hola", spectator=True)
+    assert not said.quiet
+    monkeypatch.setattr(decide, "TABLE_MESSAGES", 1)
+    t.apply([said])
+    _refused(ChatError, "chat_full", lambda: decide.say(t.state, "a1", "Ana", 0, "hola"))

@@ -8,6 +8,10 @@ during a hand is never shown to the players (``quiet``), as Skat servers do; and
 may close its chat while a hand is played (``chat_in_hand`` off) -- the players' and the
 spectators' alike, so that not even the numbered placeholders of the spectators'
 messages can carry a sign to a player.
+
+Whether a message may be said is decided by :func:`tute.server.tables.decide.say` from
+the table's state; what is here is the runtime's part: who writes (the socket's
+viewer), the flood limit, the word filter, the mutes and reports.
 """
 
 from __future__ import annotations
@@ -21,8 +25,10 @@ from tute.server.social.chat import ChatError, Flood, WordFilter, clean
 from tute.server.social.moderation import Moderation, ReportDesk
 from tute.server.social.phrases import phrase
 from tute.server.store import SeatRow
-from tute.server.tables.events import Said, TableEvent
+from tute.server.tables import decide
+from tute.server.tables.events import TableEvent
 from tute.server.tables.options import Options
+from tute.server.tables.state import TableState
 from tute.server.wire.hub import SPECTATOR, Hub, Viewer
 
 
@@ -33,6 +39,7 @@ class ChatTable(Protocol):
     lock: asyncio.Lock
     hub: Hub
     muted: dict[str, set[str]]
+    state: TableState
 
     @property
     def seats(self) -> dict[int, SeatRow]: ...
@@ -48,7 +55,6 @@ class ChatTable(Protocol):
                    ) -> None: ...
 
 
-TABLE_MESSAGES = 3000            # messages one table keeps; then its chat is full
 MUTES = 100                      # people one person mutes at a table
 
 
@@ -90,14 +96,10 @@ class TableChat:
         t = self.table
         async with t.lock:
             name, seat = self._writer(viewer)
-            in_hand = t.match is not None and not t.match.is_over
-            if in_hand and not t.options.chat_in_hand:   # players' and spectators': no
-                raise ChatError("chat_closed_in_hand")   # word, and no sign, in a hand
-            if self.count() >= TABLE_MESSAGES:
-                raise ChatError("chat_full")
+            said = decide.say(t.state, viewer.author, name, seat, shown(), key,
+                              seat == SPECTATOR)
             self.flood.check(viewer.author, flood_text)
-            quiet = seat == SPECTATOR and in_hand        # never shown to the players
-            await t.emit([Said(viewer.author, name, seat, shown(), quiet, key)])
+            await t.emit([said])
 
     def mute(self, viewer: Viewer, author: str, on: bool) -> None:
         """The person behind ``viewer`` no longer gets ``author``'s messages at this

@@ -27,6 +27,7 @@ from tute.server.site.names import (
     name_skeleton,
     seat_name,
 )
+from tute.server.social.chat import ChatError
 from tute.server.tables.events import (
     Abandoned,
     Acted,
@@ -42,6 +43,7 @@ from tute.server.tables.events import (
     Practice,
     RematchRefused,
     RematchVoted,
+    Said,
     Seated,
     Staged,
     Started,
@@ -64,6 +66,7 @@ MAX_BET = 100_000
 BOTS = ("no", "yes", "only")            # who of the bot accounts may sit (Options.bots)
 ANNUL_SECONDS = 60.0                    # a proposal to annul lapses after this
 REMATCH_SECONDS = 120.0                 # a rematch's too
+TABLE_MESSAGES = 3000                   # messages one table keeps; then its chat is full
 
 
 class TableError(TuteError):
@@ -422,3 +425,41 @@ def rematch(state: TableState, seat: int | None, agree: bool, now: float) -> Rem
     until = now + REMATCH_SECONDS if vote is None else vote.until
     people = {s for s, r in state.seats.items() if r.kind == "human"}
     return Rematching([RematchVoted(seat, sorted(agreed), until)], people <= agreed)
+
+
+@dataclass(frozen=True, slots=True)
+class Abandoning:
+    """An abandon's events (none: nothing to abandon), and whether it counts -- a
+    competitive match played for chips: the abandon is counted on the profile."""
+
+    events: list[TableEvent]
+    counts: bool = False
+
+
+def abandon(state: TableState, seat: int | None, any_match: bool = False) -> Abandoning:
+    """``seat`` abandons the running match: a person who said so (``any_match``: any
+    running match), or one away too long from a match that counts (a competitive one
+    not played as practice).  Nothing when there is no such match, or the seat is a
+    robot's or left already; a refusal when nobody sits there."""
+    if seat is None:
+        raise TableError("not_seated")
+    m, row = state.match, state.seats.get(seat)
+    counts = state.options.competitive and not state.practice
+    if not (counts or any_match) or m is None or m.is_over \
+            or seat in state.abandoned or row is None or row.kind != "human":
+        return Abandoning([])
+    return Abandoning([Abandoned(seat)], counts)              # the robot plays the seat on
+
+
+def say(state: TableState, author: str, name: str, seat: int, text: str,
+        phrase: str | None = None, spectator: bool = False) -> Said:
+    """A chat message by ``author`` (``name`` at ``seat``; ``spectator``: a logged-in
+    spectator's), or a ChatError: no word while a hand is played at a table that
+    closed its chat then, none once the table's chat is full.  A spectator's message
+    written during a hand is never shown to the players (``quiet``)."""
+    in_hand = state.match is not None and not state.match.is_over
+    if in_hand and not state.options.chat_in_hand:   # players' and spectators': no
+        raise ChatError("chat_closed_in_hand")       # word, and no sign, in a hand
+    if sum(1 for e in state.history if e["kind"] == "chat") >= TABLE_MESSAGES:
+        raise ChatError("chat_full")
+    return Said(author, name, seat, text, spectator and in_hand, phrase)

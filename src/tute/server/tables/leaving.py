@@ -6,6 +6,11 @@ pot, no XP, an abandon on the profile, and the table's robot plays the seat to t
 At any other running match, leaving costs nothing: the robot plays the seat on for whoever
 stays, and a table every person left closes (:meth:`~tute.server.tables.lobby.Lobby.sweep`);
 staying away there is no abandon.
+
+Who left is the table's state (``abandon`` events, folded into ``TableState.abandoned``:
+a restart or an adoption keeps it), and whether a leave is an abandon is decided by
+:func:`tute.server.tables.decide.abandon`; what is here is the runtime's part: the lock,
+who has been away how long (the sockets), and the abandon counted on the profile.
 """
 
 from __future__ import annotations
@@ -16,12 +21,13 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
-from tute.core.errors import TuteError
 from tute.core.match import Match
 from tute.server.site.economy import Purse
 from tute.server.store import SeatRow
-from tute.server.tables.events import Abandoned, TableEvent
+from tute.server.tables import decide
+from tute.server.tables.events import TableEvent
 from tute.server.tables.options import Options
+from tute.server.tables.state import TableState
 
 log = logging.getLogger("tute.server")
 ABANDON_SECONDS = 180.0       # away this long from a running competitive match: abandoned
@@ -35,6 +41,7 @@ class LeavingTable(Protocol):
     gone_since: dict[int, float]
     abandon_seconds: float
     purse: Purse | None
+    state: TableState
 
     @property
     def seats(self) -> dict[int, SeatRow]: ...
@@ -42,10 +49,6 @@ class LeavingTable(Protocol):
     def match(self) -> Match | None: ...
     @property
     def options(self) -> Options: ...
-    @property
-    def practice(self) -> bool: ...
-    @property
-    def abandoned(self) -> set[int]: ...
 
     def seat_of(self, player: str | None) -> int | None: ...
     async def emit(self, events: Sequence[TableEvent], ops: Sequence[Any] = (),
@@ -61,10 +64,7 @@ class Leaving:
         """A person leaves the table: at a running match, an abandon."""
         t = self.table
         async with t.lock:
-            seat = t.seat_of(player)
-            if seat is None:
-                raise TuteError("not_seated")
-            await self._abandon(seat, any_match=True)
+            await self._abandon(t.seat_of(player), any_match=True)
 
     async def the_absent(self, now: float | None = None) -> None:
         """Whoever has been away from a running competitive match longer than the
@@ -76,17 +76,16 @@ class Leaving:
                 if moment - since > t.abandon_seconds:
                     await self._abandon(seat)
 
-    async def _abandon(self, seat: int, any_match: bool = False) -> None:
+    async def _abandon(self, seat: int | None, any_match: bool = False) -> None:
         """``seat`` abandons the running match -- one that counts, or ``any_match``."""
         t = self.table
-        m = t.match
-        row = t.seats.get(seat)
-        counts = t.options.competitive and not t.practice
-        if not (counts or any_match) or m is None or m.is_over \
-                or seat in t.abandoned or row is None or row.kind != "human":
+        done = decide.abandon(t.state, seat, any_match)
+        if not done.events:
             return
-        await t.emit([Abandoned(seat)])               # the robot plays the seat on
-        if counts and t.purse is not None and row.account is not None:
+        await t.emit(done.events)                     # the robot plays the seat on
+        row = t.seats.get(seat) if seat is not None else None
+        if done.counts and t.purse is not None and row is not None \
+                and row.account is not None:
             try:
                 await asyncio.get_running_loop().run_in_executor(
                     None, t.purse.count_abandon, row.account)
