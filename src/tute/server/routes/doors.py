@@ -7,16 +7,16 @@ Notices (a friend's request, an invitation) reach a person's open pages through
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from tute.core.errors import TuteError
+from tute.server.routes.common import run
 from tute.server.site.accounts import Account
 from tute.server.social.friends import FriendError, Friends, Presence
 from tute.server.social.invites import Invites
@@ -26,7 +26,6 @@ from tute.server.wire.edge import lang_of
 from tute.server.wire.limits import RateLimit
 from tute.server.wire.protocol import Empty, FriendAnswer, FriendName, Invite, decode_body
 
-T = TypeVar("T")
 NOTICE_SECONDS = 600.0          # the same notice from the same person: once in this time
 
 
@@ -68,10 +67,6 @@ def door_of(table: TableRuntime) -> Door:
                 frozenset(r.account for r in table.seats.values() if r.account is not None),
                 str(table.variant), table.status, table.options.spectators,
                 table.unlisted)
-
-
-async def run(fn: Callable[[], T]) -> T:
-    return await asyncio.get_running_loop().run_in_executor(None, fn)
 
 
 class Social:
