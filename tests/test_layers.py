@@ -1,6 +1,6 @@
-"""The house shows its layers (DESIGN.md): imports point down only, and no module imports
-itself back through others -- counting imports inside functions and under
-``TYPE_CHECKING`` too."""
+"""The house shows its layers (DESIGN.md; inside ``server/``, docs/server-layout.md):
+imports point down only, and no module imports itself back through others -- counting
+imports inside functions and under ``TYPE_CHECKING`` too."""
 
 from __future__ import annotations
 
@@ -17,9 +17,23 @@ LAYERS = [
     {"learn"},
     {"bots"},
     {"analysis"},
-    {"arena", "tools", "tourney", "rl"},
+    {"arena", "duplicate", "tools", "tourney", "rl"},
     {"term", "server"},
     {"cli"},
+]
+
+# inside ``server/`` (docs/server-layout.md): a package (or a module of ``server/``
+# itself: the store, the composition root) may import only those below it
+SERVER_LAYERS = [
+    {"db"},
+    {"store"},
+    {"wire"},
+    {"site"},
+    {"social"},
+    {"tables"},
+    {"routes"},
+    {"cluster"},
+    {"app"},
 ]
 
 
@@ -52,13 +66,19 @@ def _graph() -> dict[str, set[str]]:
     return graph
 
 
-def _layer(module: str) -> int | None:
+def _layer(module: str, layers: list[set[str]] = LAYERS, depth: int = 1) -> int | None:
     parts = module.split(".")
-    top = parts[1] if len(parts) > 1 else None
-    for i, layer in enumerate(LAYERS):
+    top = parts[depth] if len(parts) > depth else None
+    for i, layer in enumerate(layers):
         if top in layer:
             return i
     return None
+
+
+def _server_layer(module: str) -> int | None:
+    if not module.startswith("tute.server."):
+        return None
+    return _layer(module, SERVER_LAYERS, 2)
 
 
 def test_no_import_circle() -> None:
@@ -89,6 +109,43 @@ def test_imports_point_down_the_layers() -> None:
             there = _layer(t)
             if here is not None and there is not None and there > here:
                 wrong.append(f"{module} -> {t}")
+    assert not wrong, wrong
+
+
+def test_every_server_package_has_its_layer() -> None:
+    server = SRC / "server"
+    here = {p.stem for p in server.glob("*.py") if p.name != "__init__.py"}
+    here |= {p.name for p in server.iterdir() if (p / "__init__.py").exists()}
+    assert here == set().union(*SERVER_LAYERS)
+
+
+def test_server_imports_point_down_its_layers() -> None:
+    wrong = []
+    for module, targets in _graph().items():
+        here = _server_layer(module)
+        for t in targets:
+            there = _server_layer(t)
+            if here is not None and there is not None and there > here:
+                wrong.append(f"{module} -> {t}")
+    assert not wrong, sorted(wrong)
+
+
+def test_the_server_layout_writes_the_same_order() -> None:
+    doc = (SRC.parent.parent / "docs" / "server-layout.md").read_text(encoding="utf-8")
+    order = " → ".join(f"`{next(iter(layer))}`" for layer in SERVER_LAYERS)
+    assert f"**{order}**" in doc
+
+
+def test_nobody_outside_core_imports_a_private_name_of_core() -> None:
+    """The rules are used through their public names (``duplicate/`` included)."""
+    wrong = []
+    for path in SRC.rglob("*.py"):
+        if path.is_relative_to(SRC / "core"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("tute.core"):
+                wrong += [f"{path.relative_to(SRC)}: {node.module}.{a.name}"
+                          for a in node.names if a.name.startswith("_")]
     assert not wrong, wrong
 
 
