@@ -1,1 +1,2 @@
-"""The site's people: accounts, sessions, names, chips and their ledger, XP, ratings, the analysis of kept hands."""
+"""The site's people and what is theirs: accounts, sessions, names, chips and their
+ledger, XP, ratings, rankings, achievements, series and tournaments."""

@@ -1,1 +1,1 @@
-"""Between people: friends, invitations and private tables, chat, its filter and moderation."""
+"""Between people: friends, invitations, chat, its filter and moderation."""

@@ -30,7 +30,7 @@ MINUTE = 15                           # and 15 in a minute
 REPEAT_SECONDS = 60.0                 # the same message again within a minute: refused
 WORDS = Path(__file__).parent / "words"
 
-# signs written for letters (the look-alike letters of other alphabets: lookalike.py)
+# signs written for letters (the look-alike letters of other alphabets: site/lookalike.py)
 _SIGNS = str.maketrans({
     "0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s",
     "€": "e", "!": "i", "|": "l", "ß": "ss",

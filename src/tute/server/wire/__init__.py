@@ -1,1 +1,2 @@
-"""What crosses the network: the edge (limits, origins, hosts), the protocol's messages, the sockets, the hub that sends to each viewer, the views sent."""
+"""What crosses the network, knowing nothing of a table: the edge (limits, origins,
+hosts), the protocol's messages, the hub that sends to each viewer, the views sent."""
