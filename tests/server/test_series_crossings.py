@@ -105,6 +105,12 @@ def test_a_series_deal_played_again_is_as_hidden_as_the_deal(db: str) -> None:
         with bea.ws(again, watch=True) as w:
             assert until(w, lambda m: m.get("type") == "error")["key"] == "no_spectators"
         _automatic(ana, again)
+        # over, its options stay the series': nobody opens it to spectators, who would
+        # be sent the whole hand (a review found it)
+        r = ana.post(f"/api/tables/{again}/options", {"private": False, "spectators": True})
+        assert r.status_code == 400 and r.json()["key"] == "series_table", r.text
+        with vera.ws(again, watch=True) as w:
+            assert until(w, lambda m: m.get("type") == "error")["key"] == "no_spectators"
         replayed = f"{again}-1"
         assert ana.get(f"/api/games/{replayed}").status_code == 200     # hers
         for who in (bea, vera):              # her friend too: the deal's cards, not yet

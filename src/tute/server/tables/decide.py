@@ -220,9 +220,9 @@ def set_options(state: TableState, options: Options) -> None:
     """Whether the host may change the options now (a refusal if not)."""
     if state.match is not None and not state.match.is_over:
         raise TableError("table_started")
-    if state.options.series is not None:
+    if state.options.series is not None or state.series_again is not None:
         raise TableError("series_table")           # its deal and robots are the series'
-    if state.options.tourney is not None:
+    if state.options.tourney is not None:          # (played again: nobody watches it)
         raise TableError("tourney_table")          # its game is the tournament's
     if options.variant.players != state.options.variant.players:
         raise TableError("players_fixed", players=state.options.variant.players)
