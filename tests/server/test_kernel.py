@@ -26,6 +26,7 @@ from tute.server.tables.events import (
     AnnulExpired,
     Annulled,
     AnnulVoted,
+    AutomaticSet,
     OptionsSet,
     RematchRefused,
     RematchVoted,
@@ -187,3 +188,35 @@ def test_what_may_be_said_is_decided_by_the_kernel(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(decide, "TABLE_MESSAGES", 1)
     t.apply([said])
     _refused(ChatError, "chat_full", lambda: decide.say(t.state, "a1", "Ana", 0, "hola"))
+
+
+def _clock_plays(t: Table, clock: bool, auto: bool = True) -> int:
+    """The seat to act next plays its first legal action (``clock``: the clock for it;
+    ``auto`` and not ``clock``: automatic play; neither: the person): that seat."""
+    m = t.state.match
+    assert m is not None and m.game.to_act is not None
+    seat = m.seat_map[m.game.to_act]
+    action = m.game.legal_actions(m.game.to_act)[0]
+    t.apply(decide.act(t.state, None, seat, str(action), auto or clock, clock).events)
+    return seat
+
+
+def test_the_clocks_count_is_state_and_kept_by_a_replay() -> None:
+    t = _table()
+    seat = _clock_plays(t, clock=True)
+    assert t.state.timeouts == {seat: 1}
+    assert decide.timed_out(t.state, seat, 2) == []
+    assert t.replayed().timeouts == {seat: 1}          # a restart counts on from 1
+    while t.state.match is not None and t.state.match.seat_map[
+            t.state.match.game.to_act or 0] != seat:
+        _clock_plays(t, clock=False, auto=False)      # the other person plays
+    _clock_plays(t, clock=True)
+    assert t.state.timeouts[seat] == 2
+    assert decide.timed_out(t.state, seat, 2) == [AutomaticSet(seat, True)]
+    t.apply([AutomaticSet(seat, True)])
+    assert t.state.timeouts[seat] == 0 and seat in t.state.automatic
+    assert decide.timed_out(t.state, seat, 0) == []    # already so
+    t.apply([AutomaticSet(seat, False)])
+    t.state.timeouts[seat] = 1                          # a timeout, then "volver"
+    assert decide.automatic(t.state, seat, False) == []
+    assert decide.automatic(t.state, seat, False, asked=True) == [AutomaticSet(seat, False)]

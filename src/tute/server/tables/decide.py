@@ -275,8 +275,9 @@ class Played:
 
 
 def act(state: TableState, broken: str | None, seat: int | None, text: object,
-        auto: bool) -> Played:
-    """A seat's action, checked by the core; with the hand's end when it ends one."""
+        auto: bool, clock: bool = False) -> Played:
+    """A seat's action, checked by the core; with the hand's end when it ends one
+    (``auto``: made for a person; ``clock``: by the clock, the person's time out)."""
     if seat is None:
         raise OutOfTurnError("not_seated")
     if broken is not None:
@@ -291,7 +292,7 @@ def act(state: TableState, broken: str | None, seat: int | None, text: object,
         raise OutOfTurnError("out_of_match")
     at = match.seat_map.index(seat)
     match.game.check(at, action)                      # the one authority; raises
-    events: list[TableEvent] = [Acted(seat, str(action), auto)]
+    events: list[TableEvent] = [Acted(seat, str(action), auto, auto and clock)]
     if not match.game.may_end(at, action):            # most moves: nothing to copy
         return Played(events, match)
     game = match.game.copy()
@@ -317,13 +318,27 @@ def client_seed(state: TableState, seat: int | None, seed: object) -> list[Table
     return [ClientSeed(seat, seed)]
 
 
-def automatic(state: TableState, seat: int, on: bool) -> list[TableEvent]:
+def automatic(state: TableState, seat: int, on: bool, asked: bool = False
+              ) -> list[TableEvent]:
     """Automatic play switched for a person's seat (nothing when it already is so, or
-    when there is no match to play)."""
+    when there is no match to play).  ``asked``: the person asked it (or came back):
+    the clock's count of their seat starts again, so where it is not 0 the switch is
+    said even though it already is so."""
     m = state.match
-    if (seat in state.automatic) == on or (on and (m is None or m.is_over)):
+    already = (seat in state.automatic) == on
+    if already and asked and state.timeouts.get(seat, 0):
+        return [AutomaticSet(seat, on)]
+    if already or (on and (m is None or m.is_over)):
         return []
     return [AutomaticSet(seat, on)]
+
+
+def timed_out(state: TableState, seat: int, after: int) -> list[TableEvent]:
+    """After ``after`` plays in a row made by the clock (``TableState.timeouts``) a
+    person's seat goes to automatic play (nothing when it is not time, or already)."""
+    if state.timeouts.get(seat, 0) < after:
+        return []
+    return automatic(state, seat, True)
 
 
 def editing(state: TableState, on: bool) -> list[TableEvent]:

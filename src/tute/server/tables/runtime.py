@@ -119,7 +119,6 @@ class TableRuntime(TableAchievements, SeriesTable, TourneyTable):
         self.gone_since: dict[int, float] = {}     # people's seats with nobody connected
         self.abandon_seconds = ABANDON_SECONDS
         self.leaving = Leaving(self)               # abandons of competitive matches
-        self.timeouts: dict[int, int] = {}         # plays in a row made by the clock
         self.auto_after = AUTO_AFTER
         self.muted: dict[str, set[str]] = {}      # by a person's author id: whom it hides
         self.chat = TableChat(self)
@@ -166,6 +165,12 @@ class TableRuntime(TableAchievements, SeriesTable, TourneyTable):
         if t.robots():
             t.thinkers.warm(t.options.robot_level)
         return t, done.missing
+
+    @property
+    def timeouts(self) -> dict[int, int]:
+        """Plays in a row the clock made for each person's seat (``action`` events
+        with ``clock``: a restart keeps the count)."""
+        return self.state.timeouts
 
     def resume(self) -> None:
         """A restored or adopted table goes on (on the event loop): its clock and
@@ -346,7 +351,7 @@ class TableRuntime(TableAchievements, SeriesTable, TourneyTable):
         began = time.perf_counter()
         async with self.lock:
             try:
-                done = await self._act(seat, text, expect_seq)
+                done = await self._act(seat, text, expect_seq, by_clock)
             except TuteError:
                 if self.metrics is not None:
                     self.metrics.action(time.perf_counter() - began, False)
@@ -356,21 +361,20 @@ class TableRuntime(TableAchievements, SeriesTable, TourneyTable):
             if done and seat is not None and self.seats[seat].kind == "human" \
                     and seat not in self.abandoned:
                 if expect_seq is None:                      # the person played
-                    self.timeouts[seat] = 0
                     await self._set_automatic(seat, False)
-                elif by_clock:
-                    self.timeouts[seat] = self.timeouts.get(seat, 0) + 1
-                    if self.timeouts[seat] >= self.auto_after:
-                        await self._set_automatic(seat, True)
+                elif by_clock:                              # counted by apply
+                    await self._set_automatic(seat, True, decide.timed_out(
+                        self.state, seat, self.auto_after))
             return done
 
-    async def _act(self, seat: int | None, text: object, expect_seq: int | None) -> bool:
+    async def _act(self, seat: int | None, text: object, expect_seq: int | None,
+                   by_clock: bool = False) -> bool:
         """:meth:`act` under the table's lock."""
         if expect_seq is not None and self.turn != expect_seq:
             return False
         auto = expect_seq is not None and seat is not None and seat in self.seats \
             and self.seats[seat].kind == "human"   # the clock or automatic play, not them
-        played = decide.act(self.state, self.broken, seat, text, auto)
+        played = decide.act(self.state, self.broken, seat, text, auto, by_clock)
         ops: list[Op] = []
         over = isinstance(played.events[-1], MatchEnded)
         if over:
@@ -407,12 +411,14 @@ class TableRuntime(TableAchievements, SeriesTable, TourneyTable):
             seat = self.seat_of(player)
             if seat is None:
                 raise TableError("not_seated")
-            self.timeouts[seat] = 0
-            await self._set_automatic(seat, on)
+            await self._set_automatic(seat, on,
+                                      decide.automatic(self.state, seat, on, asked=True))
 
-    async def _set_automatic(self, seat: int, on: bool) -> None:
+    async def _set_automatic(self, seat: int, on: bool,
+                             events: list[TableEvent] | None = None) -> None:
         try:
-            await self.emit(decide.automatic(self.state, seat, on))
+            await self.emit(decide.automatic(self.state, seat, on) if events is None
+                            else events)
         except TuteError:
             log.warning("table %s: automatic play of seat %d not stored", self.id, seat)
 

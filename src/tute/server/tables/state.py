@@ -94,6 +94,7 @@ class TableState:
     avatars: dict[int, str] = field(default_factory=dict)    # the faces people chose
     invited: set[int] = field(default_factory=set)          # accounts the host invited
     automatic: set[int] = field(default_factory=set)        # people's seats a robot plays
+    timeouts: dict[int, int] = field(default_factory=dict)  # plays in a row by the clock
     abandoned: set[int] = field(default_factory=set)        # who left the running match
     practice: bool = False            # the running match counts for nothing
     practice_why: str | None = None   # and why (``Practice``): said until the next start
@@ -295,6 +296,10 @@ def apply(state: TableState, seq: int, event: TableEvent) -> None:
         if m is None:
             raise ValueError(f"event {seq}: an action before the match started")
         m.game.apply(m.seat_map.index(event.seat), parse_action(event.action))
+        if event.clock:                  # the person's time ran out once more
+            state.timeouts[event.seat] = state.timeouts.get(event.seat, 0) + 1
+        elif not event.auto and event.seat in state.timeouts:    # the person played
+            state.timeouts[event.seat] = 0
     elif isinstance(event, HandEnded | MatchEnded):
         if m is None:
             raise ValueError(f"event {seq}: a hand's end before the match started")
@@ -332,6 +337,7 @@ def apply(state: TableState, seq: int, event: TableEvent) -> None:
     elif isinstance(event, Invited):
         state.invited.add(event.account)
     elif isinstance(event, AutomaticSet):
+        state.timeouts[event.seat] = 0
         if event.on:
             state.automatic.add(event.seat)
         else:
