@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import select, update
 
 from server_harness import Client, Server, until
 from tute.core.notation import parse_notation
@@ -233,5 +233,40 @@ def test_leaving_a_series_deal_plays_it_out_and_it_counts(db: str) -> None:
                 break
             time.sleep(0.05)
         assert view["played"] == [1] and view["standings"][0]["player"] == "Ana", view
+    finally:
+        s.stop()
+
+
+def test_a_series_deal_played_again_before_it_was_named_stays_hidden(db: str) -> None:
+    """A hand played again from a series deal before the ``staged`` event named its
+    series (stored by an older version) is followed back to the match it came from: it
+    stays as hidden as the deal (a review of issue 46's fixes found the older ones open
+    to the host's friends)."""
+    from tute.server.db.schema import events
+
+    s = Server(db, robot_delay=0.0)
+    try:
+        made = SeriesBook(s.lobby.store.engine).create("habanero", 1, "mc", 1.0)
+        ana, bea = s.account("Ana"), s.account("Bea", "127.0.0.2")
+        _friends(ana, bea, "Bea")
+        table, _ = _play_out(ana, made.id)
+        game = f"{table}-1"
+        steps = ana.get(f"/api/games/{game}").json()["replay"]["steps"]
+        index = next(k for k, step in enumerate(steps[1:]) if step["move"]["seat"] == 0)
+        r = ana.post(f"/api/games/{game}/again", {"seat": 0, "hand": 1, "index": index})
+        assert r.status_code == 200, r.text
+        again = r.json()["id"]
+        _automatic(ana, again)
+        with s.lobby.store.engine.begin() as c:       # as an older version stored it
+            row = c.execute(select(events.c.seq, events.c.data).where(
+                events.c.table_id == again, events.c.kind == "staged")).one()
+            data = json.loads(row.data)
+            assert data.pop("series") == made.id
+            data.pop("series_deal", None)
+            c.execute(update(events).where(events.c.table_id == again,
+                                           events.c.seq == row.seq)
+                      .values(data=json.dumps(data)))
+        assert ana.get(f"/api/games/{again}-1").status_code == 200      # hers
+        assert set(_doors(bea, f"{again}-1").values()) == {404}
     finally:
         s.stop()

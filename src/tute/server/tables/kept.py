@@ -72,8 +72,9 @@ class Kept:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def door(self, table_id: str, number: int) -> KeptDoor:
-        """Who may see the table's ``number``-th kept match (KeptError: none such)."""
+    def door(self, table_id: str, number: int, depth: int = 0) -> KeptDoor:
+        """Who may see the table's ``number``-th kept match (KeptError: none such).
+        ``depth``: how many hands played again were followed back to get here."""
         s = self.summary(table_id, number)
         with self.engine.connect() as c:
             rows = c.execute(select(events.c.kind, events.c.data)
@@ -104,10 +105,22 @@ class Kept:
             elif kind == "staged":                # a hand played again: a series' deal?
                 if d.get("series") is not None:
                     series, deal = d["series"], int(d.get("series_deal", 0))
+                elif series is None and isinstance(d.get("game"), str) and depth < 8:
+                    series, deal = self._source_series(d["game"], depth + 1)
             elif "account" in d:
                 invited.add(int(d["account"]))
         return KeptDoor(private, None if host is None else int(host), frozenset(invited),
                         frozenset(int(a) for a in players if a is not None), series, deal)
+
+    def _source_series(self, game: str, depth: int) -> tuple[str | None, int]:
+        """The series and deal of the kept match a hand was played again from, for a
+        ``staged`` event stored before it named them itself (such a hand stays as
+        hidden as its deal); (None, 0) if it is no series' or is kept no more."""
+        try:
+            source = self.door(*parse_game_id(game), depth=depth)
+        except KeptError:
+            return None, 0
+        return source.series, source.series_deal
 
     def history(self, account: int, limit: int = HISTORY) -> list[dict[str, Any]]:
         """The account's finished matches, newest first: when, what, with whom, how it
