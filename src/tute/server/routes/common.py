@@ -82,6 +82,9 @@ def locked(row: dict[str, Any]) -> dict[str, Any]:
     return {**row, "id": "", "may_sit": False, "spectators_allowed": False}
 
 
+ROW_HOLDS = 4                 # accounts' rows held at once by sits (of a pool of 15)
+
+
 class AccountLocks:
     """One lock per account for what must not interleave: becoming a bot, and sitting
     (which reads whether the account is a bot, then seats it as one or as a person) --
@@ -89,8 +92,12 @@ class AccountLocks:
     bot.  The process's own; across processes the account's row is held as well
     (:meth:`Site.seating`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, rows: int = ROW_HOLDS) -> None:
         self._locks: dict[int, tuple[asyncio.Lock, int]] = {}
+        # each account's row held keeps a pooled connection across the sit's awaits:
+        # a few at once, the others wait their turn (a review found fifteen at once took
+        # every connection, and each then waited on a second one until a 500)
+        self.rows = asyncio.Semaphore(rows)
 
     @contextlib.asynccontextmanager
     async def hold(self, account: int | None) -> AsyncIterator[None]:
@@ -167,7 +174,7 @@ class Site:
         if account is None:
             yield False
             return
-        async with self.becoming.hold(account.id):
+        async with self.becoming.hold(account.id), self.becoming.rows:
             held = await run(lambda: self.bots.hold(account.id))
             try:
                 yield held.bot

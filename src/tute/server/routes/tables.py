@@ -88,10 +88,11 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
         if table.options.competitive:
             await run(lambda: can_bet(logged, table.options.bet))
         await run(lambda: social.check_sit(table, logged, data.invite))
+        face = await lobby.avatar(logged.id if logged else None)   # before the hold
         async with site.seating(logged) as bot:          # not while it becomes a bot
             await table.sit(player, data.seat, logged.name if bot and logged else data.name,
                             logged.id if logged else None, client_address(request.scope),
-                            await lobby.avatar(logged.id if logged else None), bot)
+                            face, bot)
         return answer(request, {"id": table.id, "seat": data.seat,
                                 "table": table.summary()}, secret)
 

@@ -71,10 +71,12 @@ class Held:
     """An account's row held (PostgreSQL: ``FOR SHARE``) while one of its sits is
     decided, with what it was read to be; :meth:`release` ends it."""
 
-    connection: Connection
+    connection: Connection | None          # None: nothing held (SQLite)
     bot: bool
 
     def release(self) -> None:
+        if self.connection is None:
+            return
         try:
             self.connection.commit()
         finally:
@@ -104,7 +106,10 @@ class Bots:
         """Whether the account is a bot, its row held until :meth:`Held.release`: a
         become under way (which locks the row first) is waited for, and a become that
         comes after waits for the seat taken meanwhile -- it then finds it.  SQLite has
-        no row locks (and one process: the routes' own lock excludes the two there)."""
+        no row locks (and one process: the routes' own lock excludes the two there),
+        so nothing is held there."""
+        if self.engine.dialect.name == "sqlite":
+            return Held(None, self.is_bot(account_id))
         connection = self.engine.connect()
         try:
             connection.begin()
