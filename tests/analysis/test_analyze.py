@@ -27,11 +27,12 @@ from tute.analysis import (
     summary,
 )
 from tute.analysis.judge import judge
-from tute.analysis.outcome import EQUAL, WIN_POINTS, finished, score, solved, tute_margin
+from tute.analysis.outcome import EQUAL, WIN_POINTS, finished, score, solved
 from tute.analysis.sampling import options_of, paired
 from tute.core.actions import Play, parse_action
 from tute.core.game import Game
 from tute.core.records import parse_record, replay
+from tute.core.value import tute_margin
 from tute.search.solver import TUTE_VALUE, WIN, solve
 
 SEED002 = Path(__file__).parent.parent.parent / "examples" / "seed002.tute"

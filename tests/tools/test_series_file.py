@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from tute.arena.duplicate import margin_of
 from tute.core.game import Game
 from tute.core.records import format_record, record_of_games
 from tute.core.shuffle import ShuffleProof, commitment
+from tute.core.value import hand_value
 from tute.duplicate.series import commitments, deal_game, deal_seed, dealer
 from tute.tools.seriesfile import (
     SeriesFile,
@@ -47,7 +47,7 @@ def _play(player: str, deal: int, person: int, game: Game | None = None) -> Seri
     g = _played(game if game is not None else deal_game(VARIANT, MASTER, deal, 3), person)
     result = g.result()
     assert result is not None
-    return SeriesPlay(player, deal, margin_of(g.variant, result, (True, False)),
+    return SeriesPlay(player, deal, hand_value(g.variant, result).margins[0],
                       format_record(record_of_games([g], ("Ana", "Robot"))))
 
 

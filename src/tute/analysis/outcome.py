@@ -1,8 +1,11 @@
 """What a finished hand is worth to a seat: the analysis's one scale.
 
-A hand is judged by two figures, both for the seat's *side*: whether it **won the hand**
-(the rules' winner, a contract made or broken, no *poroto* taken) and its **margin** in
-points (the side's total less the best other side's).  They are folded into one number,
+A hand is judged by two figures, both for the seat's *side*, as the core measures a
+finished hand (:func:`tute.core.value.hand_value`, the one measure the arena, the series
+and the environments use too): whether it **won the hand** (the rules' winner, a contract
+made or broken, no *poroto* taken) and its **margin** in points (the side's total less
+the best other side's; in Subastado the declarer's total less his bid, the defenders the
+opposite).  They are folded into one number,
 the hand's **score in points**::
 
     score = margin + WIN_POINTS * won
@@ -13,17 +16,14 @@ so that one comparison orders the moves, measures what a move gave up and grades
 
 **A tute** wins the hand outright whatever the points: it is worth the largest margin a
 hand can have, every card point of the deck and the last trick's bonus
-(:func:`tute_margin`) -- in a play-out and in the exact solver alike (whose own scale
-puts a tute at ``TUTE_VALUE``).
+(:func:`~tute.core.value.tute_margin`) -- in a play-out and in the exact solver alike
+(whose own scale puts a tute at ``TUTE_VALUE``).
 """
 
 from __future__ import annotations
 
-from functools import cache
-
-from tute.core.cards import deck
 from tute.core.game import Game
-from tute.core.tables import rank_points
+from tute.core.value import hand_value, tute_margin
 from tute.core.variants import Variant
 from tute.search.solver import TUTE_VALUE, WIN
 
@@ -35,30 +35,12 @@ STEPS = (3.0, 10.0, 20.0, 40.0)         # good, inaccuracy, mistake, blunder
 EQUAL = STEPS[0]                        # moves closer than this are as good as each other
 
 
-@cache
-def tute_margin(v: Variant) -> int:
-    """The margin of a hand won by tute: the deck's card points and the last trick."""
-    return sum(rank_points(c.rank, v.ranking) for c in deck(v.deck)) + v.last_trick_bonus
-
-
 def finished(g: Game, seat: int) -> tuple[bool, float]:
     """A finished hand for ``seat``'s side: won, and the margin in points."""
     r = g.result()
     assert r is not None
-    v = g.variant
-    side = v.side_of(seat)
-    if r.tute is not None:
-        return r.tute == side, float(tute_margin(v) if r.tute == side else -tute_margin(v))
-    t = r.totals
-    if r.contract is not None:
-        made = r.contract.made
-        won = made if seat == r.contract.declarer else not made
-        over = t[r.contract.declarer] - r.contract.bid
-        return won, float(over if seat == r.contract.declarer else -over)
-    margin = float(t[side] - max(t[s] for s in range(len(t)) if s != side))
-    if r.porotos is not None:
-        return not r.porotos[seat], margin
-    return r.winner == side, margin
+    value = hand_value(g.variant, r)
+    return value.won[seat], float(value.margins[seat])
 
 
 def solved(value: int, v: Variant) -> tuple[bool, float]:

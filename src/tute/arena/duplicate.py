@@ -3,7 +3,8 @@
 Each deal is played once per seating, so every bot plays every hand: with 2 players the
 two bots swap seats; in partnership games each bot is one pair and the pairs swap; with
 3+ individual players bot A holds one seat and bot B the others, A going round every
-seat.  Per pair it reports hands won by A (ties count half), the mean margin of A's side,
+seat.  Per pair it reports hands won by A (ties count half), the mean margin of A's side
+(:func:`tute.core.value.hand_value`, the one measure of a hand),
 matches won (hands chained in deal order into the variant's matches), and 95%
 confidence intervals bootstrapped over deals.  Results are appended to a file as each
 deal finishes, so an interrupted run resumes where it stopped.  Deals are spread over
@@ -36,6 +37,7 @@ from tute.core.errors import TuteError
 from tute.core.game import Game
 from tute.core.match import match_winners
 from tute.core.result import HandResult, result_from_json, result_to_json
+from tute.core.value import hand_value
 from tute.core.variants import Variant, parse_variant
 from tute.search.solver import WIN
 
@@ -112,20 +114,6 @@ def seated(spec: PairSpec, v: Variant, deal: int, k: int) -> tuple[Game, list[Pl
     return g, players
 
 
-def margin_of(v: Variant, r: HandResult, seats: tuple[bool, ...]) -> int:
-    """The margin of the player on ``seats`` (its first one) in a hand: its side's
-    points less the best of the others' -- against a Subastado contract it does not
-    hold, its best seat's less the declarer's; 0 for a void hand."""
-    if r.void:
-        return 0
-    seat = seats.index(True)
-    if r.contract is not None and r.contract.declarer != seat:
-        mine = max(r.totals[s] for s in range(v.players) if seats[s])
-        return mine - r.totals[r.contract.declarer]
-    side = v.side_of(seat)
-    return r.totals[side] - max(t for i, t in enumerate(r.totals) if i != side)
-
-
 def play_deal(spec: PairSpec, deal: int) -> dict[str, object]:
     """Every seating of one deal; A's results."""
     v = parse_variant(spec.variant)
@@ -151,7 +139,7 @@ def play_deal(spec: PairSpec, deal: int) -> dict[str, object]:
         wins.append(w)
         results.append(result_to_json(r))
         won += w
-        margin += margin_of(v, r, a_seats)
+        margin += hand_value(v, r).margins[a_seat]
         hands += 1
     return {"deal": deal, "won_a": won / hands, "margin_a": margin / hands, "wins": wins,
             "results": results, "seconds": round(time.perf_counter() - began, 3)}

@@ -28,32 +28,24 @@ from tute.core.actions import Action, Play
 from tute.core.cards import Card
 from tute.core.driver import play_hand
 from tute.core.game import Game
+from tute.core.value import hand_value
 from tute.core.views import PlayerView
-from tute.search.solver import WIN, kernel_covers, nothing_to_draw, solve
+from tute.search.solver import TUTE_VALUE, WIN, kernel_covers, nothing_to_draw, solve
 
 DEFAULT_BUDGET = Budget(time_ms=700.0, samples=40)
 
 
 def outcome(g: Game, seat: int) -> int:
-    """The finished hand as the solver values it, for ``seat``'s side."""
+    """The finished hand as the solver values it, for ``seat``'s side: the core's won
+    and margin (:func:`~tute.core.value.hand_value`) on the solver's scale, a tute at
+    ``TUTE_VALUE``."""
     r = g.result()
     assert r is not None
-    v = g.variant
-    t = r.totals
+    value = hand_value(g.variant, r)
+    won = value.won[seat]
     if r.tute is not None:
-        return (WIN + 5_000) if r.tute == v.side_of(seat) else -(WIN + 5_000)
-    if r.contract is not None:
-        d = r.contract.declarer
-        made, margin = r.contract.made, t[d] - r.contract.bid
-        if seat != d:
-            made, margin = not made, -margin
-        return (WIN if made else -WIN) + margin
-    side = v.side_of(seat)
-    others = [t[s] for s in range(len(t)) if s != side]
-    margin = t[side] - max(others)
-    if r.porotos is not None:
-        return (WIN if not r.porotos[seat] else -WIN) + margin
-    return (WIN if r.winner == side else -WIN) + margin
+        return TUTE_VALUE if won else -TUTE_VALUE
+    return (WIN if won else -WIN) + value.margins[seat]
 
 
 def rollout(g: Game, seat: int, seed: int) -> int:

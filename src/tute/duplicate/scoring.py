@@ -1,7 +1,8 @@
 """Scoring a duplicate series: each result against the field on the same deal.
 
 A *result* is a player's margin on one deal: its side's points less the best of the
-others' (what the arena measures).  Against the others who played that deal (the
+others', in Subastado measured against the contract (:func:`tute.core.value.hand_value`,
+what the arena measures too).  Against the others who played that deal (the
 *field*) it earns
 
 - **matchpoints**: the share of the field it beat, a tie counting half (bridge's

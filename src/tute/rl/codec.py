@@ -20,7 +20,8 @@ auction's state, never the hidden cards.  The action mask is in the actions' own
 (unturned) numbering.
 
 **Rewards.**  At the hand's end: ``points`` -- the seat's margin, its side's points less
-the best other side's (as the arena counts it); or ``win`` -- 1 for a winning side, -1
+the best other side's, in Subastado measured against the contract
+(:func:`tute.core.value.hand_value`, as the arena and the series count it); or ``win`` -- 1 for a winning side, -1
 otherwise, 0 for a void hand.
 """
 
@@ -31,7 +32,6 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from tute.arena.duplicate import margin_of
 from tute.core.actions import (
     FORTY,
     MANILLAS,
@@ -47,6 +47,7 @@ from tute.core.actions import (
 from tute.core.auction import MAX_BID
 from tute.core.driver import Questions
 from tute.core.game import Game
+from tute.core.value import hand_value
 from tute.core.variants import Variant
 from tute.core.views import PlayerView
 from tute.learn.features import encode, size
@@ -172,8 +173,7 @@ class Hand:
             return [0.0] * n
         v = self.game.variant
         if kind == "points":
-            return [float(margin_of(v, r, tuple(s == seat for s in range(n))))
-                    for seat in range(n)]
+            return [float(m) for m in hand_value(v, r).margins]
         return [1.0 if v.side_of(seat) in r.winners else -1.0 for seat in range(n)]
 
     def action_text(self, number: int) -> str:

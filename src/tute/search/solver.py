@@ -33,6 +33,7 @@ from tute.core.tables import (
     strict_play_mask,
     suits_with_marriage,
 )
+from tute.core.value import hand_value
 from tute.search.solution import Solution, SolverError, SolverLimit
 
 WIN = 10_000
@@ -212,9 +213,8 @@ class _Search(DeclarationRules):
 
     # ---------------------------------------------------------------- values
     def _terminal(self) -> int:
-        totals = [p + c for p, c in zip(self.points, self.cantes, strict=True)]
-        n = self.n
         if self.two_sides:
+            totals = [p + c for p, c in zip(self.points, self.cantes, strict=True)]
             mine = self.side[self.persp]
             diff = totals[mine] - totals[1 - mine]
             if diff == 0:
@@ -227,20 +227,8 @@ class _Search(DeclarationRules):
                         trick_winners=tuple(self.side[w] for w in self.trick_winners),
                         tute=None, sang=tuple(self.sang), playing=self.g.playing,
                         declarer=self.declarer, bid=self.g.bid)
-        r = score_hand(self.variant, f)
-        me = self.persp
-        if r.contract is not None:
-            d = r.contract.declarer
-            margin = totals[d] - r.contract.bid
-            won = r.contract.made
-            if not self.coalition[d]:
-                won, margin = not won, -margin
-            return (WIN if won else -WIN) + margin
-        others = max(totals[s] for s in range(n) if s != me and s in self.g.playing)
-        margin = totals[me] - others
-        if r.porotos is not None:
-            return (WIN if not r.porotos[me] else -WIN) + margin
-        return (WIN if r.winner == me else -WIN) + margin
+        value = hand_value(self.variant, score_hand(self.variant, f))
+        return (WIN if value.won[self.persp] else -WIN) + value.margins[self.persp]
 
     # ---------------------------------------------------------------- moves
     def _legal_mask(self, seat: int) -> int:

@@ -19,9 +19,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from tute.arena.duplicate import margin_of
 from tute.core.errors import TuteError
 from tute.core.records import RecordError, parse_record, replay
+from tute.core.value import hand_value
 from tute.core.variants import parse_variant
 from tute.duplicate.series import commitments, deal_game
 from tute.i18n import render
@@ -141,8 +141,7 @@ def _check_play(s: SeriesFile, p: SeriesPlay) -> PlayCheck:
     if played.deal != deal_game(variant, s.master, p.deal, hand.proof.dealt).deal:
         return bad("series_check_not_the_deal")      # the same cards, the same dealer
     result = played.result()
-    seats = tuple(seat == 0 for seat in range(variant.players))
-    made = None if result is None else margin_of(variant, result, seats)
+    made = None if result is None else hand_value(variant, result).margins[0]
     if made != p.margin:
         return bad("series_check_margin", counted=p.margin, made=made)
     return PlayCheck(p.deal, p.player, "ok")

@@ -5,7 +5,8 @@ Two robots of known strength stand in for two players (``strong`` and ``weak``);
 plays seat 0 of the same pool of deals, its partner (in partnerships) and opponents
 robots of the ``field`` level seeded by the deal and the seat, so they play the same for
 both wherever the play is the same -- as a duplicate series' robots do.  Each deal gives
-each player a margin (its side's points less the best of the others').  Then, resampling
+each player a margin (its side's points less the best of the others':
+:func:`tute.core.value.hand_value`).  Then, resampling
 the pool many times:
 
 - **duplicate**: both play the same N deals; the strong player is ranked first when the
@@ -30,10 +31,10 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
-from tute.arena.duplicate import margin_of
 from tute.bots import Budget, make_bot
 from tute.core.driver import play_hand
 from tute.core.game import Game
+from tute.core.value import hand_value
 from tute.core.variants import parse_variant
 
 SIZES = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024)
@@ -62,7 +63,7 @@ def margin(pool: Pool, deal: int, level: str, seat: int = 0) -> float:
     play_hand(g, players)
     r = g.result()
     assert r is not None
-    return float(margin_of(v, r, tuple(s == seat for s in range(v.players))))
+    return float(hand_value(v, r).margins[seat])
 
 
 def deal_margin(pool: Pool, deal: int, level: str) -> float:

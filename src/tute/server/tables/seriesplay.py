@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from sqlalchemy.engine import Engine
 
-from tute.arena.duplicate import margin_of
 from tute.core.match import Match
+from tute.core.value import hand_value
 from tute.core.views import PlayerView
 from tute.duplicate.series import ROBOT_BUDGET, robot_seed
 from tute.server.site.series import SeriesBook
@@ -44,6 +44,5 @@ class SeriesTable(TableView):
         results = after.score().results
         if o.series is None or row is None or row.account is None or not results:
             return []
-        seats = tuple(s == 0 for s in range(self.variant.players))
         return [FinishPlay(o.series, row.account, o.series_deal,
-                           margin_of(self.variant, results[0], seats))]
+                           hand_value(self.variant, results[0]).margins[0])]
