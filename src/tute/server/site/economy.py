@@ -151,12 +151,24 @@ def _bets_in(c: Connection, box: str) -> dict[str, int]:
     return {str(r.source): int(r.amount) for r in rows}
 
 
+def _account_order(account: str) -> tuple[int, str]:
+    """Where a ledger account's row is locked among others in one transaction: players
+    by their number, then anything else -- every transaction that moves chips between
+    several people locks their rows in this order (and the bank's last), so two
+    settling at once never wait on each other in a circle (PostgreSQL would abort one,
+    its pot left in escrow)."""
+    head, _, number = account.partition(":")
+    return (int(number), "") if head == "p" and number.isdigit() else (1 << 62, account)
+
+
 def _return_bets(c: Connection, table_id: str, match: int | str, box: str,
                  abandoned: frozenset[int]) -> None:
     """Every bet in an escrow back to who put it in, in the caller's transaction -- but
     a person penalised for abandoning the match: that bet goes to the bank."""
     kept = {ledger.player(a) for a in abandoned}
-    for source, amount in _bets_in(c, box).items():
+    bets = _bets_in(c, box)          # the people's rows first, by account, the bank's
+    for source in sorted(bets, key=lambda a: (a in kept, _account_order(a))):  # last
+        amount = bets[source]
         if ledger.balance(c, box) < amount:
             break
         if source in kept:
@@ -179,7 +191,7 @@ class Purse:
         box = ledger.escrow(table_id, match)
         try:
             with self.engine.begin() as c:
-                for s in stakes:
+                for s in sorted(stakes, key=lambda s: s.account):    # rows in one order
                     ledger.move(c, f"bet:{table_id}:{match}:{s.account}",
                                 ledger.player(s.account), box, bet,
                                 f"bet, table {table_id} match {match}")
@@ -218,7 +230,7 @@ class Purse:
                 _return_bets(c, table_id, match, box, abandoned)
             else:
                 paid, bank = shares
-                for account, chips in paid.items():
+                for account, chips in sorted(paid.items()):    # by account, the bank last
                     ledger.move(c, f"win:{table_id}:{match}:{account}", box,
                                 ledger.player(account), chips, f"won, table {table_id}")
                 if bank > 0:
