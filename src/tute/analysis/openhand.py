@@ -17,6 +17,7 @@ from tute.analysis.walk import steps
 from tute.core.actions import FORTY, TUTE, Action, format_action
 from tute.core.game import Game
 from tute.core.records import GameRecord
+from tute.core.value import hand_value
 from tute.search.solver import SolverLimit, kernel_covers, nothing_to_draw, solve
 
 MAX_NODES = 50_000_000
@@ -55,8 +56,7 @@ def could_have_won(record: GameRecord, seat: int, hand: int) -> tuple[OpenLine, 
         first = next(a.split(":", 1)[1] for a in line if a.startswith(f"{step.seat}:"))
         r = end.result()
         assert r is not None
-        side = end.variant.side_of(step.seat)
-        won = (r.tute == side) if r.tute is not None else side in r.winners
+        won = hand_value(end.variant, r).won[step.seat]
         mine = step.game.copy()
         mine.apply(step.seat, step.action)
         after = _best_play(mine, step.seat)

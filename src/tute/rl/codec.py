@@ -171,10 +171,10 @@ class Hand:
         n = self.game.variant.players
         if r is None or r.void:
             return [0.0] * n
-        v = self.game.variant
+        value = hand_value(self.game.variant, r)
         if kind == "points":
-            return [float(m) for m in hand_value(v, r).margins]
-        return [1.0 if v.side_of(seat) in r.winners else -1.0 for seat in range(n)]
+            return [float(m) for m in value.margins]
+        return [1.0 if w else -1.0 for w in value.won]
 
     def action_text(self, number: int) -> str:
         return DECLINE if number == self.decline else str(self.actions[number])
