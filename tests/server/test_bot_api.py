@@ -561,7 +561,8 @@ def test_a_quiet_stream_ends_soon_after_its_token_is_revoked(server: Server) -> 
 
 def test_a_host_challenges_a_bot_once_at_a_table(server: Server) -> None:
     """One open challenge per host and bot at a table: a repeat -- after the first, or
-    racing it -- is refused in words, and the bot's stream hears of it once."""
+    racing it -- is refused in words, and the bot's stream hears of it once; a minute
+    later a repeat tells it again."""
     from concurrent.futures import ThreadPoolExecutor
 
     s = server
@@ -594,6 +595,20 @@ def test_a_host_challenges_a_bot_once_at_a_table(server: Server) -> None:
     time.sleep(1)
     challenges = [n for n in notes if n.get("kind") == "challenge"]
     assert len(challenges) == 1 and challenges[0]["table"] == table, notes
+    # a minute on (its stream may have been down then: notices are not queued), the
+    # host's repeat tells the bot again -- once more, not on every request
+    from tute.server.routes import bots as bot_routes
+    was = bot_routes.CHALLENGE_AGAIN
+    bot_routes.CHALLENGE_AGAIN = 0.5
+    try:
+        time.sleep(0.6)
+        assert ana.post(f"/api/tables/{table}/challenge", {"bot": "Robo"}).status_code == 200
+        assert ana.post(f"/api/tables/{table}/challenge", {"bot": "Robo"}).status_code == 409
+    finally:
+        bot_routes.CHALLENGE_AGAIN = was
+    time.sleep(1)
+    challenges = [n for n in notes if n.get("kind") == "challenge"]
+    assert len(challenges) == 2, notes
     del owner
 
 

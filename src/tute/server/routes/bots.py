@@ -19,6 +19,7 @@ from starlette.routing import BaseRoute, Route
 from tute.core.errors import TuteError
 from tute.server.db.schema import accounts
 from tute.server.routes.common import Site, run
+from tute.server.routes.seatsocket import TOKEN_SECONDS  # a quiet stream asks as a socket
 from tute.server.site.accounts import Account
 from tute.server.site.bots import FRESH, BotError, bearer
 from tute.server.site.names import is_bot_name, name_key
@@ -29,7 +30,7 @@ from tute.server.wire.protocol import Name, _Body, decode_body
 from tute.server.wire.views import encode
 
 KEEPALIVE = 20.0              # seconds between a stream's empty lines
-TOKEN_SECONDS = 5.0           # a quiet stream asks after its token this often (as a socket)
+CHALLENGE_AGAIN = 60.0        # a host's repeat challenge tells the bot again after this
 STREAMS = 2                   # streams of one bot at once
 
 
@@ -156,6 +157,8 @@ def routes(site: Site) -> list[BaseRoute]:
 
         return StreamingResponse(lines(), media_type="application/x-ndjson")
 
+    told: dict[tuple[str, int], float] = {}     # (table, bot): when the bot was told
+
     def bot_named(name: str) -> int:
         with site.store.engine.connect() as c:
             row = c.execute(select(accounts.c.id).where(
@@ -174,10 +177,18 @@ def routes(site: Site) -> list[BaseRoute]:
             raise TuteError("table_no_bots")
         bot_id = await run(lambda: bot_named(data.bot))
         # one challenge per host and bot at a table: the table's lock decides which of
-        # two at once is the first; a repeat is refused (the bot was told already)
-        if not await table.invite(await run(lambda: site.who(request)) or "", bot_id,
-                                  data.bot):
+        # two at once is the first; a repeat is refused while the bot was told less
+        # than CHALLENGE_AGAIN seconds ago -- after that it is told again (its stream
+        # may have been down, or it was invited as a friend before: notices are not
+        # queued)
+        first = await table.invite(await run(lambda: site.who(request)) or "", bot_id,
+                                   data.bot)
+        now = time.monotonic()
+        for key in [k for k, at in told.items() if now - at >= CHALLENGE_AGAIN]:
+            del told[key]
+        if not first and (table.id, bot_id) in told:
             raise BotError("bot_already_challenged", name=data.bot)
+        told[(table.id, bot_id)] = now
         presence.notify(bot_id, {"kind": "challenge", "from": host.name, "table": table.id,
                                  "variant": str(table.variant),
                                  "seats": sorted(set(range(table.variant.players))
