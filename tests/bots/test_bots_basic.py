@@ -66,3 +66,19 @@ def test_heuristic_beats_random_on_fixed_deals() -> None:
 def test_unknown_level() -> None:
     with pytest.raises(InvalidVariantError):
         make_bot("grandmaster")
+
+
+def test_which_levels_people_play_against_is_said_in_one_place() -> None:
+    """A table's, a series' and a tournament's robots are checked by one function
+    (issue 47: the check was written four times)."""
+    import pytest
+
+    from tute.bots import LEVELS, check_level
+    from tute.core.errors import TuteError
+
+    assert [check_level(level) for level in LEVELS] == list(LEVELS)
+    for wrong in ("expert-3x", "Expert", "", None, 3):
+        with pytest.raises(TuteError) as refused:
+            check_level(wrong)
+        assert refused.value.key == "unknown_bot"
+        assert "expert" in refused.value.localized("es")

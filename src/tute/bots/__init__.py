@@ -53,6 +53,15 @@ _MAKERS: dict[str, Callable[[int | None, Budget | None], Bot]] = {
 }
 
 
+def check_level(level: object) -> str:
+    """``level`` if it is one of the levels people play against (:data:`LEVELS`: a
+    table's, a series', a tournament's robots), else the typed refusal ``unknown_bot``
+    -- the one place that says which levels exist."""
+    if not isinstance(level, str) or level not in LEVELS:
+        raise InvalidVariantError("unknown_bot", level=level, known=", ".join(LEVELS))
+    return level
+
+
 def make_bot(level: str, seed: int | None = None, budget: Budget | None = None) -> Bot:
     """A bot by its level name; ``budget`` caps the search levels' thinking."""
     maker = _MAKERS.get(level)
@@ -62,4 +71,5 @@ def make_bot(level: str, seed: int | None = None, budget: Budget | None = None) 
     return maker(seed, budget)
 
 
-__all__ = ["ARENA_ONLY", "BEST", "LEVELS", "Bot", "Budget", "HeuristicBot", "RandomBot", "make_bot"]
+__all__ = ["ARENA_ONLY", "BEST", "LEVELS", "Bot", "Budget", "HeuristicBot", "RandomBot",
+           "check_level", "make_bot"]

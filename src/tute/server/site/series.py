@@ -29,7 +29,7 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
-from tute.bots import LEVELS
+from tute.bots import check_level
 from tute.core.errors import TuteError
 from tute.core.variants import parse_variant
 from tute.duplicate.scoring import DealResult, scored, standings
@@ -94,8 +94,7 @@ class SeriesBook:
             raise SeriesError("series_one_hand")    # a deal is one hand
         if not 1 <= deals <= MAX_DEALS:
             raise SeriesError("series_bad_deals", max=MAX_DEALS)
-        if robot_level not in LEVELS:
-            raise SeriesError("unknown_bot", level=robot_level, known=", ".join(LEVELS))
+        check_level(robot_level)
         if not 0 < hours <= MAX_HOURS:
             raise SeriesError("series_bad_hours", max=MAX_HOURS)
         start = int(time.time() if opens is None else opens)

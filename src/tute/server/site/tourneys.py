@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from sqlalchemy import select, update
 from sqlalchemy.engine import Connection, Engine
 
-from tute.bots import LEVELS
+from tute.bots import check_level
 from tute.core.variants import Variant, parse_variant
 from tute.server.db.schema import accounts as account_rows
 from tute.server.db.schema import tourney_boards as boards
@@ -85,8 +85,7 @@ class TourneyBook:
             raise TourneyError("tourney_bad_fee", max=MAX_FEE)
         if not 5 <= move_seconds <= 300:
             raise TourneyError("tourney_bad_clock")
-        if robot_level not in LEVELS:
-            raise TourneyError("unknown_bot", level=robot_level, known=", ".join(LEVELS))
+        check_level(robot_level)
         now = time.time()
         if not math.isfinite(starts) or not now - 86400 <= starts <= now + MAX_AHEAD:
             raise TourneyError("tourney_bad_start")

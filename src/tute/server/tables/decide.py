@@ -14,7 +14,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
-from tute.bots import BEST, LEVELS
+from tute.bots import BEST, check_level
 from tute.core.actions import parse_action
 from tute.core.errors import OutOfTurnError, TuteError, WrongPhaseError
 from tute.core.match import Match
@@ -90,8 +90,7 @@ def check_options(variant: Variant, robot_level: str, move_seconds: float,
                   competitive: bool = False, bet: int = 0, spectators: bool = True,
                   chat_in_hand: bool = True, private: bool = False, bots: str = "no"
                   ) -> Options:
-    if robot_level not in LEVELS:
-        raise TableError("unknown_bot", level=robot_level, known=", ".join(LEVELS))
+    check_level(robot_level)
     if not 0 <= move_seconds <= 600:
         raise TableError("bad_move_time")
     if not 0 <= bet <= MAX_BET or (bet and not competitive) or (competitive and bet < 1):
