@@ -25,13 +25,9 @@ from tute.cli import main as cli
 from tute.core.errors import TuteError
 from tute.server.db.schema import tourney_boards, tourney_entries
 from tute.server.site import ledger
-from tute.server.site.tourneys import (
-    TourneyBook,
-    TourneyError,
-    paid_places,
-    prizes,
-)
+from tute.server.site.tourneys import TourneyBook, TourneyError
 from tute.server.store import Store
+from tute.tourney.prizes import paid_places, prizes
 from tute.tourney.swiss import Standing
 
 FEE = 100
@@ -466,7 +462,7 @@ def test_prizes_empty_the_pot_and_never_pay_more_than_it() -> None:
     for n in range(1, 11):
         for table in _tables(n):
             for pot in (1, 3, 7, 99, 100, 101, 1234, 99_999, 10**9 + 7):
-                paid, bank = prizes(pot, table)
+                paid, bank = prizes(pot, table, ledger.BANK_SHARE)
                 assert all(c >= 0 for c in paid.values()) and bank >= 0
                 assert sum(paid.values()) + bank == pot, (n, pot, table)
                 assert bank >= pot * ledger.BANK_SHARE // 100

@@ -1,7 +1,7 @@
 """A tournament's rows (:mod:`tute.server.site.tourneys`): the tournament and its boards
 as values, reading them in a transaction -- the tournament's row locked first, so that
 entering, leaving, pairing and paying never interleave, in one process or several --
-and the prizes' shares."""
+(the prizes' rule is the pure :mod:`tute.tourney.prizes`)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import json
 import random
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 from sqlalchemy import select, update
 from sqlalchemy.engine import Connection, Engine
@@ -22,7 +22,6 @@ from tute.core.variants import parse_variant
 from tute.server.db.schema import tourney_boards as boards
 from tute.server.db.schema import tourney_entries as entries
 from tute.server.db.schema import tourneys as rows
-from tute.server.site import ledger
 from tute.server.site.tourneyteams import Entry
 from tute.server.store import StoreError
 
@@ -30,7 +29,6 @@ TOURNEY_ID = re.compile(r"[0-9a-f]{12}")
 MAX_ROUNDS = 15
 MAX_MINUTES = 24 * 60
 MAX_FEE = 100_000
-PRIZES = {1: (100,), 2: (60, 40), 3: (50, 30, 20)}     # places paid: their shares, %
 BUSY_TRIES = 4                 # SQLite: a write locked out tried this often in all
 T = TypeVar("T")
 
@@ -87,36 +85,6 @@ class BoardRow:
 def _tourney(r: Any) -> Tourney:
     return Tourney(r.id, r.name, r.variant, r.rounds, r.fee, r.move_seconds, r.robot_level,
                    r.starts, r.status, r.round, r.kind, r.minutes)
-
-
-class Placed(Protocol):
-    """A line of standings: its place and its entrant."""
-
-    @property
-    def rank(self) -> int: ...
-    @property
-    def entrant(self) -> str: ...
-
-
-def paid_places(entrants: int) -> int:
-    """How many places share the pot: 1 under four entrants, 2 under eight, else 3."""
-    return 1 if entrants < 4 else 2 if entrants < 8 else 3
-
-
-def prizes(pot: int, table: Sequence[Placed]) -> tuple[dict[str, int], int]:
-    """The pot shared: (chips per entrant, the bank's), the bank's share first; places
-    tied share their prizes equally; what does not divide goes to the bank."""
-    cut = pot * ledger.BANK_SHARE // 100
-    rest = pot - cut
-    shares = PRIZES[paid_places(len(table))]
-    out: dict[str, int] = {}
-    for s in table:
-        place = s.rank                               # the first place this rank spans
-        tied = [x for x in table if x.rank == s.rank]
-        spanned = shares[place - 1:place - 1 + len(tied)]
-        if spanned:
-            out[s.entrant] = rest * sum(spanned) // 100 // len(tied)
-    return out, pot - sum(out.values())
 
 
 def lock(c: Connection, tourney_id: str) -> Tourney:

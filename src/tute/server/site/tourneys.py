@@ -14,7 +14,7 @@ board's result is written by its table with the match's last event, so the stand
 server killed mid-round loses nothing.  Who withdraws while it runs is not paired
 again (a game they are playing is played out, by the robot if they leave it; a pair
 plays on with the robot in the seat of a partner who left).  When the last round ends,
-the pot goes to the places (:data:`PRIZES`; a pair's prize shared by its people), the
+the pot goes to the places (:data:`~tute.tourney.prizes.PRIZES`; a pair's prize shared by its people), the
 bank's share first, and whatever does not divide to the bank: the pot ends empty.
 """
 
@@ -43,18 +43,16 @@ from tute.server.site.tourneyrows import (
     MAX_ROUNDS,
     TOURNEY_ID,
     BoardRow,
-    Placed,
     Tourney,
     TourneyError,
     _tourney,
     lock,
-    paid_places,
-    prizes,
     read_boards,
     read_entries,
     written,
 )
 from tute.server.site.tourneyteams import Entry, draw_teams, members, teams_of
+from tute.tourney.prizes import Placed, paid_places, prizes
 from tute.tourney.swiss import Board, Standing, met, pair, standings
 
 __all__ = ["BoardRow", "Entry", "Tourney", "TourneyBook", "TourneyError", "paid_places",
@@ -311,7 +309,7 @@ class TourneyBook:
                       .values(status="over", finished=int(now)))
             pot = ledger.balance(c, t.pot)
             if pot > 0:
-                paid, bank = prizes(pot, table)
+                paid, bank = prizes(pot, table, ledger.BANK_SHARE)
                 for entrant, chips in paid.items():
                     people = [m for m in members(entrant) if m is not None] \
                         if entrant.startswith("t") else [int(entrant[1:])]
