@@ -202,6 +202,24 @@ class SiteMachine(RuleBasedStateMachine):
             assert after >= before[name] - stake, (table, name, before[name], after)
         return set(names.values())
 
+    def _two_bet_and_start(self, host: Person, rival: Person, options: dict[str, Any]
+                           ) -> tuple[str, dict[str, int]] | None:
+        """A competitive habanero table, bet 50, of ``host`` with ``rival`` in seat 1,
+        started: the table and their balances before it (None: a step refused, in
+        words -- too many tables, not enough chips...)."""
+        r = host.post("/api/tables", {"variant": "habanero", "name": host.name,
+                                      "competitive": True, "bet": 50, **options})
+        if r.status_code != 200:
+            return None
+        table = str(r.json()["id"])
+        if rival.post(f"/api/tables/{table}/seats", {"seat": 1, "name": rival.name}
+                      ).status_code != 200:
+            return None
+        before = {p.name: p.chips() for p in (host, rival)}
+        if host.post(f"/api/tables/{table}/start").status_code != 200:
+            return None
+        return table, before
+
     # ------------------------------------------------------------------ rules
     @rule(a=st.sampled_from(sorted(PEOPLE)), b=st.sampled_from(sorted(PEOPLE)))
     def befriend(self, a: str, b: str) -> None:
@@ -259,17 +277,10 @@ class SiteMachine(RuleBasedStateMachine):
             return
         TRIED["annul"] += 1
         h, o = self.people[host], self.people[rival]
-        r = h.post("/api/tables", {"variant": "habanero", "name": host,
-                                   "competitive": True, "bet": 50, "move_seconds": 60})
-        if r.status_code != 200:
+        started = self._two_bet_and_start(h, o, {"move_seconds": 60})
+        if started is None:
             return
-        table = str(r.json()["id"])
-        if o.post(f"/api/tables/{table}/seats", {"seat": 1, "name": rival}
-                  ).status_code != 200:
-            return
-        before = {p.name: p.chips() for p in (h, o)}
-        if h.post(f"/api/tables/{table}/start").status_code != 200:
-            return
+        table, before = started
         with h.client.ws(table) as a, o.client.ws(table) as b:
             _until_event(a, {"state"}, 20)
             _until_event(b, {"state"}, 20)
@@ -291,17 +302,10 @@ class SiteMachine(RuleBasedStateMachine):
             return
         TRIED["abandon" if leave else "rematch"] += 1
         h, o = self.people[host], self.people[rival]
-        r = h.post("/api/tables", {"variant": "habanero", "name": host, "competitive": True,
-                                   "bet": 50, "robot_level": "random"})
-        if r.status_code != 200:
+        started = self._two_bet_and_start(h, o, {"robot_level": "random"})
+        if started is None:
             return
-        table = str(r.json()["id"])
-        if o.post(f"/api/tables/{table}/seats", {"seat": 1, "name": rival}
-                  ).status_code != 200:
-            return
-        before = {p.name: p.chips() for p in (h, o)}
-        if h.post(f"/api/tables/{table}/start").status_code != 200:
-            return
+        table, before = started
         matches = 1
         with h.client.ws(table) as a, o.client.ws(table) as b:
             _until_event(a, {"state"}, 20)
@@ -320,8 +324,8 @@ class SiteMachine(RuleBasedStateMachine):
                 a.send(json.dumps({"type": "rematch"}))
                 _until_event(b, {"rematch_vote"}, 20)
                 b.send(json.dumps({"type": "rematch", "agree": True}))
-                started = _until_event(a, {"start"}, 20)
-                assert started.get("type") == "event", started
+                again = _until_event(a, {"start"}, 20)
+                assert again.get("type") == "event", again
                 matches = 2
                 for w in (a, b):
                     w.send(json.dumps({"type": "automatic", "on": True}))
