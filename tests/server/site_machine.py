@@ -35,7 +35,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from sqlalchemy import update
 from websockets.sync.client import connect
 
-from server_harness import Client, Server, recv, until
+from server_harness import Client, Server, until
 from tute.i18n import MESSAGES
 from tute.server.db.schema import series as series_rows
 from tute.server.site import ledger
@@ -120,14 +120,8 @@ class World:
 
 def _until_event(ws: Any, kinds: set[str], seconds: float) -> dict[str, Any]:
     """The first event of one of ``kinds`` (or an error message) on a table's socket."""
-    end = time.time() + seconds
-    while time.time() < end:
-        m = recv(ws, max(0.1, end - time.time()))
-        if m.get("type") == "error":
-            return m
-        if m.get("type") == "event" and m["event"].get("kind") in kinds:
-            return m
-    raise AssertionError(f"no {kinds} in {seconds} s")
+    return until(ws, lambda m: m.get("type") == "error" or (
+        m.get("type") == "event" and m["event"].get("kind") in kinds), seconds)
 
 
 class SiteMachine(RuleBasedStateMachine):

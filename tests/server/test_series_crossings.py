@@ -51,6 +51,16 @@ def _noting(seen: list[str], test: Callable[[dict[str, Any]], bool]
     return look
 
 
+def _again_from_first_decision(client: Client, game: str) -> tuple[str, int]:
+    """The client's kept ``game`` played again from seat 0's first decision: the new
+    table and that decision's index in the hand."""
+    steps = client.get(f"/api/games/{game}").json()["replay"]["steps"]
+    index = next(k for k, step in enumerate(steps[1:]) if step["move"]["seat"] == 0)
+    r = client.post(f"/api/games/{game}/again", {"seat": 0, "hand": 1, "index": index})
+    assert r.status_code == 200, r.text
+    return str(r.json()["id"]), index
+
+
 def _friends(a: Client, b: Client, name: str) -> None:
     assert a.post("/api/friends", {"name": name}).status_code == 200
     asked = b.get("/api/friends").json()["incoming"][0]["id"]
@@ -94,11 +104,7 @@ def test_a_series_deal_played_again_is_as_hidden_as_the_deal(db: str) -> None:
         game = f"{table}-1"
 
         # Ana plays her deal again from her first decision
-        steps = ana.get(f"/api/games/{game}").json()["replay"]["steps"]
-        index = next(k for k, step in enumerate(steps[1:]) if step["move"]["seat"] == 0)
-        r = ana.post(f"/api/games/{game}/again", {"seat": 0, "hand": 1, "index": index})
-        assert r.status_code == 200, r.text
-        again = r.json()["id"]
+        again, index = _again_from_first_decision(ana, game)
         assert _where(bea, "Ana") is None              # nor the table played again
         for c in (bea, vera):
             assert again not in {t["id"] for t in c.get("/api/tables").json()["tables"]}
@@ -250,12 +256,7 @@ def test_a_series_deal_played_again_before_it_was_named_stays_hidden(db: str) ->
         ana, bea = s.account("Ana"), s.account("Bea", "127.0.0.2")
         _friends(ana, bea, "Bea")
         table, _ = _play_out(ana, made.id)
-        game = f"{table}-1"
-        steps = ana.get(f"/api/games/{game}").json()["replay"]["steps"]
-        index = next(k for k, step in enumerate(steps[1:]) if step["move"]["seat"] == 0)
-        r = ana.post(f"/api/games/{game}/again", {"seat": 0, "hand": 1, "index": index})
-        assert r.status_code == 200, r.text
-        again = r.json()["id"]
+        again, _ = _again_from_first_decision(ana, f"{table}-1")
         _automatic(ana, again)
         with s.lobby.store.engine.begin() as c:       # as an older version stored it
             row = c.execute(select(events.c.seq, events.c.data).where(
