@@ -345,8 +345,10 @@ function handle(msg) {
   if (closed) {                              // the whole trick, then it goes to the winner
     draw(current, true);
     play("trick");
+    const mine = current.to_act === current.seat;   // the trick's winner leads: my turn
     hold(pause(1300), () => {
       sweepTrick();
+      if (mine) yourTurn();
     });
     inbox.unshift({ type: "local", redraw: true });
     return;
@@ -366,10 +368,13 @@ function handle(msg) {
     $("count-ok").hidden = true;
   }
   draw(current);
-  if (current.to_act === current.seat && (!before || before.to_act !== current.seat)) {
-    play("turn");
-    boardInView();
-  }
+  if (current.to_act === current.seat && (!before || before.to_act !== current.seat)) yourTurn();
+}
+
+// the person's turn has come (after the others' plays, or a trick they won and lead)
+function yourTurn() {
+  play("turn");
+  boardInView();
 }
 
 // the person's turn: the board back in view where the chat below it (a desktop's) left
