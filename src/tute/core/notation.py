@@ -68,11 +68,11 @@ from tute.core.records import (
     score_text,
     seed_of,
 )
+from tute.core.tags import escape_note, quote, read_tag
 from tute.core.variants import Variant, format_value, make_variant
 
 HEADER = "% TPN 1"
 _ORDER = "A3RCS76542"                       # a suit's cards as players sort them
-_TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9]*)\s+"((?:[^"\\]|\\.)*)"\]$')
 _WHERE = re.compile(r"([0-9]{1,3})(?:\.([0-9]))?")       # a declaration's trick[.cards]
 _ISO = re.compile(r"^(\d{4})-(\d\d)-(\d\d)$")
 _PBN_DATE = re.compile(r"^(\d{4})\.(\d\d)\.(\d\d)$")
@@ -88,12 +88,8 @@ def is_notation(text: str) -> bool:
 
 
 # ------------------------------------------------------------------------------ writing
-def _q(value: str) -> str:
-    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
 def _note(text: str) -> str:
-    return "" if not text else " {" + text.replace("\\", "\\\\").replace("}", "\\}") + "}"
+    return "" if not text else " {" + escape_note(text) + "}"
 
 
 def hand_text(cards: Sequence[Card]) -> str:
@@ -132,33 +128,33 @@ def _pbn_date(date: str) -> str:
 def _board(record: GameRecord, game_no: int, h: int, hand: HandRecord, game: Game,
            seat_map: tuple[int, ...], match: str) -> list[str]:
     v = game.variant
-    out = [f"[Event {_q(record.event)}]", '[Site "?"]', f"[Date {_q(_pbn_date(record.date))}]",
-           f"[Game {_q(str(game_no))}]", f"[Board {_q(str(h + 1))}]",
-           f"[Variant {_q(record.variant.preset)}]",
-           f"[Options {_q(options_text(record.variant))}]"]
-    out += [f"[Seat{s} {_q(name)}]" for s, name in enumerate(record.names)]
+    out = [f"[Event {quote(record.event)}]", '[Site "?"]', f"[Date {quote(_pbn_date(record.date))}]",
+           f"[Game {quote(str(game_no))}]", f"[Board {quote(str(h + 1))}]",
+           f"[Variant {quote(record.variant.preset)}]",
+           f"[Options {quote(options_text(record.variant))}]"]
+    out += [f"[Seat{s} {quote(name)}]" for s, name in enumerate(record.names)]
     if h == 0:
-        out += [f"[Note {_q(n)}]" for n in record.notes]
+        out += [f"[Note {quote(n)}]" for n in record.notes]
     if len(seat_map) != record.variant.players:
-        out.append(f"[Players {_q(' '.join(str(s) for s in seat_map))}]")
-    out.append(f"[Dealer {_q(str(hand.dealer))}]")
+        out.append(f"[Players {quote(' '.join(str(s) for s in seat_map))}]")
+    out.append(f"[Dealer {quote(str(hand.dealer))}]")
     deal = game.deal
-    out.append(f"[Deal {_q(deal_text(deal))}]")
+    out.append(f"[Deal {quote(deal_text(deal))}]")
     if deal.turn_up is not None:
-        out.append(f"[TurnUp {_q(deal.turn_up.code)}]")
+        out.append(f"[TurnUp {quote(deal.turn_up.code)}]")
     if deal.stock:
-        out.append(f"[Stock {_q(' '.join(c.code for c in deal.stock))}]")
+        out.append(f"[Stock {quote(' '.join(c.code for c in deal.stock))}]")
     if hand.seed is not None:
-        out.append(f"[Seed {_q(str(hand.seed))}]")
+        out.append(f"[Seed {quote(str(hand.seed))}]")
     elif hand.deck is not None and tuple(deck_order(v, _sorted_deal(deal))) != hand.deck:
-        out.append(f"[Deck {_q(' '.join(c.code for c in hand.deck))}]")
+        out.append(f"[Deck {quote(' '.join(c.code for c in hand.deck))}]")
     if hand.proof is not None:
-        out += [f"[{k} {_q(val)}]" for k, val in proof_tags(hand.proof)]
+        out += [f"[{k} {quote(val)}]" for k, val in proof_tags(hand.proof)]
     r = game.result()
-    out.append(f"[Result {_q(result_text(r))}]")
+    out.append(f"[Result {quote(result_text(r))}]")
     if r is not None and not r.void:
-        out.append(f"[Score {_q(score_text(r))}]")
-    out.append(f"[Match {_q(match)}]")
+        out.append(f"[Score {quote(score_text(r))}]")
+    out.append(f"[Match {quote(match)}]")
     out += _sections(v, hand)
     return out
 
@@ -186,13 +182,13 @@ def _sections(variant: Variant, hand: HandRecord) -> list[str]:
         g.apply(seat, action)
     out: list[str] = []
     if calls:
-        out.append(f"[Auction {_q(str(first_call))}]")
+        out.append(f"[Auction {quote(str(first_call))}]")
         out += [" ".join(calls[i:i + 4]) for i in range(0, len(calls), 4)]
     if decls:
-        out.append(f"[Declarations {_q(str(len(decls)))}]")
+        out.append(f"[Declarations {quote(str(len(decls)))}]")
         out += decls
     if rows:
-        out.append(f"[Play {_q(str(columns[0]))}]")
+        out.append(f"[Play {quote(str(columns[0]))}]")
         out += [" ".join(r) for r in rows]
     return out
 
@@ -224,10 +220,6 @@ class _Board:
     notes: list[str] = field(default_factory=list)
     section: str = ""
     lines: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
-
-
-def _unquote(text: str) -> str:
-    return re.sub(r"\\(.)", r"\1", text)
 
 
 def _tokens(text: str, n: int) -> list[tuple[str, str]]:
@@ -275,12 +267,12 @@ def _boards(text: str) -> list[_Board]:
             continue
         if line.startswith("%") or line.startswith(";"):
             continue
-        m = _TAG.match(line)
-        if m:
+        tag = read_tag(line)
+        if tag is not None:
             if current is None:
                 current = _Board(n)
                 boards.append(current)
-            name, value = m.group(1), _unquote(m.group(2))
+            name, value = tag
             if name == "Note":
                 current.notes.append(value)
                 continue

@@ -41,6 +41,7 @@ from tute.core.game import Game
 from tute.core.match import Match
 from tute.core.result import HandResult
 from tute.core.shuffle import ShuffleProof
+from tute.core.tags import escape_note, quote, read_tag
 from tute.core.variants import Variant, parse_variant
 from tute.i18n import render
 
@@ -273,38 +274,34 @@ def match_text(m: Match) -> str:
     return text
 
 
-def _quote(value: str) -> str:
-    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
 def format_record(record: GameRecord) -> str:
     """The canonical text of a record (replays it to write the derived tags)."""
     rep = replay(record)
-    out = [f"[Event {_quote(record.event)}]"]
+    out = [f"[Event {quote(record.event)}]"]
     if record.date:
-        out.append(f"[Date {_quote(record.date)}]")
-    out.append(f"[Variant {_quote(str(record.variant))}]")
+        out.append(f"[Date {quote(record.date)}]")
+    out.append(f"[Variant {quote(str(record.variant))}]")
     for s, name in enumerate(record.names):
-        out.append(f"[Seat{s} {_quote(name)}]")
-    out.append(f"[Match {_quote(match_text(rep.match))}]")
+        out.append(f"[Seat{s} {quote(name)}]")
+    out.append(f"[Match {quote(match_text(rep.match))}]")
     for note in record.notes:
-        out.append(f"[Note {_quote(note)}]")
+        out.append(f"[Note {quote(note)}]")
     for h, (hand, game) in enumerate(zip(record.hands, rep.games, strict=True)):
         out.append("")
-        out.append(f"[Hand {_quote(str(h + 1))}]")
-        out.append(f"[Dealer {_quote(str(hand.dealer))}]")
+        out.append(f"[Hand {quote(str(h + 1))}]")
+        out.append(f"[Dealer {quote(str(hand.dealer))}]")
         if hand.deck is not None:
-            out.append(f"[Deck {_quote(' '.join(c.code for c in hand.deck))}]")
+            out.append(f"[Deck {quote(' '.join(c.code for c in hand.deck))}]")
         else:
-            out.append(f"[Seed {_quote(str(hand.seed))}]")
+            out.append(f"[Seed {quote(str(hand.seed))}]")
         if hand.proof is not None:
-            out.extend(f"[{k} {_quote(v)}]" for k, v in proof_tags(hand.proof))
+            out.extend(f"[{k} {quote(v)}]" for k, v in proof_tags(hand.proof))
         r = game.result()
-        out.append(f"[Result {_quote(result_text(r))}]")
+        out.append(f"[Result {quote(result_text(r))}]")
         if r is not None and not r.void:
-            out.append(f"[Score {_quote(score_text(r))}]")
+            out.append(f"[Score {quote(score_text(r))}]")
         if len(rep.seat_maps[h]) != record.variant.players:
-            out.append(f"[Players {_quote(' '.join(str(s) for s in rep.seat_maps[h]))}]")
+            out.append(f"[Players {quote(' '.join(str(s) for s in rep.seat_maps[h]))}]")
         out.extend(_move_lines(game.variant, hand))
     return "\n".join(out) + "\n"
 
@@ -315,22 +312,13 @@ def _move_lines(variant: Variant, hand: HandRecord) -> list[str]:
     for i, (seat, action) in enumerate(hand.actions):
         trick = 0 if g.phase == "auction" else sum(g.tricks_won) + 1
         note = hand.note(i)
-        text = f"{seat} {action}" + (f" {{{_escape_note(note)}}}" if note else "")
+        text = f"{seat} {action}" + (f" {{{escape_note(note)}}}" if note else "")
         lines.setdefault(trick, []).append(text)
         g.apply(seat, action)
     return [f"{n}. " + ", ".join(items) for n, items in sorted(lines.items())]
 
 
-_TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9]*)\s+"((?:[^"\\]|\\.)*)"\]$')
 _MOVES = re.compile(r"^(\d+)\.\s*(.*)$")
-
-
-def _unquote(text: str) -> str:
-    return re.sub(r"\\(.)", r"\1", text)
-
-
-def _escape_note(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("}", "\\}")
 
 
 def _items(line: str, n: int) -> list[tuple[str, str]]:
@@ -396,9 +384,9 @@ def _read(text: str) -> tuple[GameRecord, dict[tuple[int, int], int]]:
         line = raw.strip()
         if not line or line.startswith(";"):
             continue
-        m = _TAG.match(line)
-        if m:
-            name, value = m.group(1), _unquote(m.group(2))
+        tag = read_tag(line)
+        if tag is not None:
+            name, value = tag
             if name == "Hand":
                 hands.append({"tags": {}, "actions": [], "notes": [], "line": n})
                 where[(len(hands) - 1, -1)] = n
@@ -516,10 +504,10 @@ def _check_derived(text: str, record: GameRecord, rep: Replay) -> None:
     """The Result, Score and Match tags, where given, must be what the replay gives."""
     hand_no = -1
     for n, raw in enumerate(text.splitlines(), start=1):
-        m = _TAG.match(raw.strip())
-        if not m:
+        tag = read_tag(raw.strip())
+        if tag is None:
             continue
-        name, value = m.group(1), _unquote(m.group(2))
+        name, value = tag
         if name == "Hand":
             hand_no += 1
             continue
