@@ -3,7 +3,8 @@
 import { renderAchievements } from "/static/achievements.js";
 import { AVATARS, face } from "/static/avatars.js";
 import { t } from "/static/i18n.js";
-import { api, offeredGames } from "/static/lobby.js";
+import { api } from "/static/api.js";
+import { offeredGames } from "/static/lobby.js";
 import { showBotPanel } from "/static/botpanel.js";
 import { showMySeries } from "/static/series.js";
 

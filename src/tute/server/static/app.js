@@ -4,8 +4,9 @@
 import { cardWords, getLang, LANGS, loadText, setLang, t, translate } from "/static/i18n.js";
 import { ChatBox } from "/static/chat.js";
 import { makeLink, showFriends, showInvites, showNotice, wireFriends } from "/static/friends.js";
+import { api } from "/static/api.js";
 import {
-  api, fillChoices, invitation, lobbySend, setMeta, showOptions, stopWatching, tableOptions, watchTables,
+  fillChoices, invitation, lobbySend, setMeta, showOptions, stopWatching, tableOptions, watchTables,
 } from "/static/lobby.js";
 import { wireOptions } from "/static/options.js";
 import { current as currentAccount, fillRankGames, refreshMe, showRankings, wireAccount } from "/static/account.js";

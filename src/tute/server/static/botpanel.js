@@ -2,7 +2,7 @@
 // typing its name; then its tokens -- each shown once when made, listed by name with
 // when it was made and last used, revoked with a click.
 import { t } from "/static/i18n.js";
-import { api } from "/static/lobby.js";
+import { api } from "/static/api.js";
 
 const $ = (id) => document.getElementById(id);
 let account = null;

@@ -1,7 +1,7 @@
 // Friends: the list (online, at which table), requests to answer, asking by name; the
 // notices a person's pages get (a request, an invitation); inviting from a table.
 import { t } from "/static/i18n.js";
-import { api } from "/static/lobby.js";
+import { api } from "/static/api.js";
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, cls, text) => {

@@ -1,5 +1,6 @@
 // The lobby: the table options (the games and levels the server offers, seed 001's
 // options for Tute online, the match formats of the engine) and the tables, live.
+import { api } from "/static/api.js";
 import { face } from "/static/avatars.js";
 import { getLang, t } from "/static/i18n.js";
 
@@ -10,23 +11,6 @@ export function setMeta(m) { meta = m; }
 // the games this server offers (their presets' names, each once), in its own order
 export const offeredGames = () => (meta ? [...new Set(meta.variants.map((v) => v.preset))] : []);
 
-// the CSRF token the server set for this site's pages, echoed in every change
-function csrf() {
-  const found = document.cookie.split("; ").find((c) => c.startsWith("tute_csrf="));
-  return found ? found.slice("tute_csrf=".length) : "";
-}
-
-export async function api(path, body) {
-  const res = await fetch(`${path}${path.includes("?") ? "&" : "?"}lang=${getLang()}`, body ? {
-    method: "POST", headers: { "content-type": "application/json", "x-csrf-token": csrf() },
-    body: JSON.stringify(body),
-    credentials: "same-origin",
-  } : { credentials: "same-origin" });
-  let data = {};
-  try { data = await res.json(); } catch { /* not JSON: a proxy's page */ }
-  if (!res.ok) throw new Error(data.error || t("server_error"));
-  return data;
-}
 
 function chosenVariant() {
   return meta ? meta.variants.find((v) => v.text === $("variant").value) : null;

@@ -3,7 +3,8 @@
 // guest host), privacy, spectators and the players' chat.  The others are told while
 // they are open.
 import { current as currentAccount } from "/static/account.js";
-import { api, tableFormats, withTableFormat } from "/static/lobby.js";
+import { api } from "/static/api.js";
+import { tableFormats, withTableFormat } from "/static/lobby.js";
 
 const $ = (id) => document.getElementById(id);
 

@@ -2,7 +2,8 @@
 // match is public once it is over), the cantes and the count; the record to download
 // and a link to share.  The steps come from the server (the core replays them): the
 // page holds no rule.
-import { cardWords, getLang, LANGS, loadText, setLang, suitName, t, translate } from "/static/i18n.js";
+import { cardWords, LANGS, loadText, setLang, suitName, t, translate } from "/static/i18n.js";
+import { request } from "/static/api.js";
 import { save, settings } from "/static/settings.js";
 import { renderCount, renderScore, renderSeats, renderStock, renderTrick, shortName, sideName } from "/static/table.js";
 import { reviewGame, reviewHand, reviewStep, setupReview } from "/static/review.js";
@@ -21,14 +22,9 @@ function say(text) {
 
 function ask(hand) {
   if (!opened) {
-    return fetch(`/api/games/${encodeURIComponent(gameId)}?hand=${hand}&lang=${getLang()}`,
-      { credentials: "same-origin" });
+    return request(`/api/games/${encodeURIComponent(gameId)}?hand=${hand}`);
   }
-  const csrf = (document.cookie.match(/(?:^|; )tute_csrf=([^;]*)/) || [])[1] || "";
-  return fetch(`/api/records/open?lang=${getLang()}`, {
-    method: "POST", credentials: "same-origin",
-    headers: { "content-type": "application/json", "x-csrf-token": decodeURIComponent(csrf) },
-    body: JSON.stringify({ text: opened.text, hand, game: opened.game }) });
+  return request("/api/records/open", { text: opened.text, hand, game: opened.game });
 }
 
 async function load(hand, at = 0) {

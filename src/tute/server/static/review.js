@@ -3,7 +3,8 @@
 // until done).  The move list with each decision's grade, the winning chance through
 // the hand, and the decision at the board's step with its reasons.  The page holds no
 // rule and judges nothing: every value and every reason comes from the server.
-import { getLang, t } from "/static/i18n.js";
+import { answer } from "/static/api.js";
+import { t } from "/static/i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
@@ -70,35 +71,18 @@ const url = () => `/api/games/${encodeURIComponent(gameId)}/analysis`;
 const seat = () => Number($("review-seat").value);
 
 // the server's answer, or a failure said as one (no network, a reply that is not JSON)
-async function answer(address, options) {
-  try {
-    const res = await fetch(address, { credentials: "same-origin", ...options });
-    return { ok: res.ok, body: await res.json() };
-  } catch {
-    return { ok: false, body: {} };
-  }
-}
-
 async function check() {
   const mine = ++asking;
-  const got = await answer(`${url()}?hand=${replay.hand}&seat=${seat()}&lang=${getLang()}`);
+  const got = await answer(`${url()}?hand=${replay.hand}&seat=${seat()}`);
   if (mine === asking) show(got.body, got.ok, mine);
 }
 
 async function ask() {
   const mine = ++asking;
   $("review-go").disabled = true;
-  const got = await answer(`${url()}?lang=${getLang()}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-csrf-token": csrf() },
-    body: JSON.stringify({ hand: replay.hand, seat: seat(), ...(fromFile ? fromFile() : {}) }),
-  });
+  const got = await answer(url(),
+    { hand: replay.hand, seat: seat(), ...(fromFile ? fromFile() : {}) });
   if (mine === asking) show(got.body, got.ok, mine);
-}
-
-function csrf() {
-  const found = document.cookie.split("; ").find((c) => c.startsWith("tute_csrf="));
-  return found ? decodeURIComponent(found.slice(10)) : "";
 }
 
 function show(body, ok, mine) {
@@ -341,11 +325,7 @@ function againButton(d) {
     const body = { hand: replay.hand, seat: seat(), index: d.index };
     const name = (localStorage.getItem("tute.name") || "").trim();
     if (name) body.name = name;
-    const got = await answer(`/api/games/${encodeURIComponent(gameId)}/again?lang=${getLang()}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-csrf-token": csrf() },
-      body: JSON.stringify(body),
-    });
+    const got = await answer(`/api/games/${encodeURIComponent(gameId)}/again`, body);
     if (got.ok) { location.href = `/?table=${encodeURIComponent(got.body.id)}`; return; }
     b.disabled = false;
     const said = document.createElement("p");
@@ -382,7 +362,7 @@ async function askFaceUp() {
   const mine = asking;
   faceUp = "asking";
   drawDetail();
-  const got = await answer(`/api/games/${encodeURIComponent(gameId)}/openhand?hand=${replay.hand}&seat=${seat()}&lang=${getLang()}`);
+  const got = await answer(`/api/games/${encodeURIComponent(gameId)}/openhand?hand=${replay.hand}&seat=${seat()}`);
   if (mine !== asking) return;
   faceUp = got.ok ? got.body : { error: got.body.error || t("review_failed") };
   drawDetail();

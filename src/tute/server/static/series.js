@@ -3,7 +3,7 @@
 // link to its review, "¿Podía ganar?") and the person's own series in the profile.
 // The server shows a result on a deal only to who has played it, until the series closes.
 import { getLang, t } from "/static/i18n.js";
-import { api } from "/static/lobby.js";
+import { api } from "/static/api.js";
 
 const $ = (id) => document.getElementById(id);
 let wired = null;        // {play(tableId, seat), say(text), loggedIn(), info(), back()}

@@ -4,7 +4,7 @@
 // person's own game: when the round pairs them, the page takes them to its table.
 import { refreshMe } from "/static/account.js";
 import { getLang, t } from "/static/i18n.js";
-import { api } from "/static/lobby.js";
+import { api } from "/static/api.js";
 
 const $ = (id) => document.getElementById(id);
 let wired = null;      // {play(tableId, seat), watch(tableId), say(text), loggedIn(), info(), back()}
