@@ -1,0 +1,7 @@
+"""``python -m tute.cli``: the ``tute`` command."""
+
+import sys
+
+from tute.cli import main
+
+sys.exit(main())
