@@ -13,14 +13,8 @@ import pytest
 from tute.core.variants import parse_variant
 from tute.server.social.chat import ChatError
 from tute.server.store import Event
-from tute.server.tables import decide
-from tute.server.tables.decide import (
-    ANNUL_SECONDS,
-    REMATCH_SECONDS,
-    AnnulError,
-    RematchError,
-    TableError,
-)
+from tute.server.tables import decide, votes
+from tute.server.tables.decide import TableError
 from tute.server.tables.events import (
     Abandoned,
     AnnulExpired,
@@ -39,6 +33,7 @@ from tute.server.tables.events import (
 )
 from tute.server.tables.options import Options
 from tute.server.tables.state import TableState, apply, replay
+from tute.server.tables.votes import ANNUL_SECONDS, REMATCH_SECONDS, AnnulError, RematchError
 from tute.server.wire.hub import SPECTATOR
 
 NOW = 1_800_000_000.0
@@ -80,9 +75,9 @@ def test_an_annulment_proposed_agreed_and_kept_by_a_replay() -> None:
     t = _table()
     state = t.state
     _refused(AnnulError, "no_annul_vote",                # nothing to refuse
-             lambda: decide.annul(state, 1, False, NOW))
-    _refused(AnnulError, "not_seated", lambda: decide.annul(state, None, True, NOW))
-    proposed = decide.annul(state, 0, True, NOW)
+             lambda: votes.annul(state, 1, False, NOW))
+    _refused(AnnulError, "not_seated", lambda: votes.annul(state, None, True, NOW))
+    proposed = votes.annul(state, 0, True, NOW)
     assert proposed.events == [AnnulVoted(0, [0], NOW + ANNUL_SECONDS)]
     assert proposed.after is None
     t.apply(proposed.events)
@@ -90,7 +85,7 @@ def test_an_annulment_proposed_agreed_and_kept_by_a_replay() -> None:
     assert vote is not None and (vote.proposer, vote.agreed) == (0, {0})
     again = t.replayed()
     assert again.annul_vote == vote                      # a restart finds it open
-    done = decide.annul(again, 1, True, NOW + 30)
+    done = votes.annul(again, 1, True, NOW + 30)
     assert isinstance(done.events[-1], Annulled) and done.events[-1].agreed == [0, 1]
     assert done.after is not None and done.after.annulled and done.lone is None
     apply(again, again.seq + 1, done.events[0])
@@ -100,12 +95,12 @@ def test_an_annulment_proposed_agreed_and_kept_by_a_replay() -> None:
 def test_an_annulment_lapses_at_its_stored_deadline() -> None:
     t = _table()
     state = t.state
-    t.apply(decide.annul(state, 0, True, NOW).events)
-    assert decide.annul_expired(state, NOW + ANNUL_SECONDS - 1) == []
-    assert decide.annul_expired(state, NOW + ANNUL_SECONDS) == [AnnulExpired()]
+    t.apply(votes.annul(state, 0, True, NOW).events)
+    assert votes.annul_expired(state, NOW + ANNUL_SECONDS - 1) == []
+    assert votes.annul_expired(state, NOW + ANNUL_SECONDS) == [AnnulExpired()]
     _refused(AnnulError, "no_annul_vote",                # lapsed: nothing to refuse
-             lambda: decide.annul(state, 1, False, NOW + ANNUL_SECONDS))
-    anew = decide.annul(state, 1, True, NOW + ANNUL_SECONDS + 1)   # a new proposal
+             lambda: votes.annul(state, 1, False, NOW + ANNUL_SECONDS))
+    anew = votes.annul(state, 1, True, NOW + ANNUL_SECONDS + 1)   # a new proposal
     assert anew.events == [AnnulVoted(1, [1], NOW + 2 * ANNUL_SECONDS + 1)]
     t.apply(anew.events)
     vote = state.annul_vote
@@ -119,29 +114,29 @@ def test_a_vote_stored_before_its_deadline_was_reads_as_lapsed() -> None:
     state = t.state
     t.apply([typed(Event(state.seq + 1, "annul_vote", {"seat": 0, "agreed": [0]}))])
     assert state.annul_vote is not None and not state.annul_vote.open(NOW)
-    assert decide.annul_expired(state, NOW) == [AnnulExpired()]
+    assert votes.annul_expired(state, NOW) == [AnnulExpired()]
 
 
 def test_a_rematch_proposed_voided_and_agreed() -> None:
     t = _table()
     state = t.state
-    _refused(RematchError, "no_match_over", lambda: decide.rematch(state, 1, True, NOW))
-    t.apply(decide.annul(state, 0, True, NOW).events)
-    t.apply(decide.annul(state, 1, True, NOW).events)          # over: annulled
-    _refused(RematchError, "no_rematch_vote", lambda: decide.rematch(state, 0, False, NOW))
-    proposed = decide.rematch(state, 1, True, NOW)
+    _refused(RematchError, "no_match_over", lambda: votes.rematch(state, 1, True, NOW))
+    t.apply(votes.annul(state, 0, True, NOW).events)
+    t.apply(votes.annul(state, 1, True, NOW).events)          # over: annulled
+    _refused(RematchError, "no_rematch_vote", lambda: votes.rematch(state, 0, False, NOW))
+    proposed = votes.rematch(state, 1, True, NOW)
     assert proposed.events == [RematchVoted(1, [1], NOW + REMATCH_SECONDS)]
     assert not proposed.start
     t.apply(proposed.events)
-    assert decide.rematch(state, 1, True, NOW + 1).events == []      # said already
+    assert votes.rematch(state, 1, True, NOW + 1).events == []      # said already
     again = t.replayed()
     assert again.rematch_vote == state.rematch_vote                  # kept by a restart
     apply(again, again.seq + 1, OptionsSet("habanero", "random", 0.0))   # the host's
     assert again.rematch_vote is None
-    assert decide.rematch(state, 0, False, NOW + 2).events == [RematchRefused(0)]
-    assert decide.rematch(state, 0, True, NOW + REMATCH_SECONDS).events == [
+    assert votes.rematch(state, 0, False, NOW + 2).events == [RematchRefused(0)]
+    assert votes.rematch(state, 0, True, NOW + REMATCH_SECONDS).events == [
         RematchVoted(0, [0], NOW + 2 * REMATCH_SECONDS)]             # lapsed: anew
-    agreed = decide.rematch(state, 0, True, NOW + 3)
+    agreed = votes.rematch(state, 0, True, NOW + 3)
     assert agreed.events == [RematchVoted(0, [0, 1], NOW + REMATCH_SECONDS)] and agreed.start
     t.apply(agreed.events)
     assert state.rematch_vote is None                                # it starts now
@@ -165,7 +160,7 @@ def test_who_left_is_decided_by_the_kernel_and_kept_by_a_replay() -> None:
     assert again.abandoned == {0} and 0 in again.automatic
     assert decide.abandon(again, 0, True).events == []   # gone already
     _refused(AnnulError, "not_seated",                   # who left has no say
-             lambda: decide.annul(again, 0, True, NOW))
+             lambda: votes.annul(again, 0, True, NOW))
     friendly = _table()
     assert decide.abandon(friendly.state, 1).events == []   # away: no abandon there
     said = decide.abandon(friendly.state, 1, any_match=True)
@@ -181,8 +176,8 @@ def test_what_may_be_said_is_decided_by_the_kernel(monkeypatch: pytest.MonkeyPat
     _refused(ChatError, "chat_closed_in_hand",
              lambda: decide.say(t.state, "a1", "Ana", 0, "hola"))
     t = _table()
-    t.apply(decide.annul(t.state, 0, True, NOW).events)
-    t.apply(decide.annul(t.state, 1, True, NOW).events)   # no hand: the chat opens
+    t.apply(votes.annul(t.state, 0, True, NOW).events)
+    t.apply(votes.annul(t.state, 1, True, NOW).events)   # no hand: the chat opens
     said = decide.say(t.state, "a9", "Vera", SPECTATOR, "hola", spectator=True)
     assert not said.quiet
     monkeypatch.setattr(decide, "TABLE_MESSAGES", 1)

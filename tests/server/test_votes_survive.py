@@ -24,7 +24,7 @@ from server_harness import (
     two_at_a_table,
     until,
 )
-from tute.server.tables import decide
+from tute.server.tables import votes
 
 
 def _kind(kind: str) -> Any:
@@ -104,7 +104,7 @@ def test_open_votes_survive_a_restart(tmp_path: Path) -> None:
 def test_a_vote_that_lapsed_while_the_server_was_down_expires_at_the_restart(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The deadline is a stored fact: the restarted table's timer is armed from it."""
-    monkeypatch.setattr(decide, "ANNUL_SECONDS", 1.0)
+    monkeypatch.setattr(votes, "ANNUL_SECONDS", 1.0)
     db = f"sqlite:///{tmp_path / 'lapsed.db'}"
     s = Server(db)
     try:

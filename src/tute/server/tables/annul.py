@@ -11,7 +11,7 @@ to those who have not played it).
 
 The vote is the table's state (:class:`~tute.server.tables.state.OpenVote`, folded by
 ``apply`` from its events: who proposed, who agreed, the deadline), decided by
-:func:`tute.server.tables.decide.annul`; what is here is the runtime's part: the lock,
+:func:`tute.server.tables.votes.annul`; what is here is the runtime's part: the lock,
 the bets back, and the timer that asks the kernel to expire the vote at its stored
 deadline -- armed again when the table is restored or adopted."""
 
@@ -27,10 +27,10 @@ from tute.core.errors import TuteError
 from tute.core.match import Match
 from tute.server.site.economy import Gain
 from tute.server.store import KeepMatch, SeatRow, Status
-from tute.server.tables import decide
-from tute.server.tables.decide import ANNUL_SECONDS, AnnulError
+from tute.server.tables import votes
 from tute.server.tables.events import TableEvent
 from tute.server.tables.state import TableState
+from tute.server.tables.votes import ANNUL_SECONDS, AnnulError
 
 log = logging.getLogger("tute.server")
 __all__ = ["ANNUL_SECONDS", "AnnulError", "AnnulTable", "Annulment"]
@@ -115,7 +115,7 @@ class Annulment:
 
     async def _vote(self, seat: int | None, agree: bool) -> None:
         t = self.table
-        done = decide.annul(t.state, seat, agree, time.time())
+        done = votes.annul(t.state, seat, agree, time.time())
         if done.after is None:
             await t.emit(done.events)
             return
@@ -141,7 +141,7 @@ class Annulment:
         async with t.lock:
             self._timer = None
             try:
-                await t.emit(decide.annul_expired(t.state, time.time()))
+                await t.emit(votes.annul_expired(t.state, time.time()))
             except TuteError:
                 return                       # not stored: the deadline is, for a restart
             self.arm()                       # (a vote still open: its own deadline)

@@ -7,7 +7,7 @@ options meanwhile (the game, the bet) the votes are void.  The host may still st
 match as always.  The votes are the table's events (``rematch_vote``,
 ``rematch_refused``), and the open proposal is the table's state
 (:class:`~tute.server.tables.state.OpenVote`: who proposed, who agreed, when it lapses),
-decided by :func:`tute.server.tables.decide.rematch` -- in the table's summary for a page
+decided by :func:`tute.server.tables.votes.rematch` -- in the table's summary for a page
 that comes back, and kept by a restart or an adoption: while a proposal is open the
 finished table is stored as ``open``, so it is resumed (a lapsed one is marked ``over``
 again when it is next loaded, or when it leaves memory)."""
@@ -21,10 +21,10 @@ from typing import Any, Protocol
 
 from tute.core.match import Match
 from tute.server.store import SeatRow, Status
-from tute.server.tables import decide
-from tute.server.tables.decide import REMATCH_SECONDS, RematchError
+from tute.server.tables import votes
 from tute.server.tables.events import TableEvent
 from tute.server.tables.state import TableState
+from tute.server.tables.votes import REMATCH_SECONDS, RematchError
 
 __all__ = ["REMATCH_SECONDS", "Rematch", "RematchError", "RematchTable"]
 
@@ -63,7 +63,7 @@ class Rematch:
         agreed, the match starts (its bets reserved as any start's)."""
         t = self.table
         async with t.lock:
-            done = decide.rematch(t.state, t.seat_of(player), agree, time.time())
+            done = votes.rematch(t.state, t.seat_of(player), agree, time.time())
             if not done.events:
                 return
             if done.start:
