@@ -25,21 +25,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from sqlalchemy import create_engine, event, select, update
+from sqlalchemy import create_engine, event, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.pool import PoolProxiedConnection
 
 from tute.core.errors import TuteError
-from tute.server.db import migrate
+from tute.server.db import migrate, reads
 from tute.server.db.ops import (
     Event,
     FinishPlay,
@@ -54,7 +53,8 @@ from tute.server.db.ops import (
     statements_for,
 )
 from tute.server.db.ops import statements as statements_of
-from tute.server.db.schema import ACTIVE, events, seats, tables
+from tute.server.db.reads import TableRecord
+from tute.server.db.schema import tables
 
 __all__ = ["Event", "FinishPlay", "KeepMatch", "NewTable", "Op", "PutSeat", "ReportBoard",
            "SeatRow", "Status", "Store", "StoreError", "TableRecord"]
@@ -68,20 +68,6 @@ INLINE_MOST = 8               # SQLite: more writes at once go to the writer thr
 
 class StoreError(TuteError):
     """The store could not save a change: nothing of it was kept, nothing changed."""
-
-
-@dataclass(slots=True)
-class TableRecord:
-    """Everything stored of one table."""
-
-    id: str
-    variant: str
-    robot_level: str
-    status: str
-    host: str | None
-    created: int
-    seats: list[SeatRow] = field(default_factory=list)
-    events: list[Event] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -340,43 +326,23 @@ class Store:
     # ------------------------------------------------------------------ reading
     def load_active(self) -> list[TableRecord]:
         """Every table a restart resumes (open or playing), with its seats and events."""
-        with self.engine.connect() as c:
-            rows = c.execute(select(tables).where(tables.c.status.in_(ACTIVE))).all()
-        return [self._load(dict(r._mapping)) for r in rows]
+        return reads.load_active(self.engine)
 
     def active_ids(self) -> list[str]:
         """The ids of the unfinished tables (open or playing), without their events."""
-        with self.engine.connect() as c:
-            return [str(r[0]) for r in
-                    c.execute(select(tables.c.id).where(tables.c.status.in_(ACTIVE)))]
+        return reads.active_ids(self.engine)
 
     def status(self, table_id: str) -> str | None:
         """A table's status (None: no such table), without its events."""
-        with self.engine.connect() as c:
-            found = c.execute(select(tables.c.status).where(tables.c.id == table_id)).first()
-        return None if found is None else str(found[0])
+        return reads.status(self.engine, table_id)
 
     def load(self, table_id: str) -> TableRecord | None:
-        with self.engine.connect() as c:
-            row = c.execute(select(tables).where(tables.c.id == table_id)).first()
-        return None if row is None else self._load(dict(row._mapping))
+        return reads.load(self.engine, table_id)
 
     async def load_async(self, table_id: str) -> TableRecord | None:
         """:meth:`load` on a reader thread, not the event loop."""
         return await asyncio.get_running_loop().run_in_executor(
             self._readers, self.load, table_id)
-
-    def _load(self, row: dict[str, Any]) -> TableRecord:
-        record = TableRecord(row["id"], row["variant"], row["robot_level"], row["status"],
-                             row["host"], int(row["created"]))
-        with self.engine.connect() as c:
-            for r in c.execute(select(seats).where(seats.c.table_id == record.id)
-                               .order_by(seats.c.seat)):
-                record.seats.append(SeatRow(r.seat, r.name, r.kind, r.player, r.account))
-            for r in c.execute(select(events).where(events.c.table_id == record.id)
-                               .order_by(events.c.seq)):
-                record.events.append(Event(r.seq, r.kind, json.loads(r.data)))
-        return record
 
     def mark(self, table_id: str, status: str, note: str | None = None) -> None:
         """Set a table's status now, outside any table's write (start-up, tools)."""
