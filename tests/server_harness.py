@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import hashlib
 import json
 import os
 import socket
@@ -31,11 +32,14 @@ from tute.server.wire.limits import Limits
 
 def postgres_name() -> str:
     """This test process's PostgreSQL database: one of its own per pytest-xdist worker
-    (``test_gw0``...), or per process where pytest runs without workers
+    and checkout (``test_gw0_1a2b3c4d``...: two clones tested at once on one machine
+    each have their own -- with the worker's name alone, one run's tests emptied the
+    other's database under it), or per process where pytest runs without workers
     (``test_p1234``, dropped when it ends) -- the tests empty it, so two runs at once
     never share one."""
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")
-    return f"test_{worker}" if worker.isalnum() else f"test_p{os.getpid()}"
+    checkout = hashlib.sha1(str(Path(__file__).resolve().parent).encode()).hexdigest()[:8]
+    return f"test_{worker}_{checkout}" if worker.isalnum() else f"test_p{os.getpid()}"
 
 
 def _drop_own_database() -> None:
