@@ -28,7 +28,7 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 
 def _said(page: Any) -> dict[str, list[Any]]:
-    said: dict[str, list[Any]] = page.evaluate("""async (moves) => {
+    return page.evaluate("""async (moves) => {
       const i = await import('/static/i18n.js');
       const a = await import('/static/actions.js');
       await i.loadText('es'); i.setLang('es');
@@ -40,7 +40,6 @@ def _said(page: Any) -> dict[str, list[Any]]:
       }
       return out;
     }""", MOVES)
-    return said
 
 
 def test_every_action_is_said_where_the_page_speaks_of_it(server: Server) -> None:
