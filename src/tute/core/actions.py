@@ -19,9 +19,7 @@ Actions are frozen values; :func:`parse_action` returns interned instances where
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Final
 
 from tute.core.cards import ALL_CARDS, SUITS, Card, Suit, parse_card
@@ -164,36 +162,3 @@ def parse_action(text: str) -> Action:
 def format_action(action: Action) -> str:
     """The canonical text of an action."""
     return str(action)
-
-
-@lru_cache(maxsize=1024)
-def action_fields(action: Action) -> Mapping[str, str | int]:
-    """An action's typed form for a client, so that no client parses the text: its
-    ``kind`` (``play``, ``twenty``, ``forty``, ``tute``, ``swap``, ``bid``, ``pass``,
-    ``trump``, ``manilla``) and its ``card``, ``suit`` or ``points``.  One value an
-    action, shared: read it, never change it."""
-    match action:
-        case Play(card):
-            return {"kind": "play", "card": card.code}
-        case SingTwenty(suit):
-            return {"kind": "twenty", "suit": suit.value}
-        case NameTrump(suit):
-            return {"kind": "trump", "suit": suit.value}
-        case Manilla(suit):
-            return {"kind": "manilla", "suit": suit.value}
-        case Bid(points):
-            return {"kind": "bid", "points": points}
-        case SingForty():
-            return {"kind": "forty"}
-        case DeclareTute():
-            return {"kind": "tute"}
-        case Swap():
-            return {"kind": "swap"}
-        case Pass():
-            return {"kind": "pass"}
-
-
-@lru_cache(maxsize=1024)
-def text_fields(text: str) -> Mapping[str, str | int]:
-    """:func:`action_fields` of an action's canonical text (read once: remembered)."""
-    return action_fields(parse_action(text))

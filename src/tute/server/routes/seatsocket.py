@@ -12,7 +12,6 @@ from collections.abc import Awaitable, Callable
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from tute.core.actions import text_fields
 from tute.core.errors import TuteError
 from tute.server.tables.runtime import TableRuntime
 from tute.server.wire.hub import Viewer
@@ -170,7 +169,6 @@ async def _messages(ws: WebSocket, table: TableRuntime, player: str | None, view
                         raise TuteError("hint_wait", seconds=int(HINT_SECONDS))
                     action, why = await table.thinkers.advise(view, lang)
                     viewer.push(encode({"type": "hint", "action": action, "reason": why,
-                                        "typed": text_fields(action),
                                         "seq": table.seq}))
             except TuteError as e:
                 refuse(e)

@@ -1,19 +1,18 @@
 // Subastado's auction in sight: who bid what and who passed (from the table's public
 // action events, kept since the hand was dealt), the high bid, and every legal bid
 // reachable -- the lowest ones as buttons, all of them in a list.  Text as text.
-import { actionWords, isBid } from "/static/actions.js";
 import { t } from "/static/i18n.js";
 import { el, shortName } from "/static/table.js";
 
 const $ = (id) => document.getElementById(id);
-const said = new Map();      // seat -> its last word in this hand's auction, typed: a bid or pass
+const said = new Map();      // seat -> its last word in this hand's auction: "bid 75", "pass"
 const QUICK = 2;             // the lowest bids offered as buttons of their own
 
 // an event of the table (live or sent again on reconnecting), in order
 export function heard(ev) {
   if (ev.kind === "start" || ev.kind === "next_hand") said.clear();
-  else if (ev.kind === "action" && (ev.typed.kind === "pass" || isBid(ev.typed))) {
-    said.set(ev.seat, ev.typed);
+  else if (ev.kind === "action" && (ev.action === "pass" || /^bid \d+$/.test(ev.action))) {
+    said.set(ev.seat, ev.action);
   }
 }
 
@@ -29,12 +28,11 @@ export function renderAuction(v) {
   for (let s = 0; s < v.names.length; s++) {
     if (v.sitting_out === s) continue;
     const word = said.get(s);
-    const passed = !!word && word.kind === "pass";
-    const li = el("li", passed ? "passed" : word ? "bid" : "");
+    const li = el("li", word === "pass" ? "passed" : word ? "bid" : "");
     li.dataset.seat = String(s);
     const name = s === v.seat ? t("you_named", { name: shortName(v.names[s]) }) : shortName(v.names[s]);
     li.append(el("span", "who", name), el("span", "said",
-      passed ? t("auction_passed") : word ? String(word.points) : s === v.to_act ? "…" : "—"));
+      word === "pass" ? t("auction_passed") : word ? word.slice(4) : s === v.to_act ? "…" : "—"));
     if (s === v.to_act) li.classList.add("to-act");
     list.append(li);
   }
@@ -42,18 +40,17 @@ export function renderAuction(v) {
 }
 
 // the buttons for bidding: pass, the lowest bids, and a list with every other legal one
-// (bids: the legal bids, each {text, typed})
 export function bidButtons(bids, button, act) {
-  const out = bids.slice(0, QUICK).map((b) => button(b));
+  const out = bids.slice(0, QUICK).map((a) => button(a));
   const rest = bids.slice(QUICK);
   if (!rest.length) return out;
   const pick = el("select", "bid-pick");
   pick.setAttribute("aria-label", t("bid_other"));
-  for (const b of rest) pick.append(new Option(String(b.typed.points), b.text));
-  const go = el("button", "bid-go", actionWords(rest[0].typed, "label"));
+  for (const a of rest) pick.append(new Option(a.slice(4), a));
+  const go = el("button", "bid-go", t("bid_n", { n: rest[0].slice(4) }));
   go.type = "button";
   go.dataset.action = "bid-pick";
-  pick.onchange = () => { go.textContent = actionWords(rest[pick.selectedIndex].typed, "label"); };
+  pick.onchange = () => { go.textContent = t("bid_n", { n: pick.value.slice(4) }); };
   go.onclick = () => act(pick.value);
   const wrap = el("span", "bid-more");
   wrap.append(pick, go);

@@ -146,7 +146,7 @@ class Audience:
             return spectator_part(game)
         own = seat_part(game.view(in_hand), seat in bots)   # a bot's: with the history
         if match is not None and match.annulled:     # no move is left to make
-            own["legal"], own["legal_typed"], own["legal_cards"] = [], [], []
+            own["legal"], own["legal_cards"] = [], []
         return own
 
     def broadcast(self, p: dict[str, Any], game: Game | None, match: Match | None) -> None:

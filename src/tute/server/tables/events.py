@@ -14,7 +14,6 @@ from typing import Any
 
 import msgspec
 
-from tute.core.actions import text_fields
 from tute.core.errors import TuteError
 from tute.server.store import Event
 
@@ -287,7 +286,5 @@ def public(seq: int, event: TableEvent) -> dict[str, Any]:
         data.pop(secret, None)
     if data["kind"] == "start":
         data.pop("practice", None)
-    elif data["kind"] == "action":            # its typed form: no client parses the text
-        data["typed"] = text_fields(data["action"])
     data["seq"] = seq
     return data

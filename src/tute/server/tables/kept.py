@@ -19,7 +19,6 @@ from typing import Any
 from sqlalchemy import func, or_, select
 from sqlalchemy.engine import Engine
 
-from tute.core.actions import text_fields
 from tute.core.errors import TuteError
 from tute.core.game import Game
 from tute.core.match import Match
@@ -233,9 +232,8 @@ def replay_hand(record: GameRecord, hand: int) -> dict[str, Any]:
 
 def _position(g: Game, names: list[str], move: tuple[int, str] | None) -> dict[str, Any]:
     out = table_json(g.table_view(), names)
-    out.update({"seat": None, "hand": [], "legal": [], "legal_typed": [], "legal_cards": [],
+    out.update({"seat": None, "hand": [], "legal": [], "legal_cards": [],
                 "known_cards": [[] for _ in range(g.players)],
                 "faces": [sorted(c.code for c in g.hand(s)) for s in range(g.players)],
-                "move": None if move is None else {"seat": move[0], "action": move[1],
-                                                   "typed": text_fields(move[1])}})
+                "move": None if move is None else {"seat": move[0], "action": move[1]}})
     return out

@@ -10,7 +10,7 @@ from typing import Any
 
 import orjson
 
-from tute.core.actions import Play, action_fields, parse_action
+from tute.core.actions import Play, parse_action
 from tute.core.cards import Card, Suit, parse_card
 from tute.core.game import Game
 from tute.core.match import Match
@@ -43,7 +43,6 @@ def seat_part(v: PlayerView, history: bool = False) -> dict[str, Any]:
         "known_cards": [sorted(c.code for c in k) for k in v.known_cards],
         "own_draws": [c.code for c in v.own_draws],
         "legal": [str(a) for a in v.legal],
-        "legal_typed": [action_fields(a) for a in v.legal],
         "legal_cards": [a.card.code for a in v.legal if isinstance(a, Play)],
     }
     if history:
@@ -57,8 +56,7 @@ def spectator_part(game: Game) -> dict[str, Any]:
     every hand as it was dealt and the cards drawn (a hand is public once played)."""
     n = game.players
     out: dict[str, Any] = {
-        "seat": None, "hand": [], "legal": [], "legal_typed": [], "legal_cards": [],
-        "spectator": True,
+        "seat": None, "hand": [], "legal": [], "legal_cards": [], "spectator": True,
         # what seat s showed to all, as any other seat sees it
         "known_cards": [sorted(c.code for c in game.view((s + 1) % n).known_cards[s])
                         for s in range(n)],
@@ -206,6 +204,5 @@ def hand_log(game: Game) -> list[dict[str, Any]]:
                 done += 1
                 current = None
         else:
-            out.append({"kind": "said", "seat": seat, "action": str(action),
-                        "typed": action_fields(action)})
+            out.append({"kind": "said", "seat": seat, "action": str(action)})
     return out
