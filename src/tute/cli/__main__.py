@@ -4,4 +4,5 @@ import sys
 
 from tute.cli import main
 
-sys.exit(main())
+if __name__ == "__main__":        # imported (the docs' test reads every module): nothing
+    sys.exit(main())
