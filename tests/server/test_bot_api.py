@@ -28,6 +28,8 @@ from websockets.sync.client import connect
 from server_harness import Client, Server, play_out
 from tute.core.variants import parse_variant
 from tute.server.db.schema import bot_tokens
+from tute.server.store import Event
+from tute.server.tables.events import Seated, typed
 from tute.server.tables.log import Options, Replayed, apply_event
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -161,6 +163,37 @@ def test_tables_say_whether_bots_sit(server: Server) -> None:
     # a person's name cannot pass for a bot's
     r = person.post("/api/tables", {"variant": "habanero", "name": "Eve (bot)"})
     assert r.status_code == 400
+
+
+def test_a_bot_accounts_seat_is_flagged_not_read_from_its_name(tmp_path: Path) -> None:
+    """A bot account's seat says so as a flag of the seat, kept through a restart; a seat
+    stored before the flag is read from its " (bot)" mark once, as the store is upgraded."""
+    db = f"sqlite:///{tmp_path / 'flag.db'}"
+    s = Server(db, robot_delay=0.0)
+    try:
+        _, token = make_bot(s)
+        made = bearer(s, token).post("/api/tables", json={"variant": "habanero", "name": "x",
+                                                          "bots": "only"})
+        assert made.status_code == 200, made.text
+        table = made.json()["id"]
+        seats = made.json()["table"]["seats"]
+        assert seats[0]["bot"] is True and seats[0]["name"] == "Robo (bot)"
+        assert s.table(table).seats[0].bot
+        stored = s.lobby.store.load(table)
+        assert stored is not None and [r.bot for r in stored.seats] == [True]
+        seated = next(e for e in stored.events if e.kind == "seat")
+        assert seated.data["bot"] is True
+    finally:
+        s.stop()
+    again = Server(db, robot_delay=0.0)
+    try:
+        assert again.table(table).seats[0].bot                  # rebuilt from the store
+    finally:
+        again.stop()
+    old = Event(2, "seat", {"seat": 0, "name": "Eve (bot)", "robot": False, "player": "k"})
+    assert typed(old) == Seated(0, "Eve (bot)", False, "k", bot=True)
+    person = Event(2, "seat", {"seat": 0, "name": "Eve", "robot": False, "player": "k"})
+    assert typed(person) == Seated(0, "Eve", False, "k")
 
 
 def _leaks(messages: list[dict[str, Any]], s: Server, table: str, seat: int) -> list[str]:

@@ -283,6 +283,8 @@ def test_a_database_of_the_first_schema_is_migrated(tmp_path: Path) -> None:
         INSERT INTO tute_tables VALUES ('old1', 'habanero', 'heuristic', 'playing', 1);
         INSERT INTO tute_tables VALUES ('old2', 'habanero', 'heuristic', 'over', 1);
         INSERT INTO tute_seats VALUES ('old1', 0, 'Ana', 'human', 'secret');
+        INSERT INTO tute_seats VALUES ('old2', 0, 'Eve (bot)', 'human', 'secret2');
+        INSERT INTO tute_seats VALUES ('old2', 1, 'Luis (robot)', 'robot', '');
     """)
     raw.commit()
     raw.close()
@@ -297,7 +299,9 @@ def test_a_database_of_the_first_schema_is_migrated(tmp_path: Path) -> None:
     assert "player" in columns and "token" not in columns
     statuses = dict(check.execute("SELECT id, status FROM tute_tables").fetchall())
     assert statuses["old1"] == "closed" and statuses["old2"] == "over"
-    assert check.execute("SELECT version_num FROM alembic_version").fetchone()[0] == "0012"
+    assert check.execute("SELECT version_num FROM alembic_version").fetchone()[0] == "0013"
+    flags = check.execute("SELECT table_id, seat, bot FROM tute_seats WHERE table_id LIKE 'old%' ORDER BY 1, 2").fetchall()
+    assert [tuple(r) for r in flags] == [("old1", 0, 0), ("old2", 0, 1), ("old2", 1, 0)]
     kept = [r[1] for r in check.execute("PRAGMA table_info(tute_analyses)")]
     assert "max_samples" in kept and "budget_ms" not in kept
     names = {r[0] for r in check.execute("SELECT name FROM sqlite_master WHERE type='table'")}

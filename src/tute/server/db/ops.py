@@ -19,6 +19,7 @@ class SeatRow:
     kind: str                       # human | robot
     player: str | None              # the person's key (a hash of the cookie); robots none
     account: int | None = None      # the person's account when logged in (chips, XP)
+    bot: bool = False               # a bot account's seat (kind human: it plays as a person)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,8 +96,8 @@ def statements_for(paramstyle: str, driver: str) -> dict[str, str]:
         "table": ("INSERT INTO tute_tables (id, variant, robot_level, status, created, "
                   f"host) VALUES ({m}, {m}, {m}, {m}, {m}, {m})"),
         "seat_del": f"DELETE FROM tute_seats WHERE table_id = {m} AND seat = {m}",
-        "seat": ("INSERT INTO tute_seats (table_id, seat, name, kind, player, account) "
-                 f"VALUES ({m}, {m}, {m}, {m}, {m}, {m})"),
+        "seat": ("INSERT INTO tute_seats (table_id, seat, name, kind, player, account, bot) "
+                 f"VALUES ({m}, {m}, {m}, {m}, {m}, {m}, {m})"),
         "event": ("INSERT INTO tute_events (table_id, seq, kind, data) "
                   f"VALUES ({m}, {m}, {m}, {m})"),
         "status": f"UPDATE tute_tables SET status = {m}, note = {m} WHERE id = {m}",
@@ -129,7 +130,7 @@ def statements(table_id: str, op: Op) -> list[tuple[str, tuple[object, ...]]]:
     if isinstance(op, PutSeat):
         r = op.row
         return [("seat_del", (table_id, r.seat)),
-                ("seat", (table_id, r.seat, r.name, r.kind, r.player, r.account))]
+                ("seat", (table_id, r.seat, r.name, r.kind, r.player, r.account, r.bot))]
     if isinstance(op, Status):
         return [("status", (op.status, op.note, table_id))]
     if isinstance(op, KeepMatch):

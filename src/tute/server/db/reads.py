@@ -62,7 +62,7 @@ def _record(engine: Engine, row: dict[str, Any]) -> TableRecord:
     with engine.connect() as c:
         for r in c.execute(select(seats).where(seats.c.table_id == record.id)
                            .order_by(seats.c.seat)):
-            record.seats.append(SeatRow(r.seat, r.name, r.kind, r.player, r.account))
+            record.seats.append(SeatRow(r.seat, r.name, r.kind, r.player, r.account, bool(r.bot)))
         for r in c.execute(select(events).where(events.c.table_id == record.id)
                            .order_by(events.c.seq)):
             record.events.append(Event(r.seq, r.kind, json.loads(r.data)))

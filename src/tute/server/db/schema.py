@@ -39,6 +39,7 @@ seats = Table(
     Column("kind", String(8), nullable=False),            # human | robot
     Column("player", String(64), nullable=True),          # the person's key; robots none
     Column("account", Integer, nullable=True),            # a logged-in person's account
+    Column("bot", Boolean, nullable=False, server_default=false()),  # a bot account's seat
 )
 
 events = Table(

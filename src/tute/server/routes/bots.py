@@ -22,7 +22,7 @@ from tute.server.routes.common import Site, run
 from tute.server.routes.seatsocket import TOKEN_SECONDS  # a quiet stream asks as a socket
 from tute.server.site.accounts import Account
 from tute.server.site.bots import FRESH, BotError, bearer
-from tute.server.site.names import is_bot_name, name_key
+from tute.server.site.names import name_key
 from tute.server.social.friends import Presence
 from tute.server.wire.edge import client_address
 from tute.server.wire.hub import SPECTATOR, Viewer
@@ -60,7 +60,7 @@ def news(presence: Presence) -> Callable[[Any, dict[str, Any]], None]:
         if kind not in ("start", "match_over"):
             return
         for seat, row in table.seats.items():
-            if row.account is None or not is_bot_name(row.name):
+            if row.account is None or not row.bot:
                 continue
             note: dict[str, Any] = {"kind": "game_start" if kind == "start" else "game_over",
                                     "table": table.id, "seat": seat,

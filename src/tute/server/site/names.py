@@ -83,6 +83,3 @@ def seat_name(raw: object, bot: bool = False) -> str:
     person's name can end so: names hold no brackets)."""
     return validate_name(raw) + (BOT_SUFFIX if bot else "")
 
-
-def is_bot_name(name: str) -> bool:
-    return name.endswith(BOT_SUFFIX)

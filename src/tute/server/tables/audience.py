@@ -24,7 +24,7 @@ import orjson
 
 from tute.core.game import Game
 from tute.core.match import Match
-from tute.server.site.names import is_bot_name
+from tute.server.db.ops import SeatRow
 from tute.server.wire.hub import SPECTATOR, Hub, Viewer
 from tute.server.wire.views import (
     encode,
@@ -85,6 +85,8 @@ class SentTable(Protocol):
     def match(self) -> Match | None: ...
     @property
     def history(self) -> list[dict[str, Any]]: ...
+    @property
+    def seats(self) -> dict[int, SeatRow]: ...
 
     def names(self, match: Match | None = None) -> list[str]: ...
     def game_seat(self, seat: int, match: Match | None = None) -> int | None: ...
@@ -135,7 +137,7 @@ class Audience:
 
     def _bot_seats(self) -> set[int]:
         """The table seats a bot's account holds (their views carry the history)."""
-        return {s for s, name in enumerate(self.table.names()) if is_bot_name(name)}
+        return {s for s, r in self.table.seats.items() if r.bot}
 
     def _own(self, game: Game, match: Match | None, seat: int, bots: set[int]
              ) -> dict[str, Any]:

@@ -23,7 +23,6 @@ from tute.core.variants import Variant, make_variant, parse_variant
 from tute.server.site.names import (
     BOT_SUFFIX,
     InvalidNameError,
-    is_bot_name,
     name_skeleton,
     seat_name,
 )
@@ -164,7 +163,7 @@ def sit(state: TableState, player: str, seat: object, name: object, account: int
     for r in state.seats.values():
         if name_skeleton(r.name) == name_skeleton(shown):
             raise InvalidNameError("name_in_use", name=r.name)
-    return Seated(chosen, shown, False, player, account, where, avatar)
+    return Seated(chosen, shown, False, player, account, where, avatar, bot)
 
 
 def robots(state: TableState, names: dict[int, str] | None = None) -> list[Seated]:
@@ -208,7 +207,7 @@ def set_options(state: TableState, options: Options) -> None:
         raise TableError("players_fixed", players=state.options.variant.players)
     for r in state.seats.values():                  # who sits may stay seated
         if r.kind == "human":
-            check_bot(options, is_bot_name(r.name))
+            check_bot(options, r.bot)
 
 
 def start(state: TableState, broken: str | None, seed: int, attempt: str,

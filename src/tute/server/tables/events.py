@@ -2,8 +2,8 @@
 
 The store keeps each as ``(seq, kind, data)`` -- :func:`stored` writes that form and
 :func:`typed` reads it back, upcasting what older versions wrote (a seat's ``"kind":
-"robot"`` before ``robot`` existed; a seat without its person; a start without its
-escrow).  Fields at their defaults are not written, so today's events are stored as
+"robot"`` before ``robot`` existed; a bot account's seat before ``bot`` existed, its
+name said so; a seat without its person; a start without its escrow).  Fields at their defaults are not written, so today's events are stored as
 they always were.  :func:`public` is what everybody may know of one: the shuffle seed,
 a person's key and place stay on the server.
 """
@@ -56,6 +56,7 @@ class Seated(TableEvent, frozen=True, tag="seat"):
     account: int | None = None
     where: str | None = None
     avatar: str | None = None
+    bot: bool = False               # a bot account's seat (a program playing as itself)
 
 
 class DealSeeds(msgspec.Struct, frozen=True):
@@ -272,6 +273,8 @@ def typed(e: Event) -> AnyEvent:
     data = dict(e.data)
     if e.kind == "seat" and "kind" in data:           # stored before "robot" existed
         data["robot"] = data.pop("kind") == "robot"
+    if e.kind == "seat" and "bot" not in data and str(data.get("name", "")).endswith(" (bot)"):
+        data["bot"] = True                            # stored before the flag: its name said so
     try:
         event: AnyEvent = msgspec.convert({**data, "kind": e.kind}, AnyEvent)
         return event

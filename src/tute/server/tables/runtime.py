@@ -140,7 +140,7 @@ class TableRuntime(TableJournal, TableAchievements, SeriesTable, TourneyTable):
             decide.free_seat(t.state, seat)
             decide.check_bot(options, bot)
             where = t.place(address) if address is not None else None
-            e = Seated(seat, seat_name(name, bot), False, host, account, where, avatar)
+            e = Seated(seat, seat_name(name, bot), False, host, account, where, avatar, bot)
             events.append(e)
             ops.append(PutSeat(seat_row(e)))
         await t.emit(events, ops)

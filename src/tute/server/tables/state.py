@@ -113,7 +113,8 @@ class TableState:
 
 def seat_row(e: Seated) -> SeatRow:
     """The store's row of the seat a ``seat`` event takes."""
-    return SeatRow(e.seat, e.name, "robot" if e.robot else "human", e.player, e.account)
+    return SeatRow(e.seat, e.name, "robot" if e.robot else "human", e.player, e.account,
+                   e.bot)
 
 
 def escrow_name(number: int, attempt: str | None) -> str:

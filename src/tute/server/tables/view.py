@@ -12,7 +12,6 @@ from tute.core.shuffle import ALGORITHM
 from tute.core.variants import Variant
 from tute.core.views import PlayerView
 from tute.server.site.economy import Stake, accounts_at, stakes_of
-from tute.server.site.names import is_bot_name
 from tute.server.store import SeatRow
 from tute.server.tables import decide
 from tute.server.tables.annul import Annulment
@@ -173,7 +172,7 @@ class TableView:
                           for g in self.state.gains],
                 "bots": self.options.bots,
                 "seats": [{"seat": s, "name": r.name, "robot": r.kind == "robot",
-                           "bot": is_bot_name(r.name), "avatar": self.state.avatars.get(s)}
+                           "bot": r.bot, "avatar": self.state.avatars.get(s)}
                           for s, r in sorted(self.seats.items())]}
 
     def deal_summary(self) -> dict[str, Any]:
