@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import msgspec
 import pytest
 import uvicorn
 from websockets.sync.client import ClientConnection, connect
@@ -203,6 +204,12 @@ class Client:
         if robots:
             assert self.post(f"/api/tables/{table}/robots").status_code == 200
         return table
+
+
+def clock(table: TableRuntime, seconds: float) -> None:
+    """A running table's move clock set to ``seconds`` (0: none) -- its options are a
+    frozen value, so the table's state gets new ones."""
+    table.state.options = msgspec.structs.replace(table.state.options, move_seconds=seconds)
 
 
 def recv(ws: ClientConnection, timeout: float = 20) -> dict[str, Any]:

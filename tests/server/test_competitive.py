@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from server_harness import Playing, Server, escrows, until
+from server_harness import Playing, Server, clock, escrows, until
 from tute.core.variants import parse_variant
 from tute.server.site import ledger
 from tute.server.site.economy import Stake, bettors, pot_shares, xp_awards
@@ -552,11 +552,11 @@ def test_leaving_a_running_match_is_an_abandon(db: str) -> None:
         with Playing(ana, table) as playing:              # Ana plays her own cards
             with bea.ws(table) as wb:
                 until(wb, lambda m: m.get("event", {}).get("kind") == "state")
-                s.table(table).options.move_seconds = 5.0         # nobody moves yet
+                clock(s.table(table), 5.0)                        # nobody moves yet
                 assert ana.post(f"/api/tables/{table}/start").status_code == 200
                 wb.send(json.dumps({"type": "leave"}))              # "Salir"
                 until(wb, lambda m: m.get("event", {}).get("kind") == "abandon")
-            s.table(table).options.move_seconds = 0.0             # no clock: Ana plays
+            clock(s.table(table), 0.0)                            # no clock: Ana plays
             s.call(_poke(s.table(table)))
             playing.wait()
         won = 0 in _winners(s, table)

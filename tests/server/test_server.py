@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from server_harness import Server, postgres_or_skip, recv, until
+from server_harness import Server, clock, postgres_or_skip, recv, until
 
 
 @pytest.fixture()
@@ -172,7 +172,7 @@ def test_table_options_clock_and_absent_player(server: Server) -> None:
                 moved_for_me += 1
         assert moved_for_me == 3                # the clock ran out: the robot played
         runtime = s.table(table)
-        runtime.options.move_seconds = 0        # no clock now...
+        clock(runtime, 0.0)                     # no clock now...
         runtime.grace_seconds = 0.2
     # ...but an absent player: after the grace period a robot plays for him
     assert runtime.match is not None

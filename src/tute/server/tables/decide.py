@@ -66,19 +66,17 @@ class TableBrokenError(TableError):
     """The table's events cannot be replayed: it is closed and reported."""
 
 
-def check_options(variant: Variant, robot_level: str, move_seconds: float,
-                  competitive: bool = False, bet: int = 0, spectators: bool = True,
-                  chat_in_hand: bool = True, private: bool = False, bots: str = "no"
-                  ) -> Options:
-    check_level(robot_level)
-    if not 0 <= move_seconds <= 600:
+def check_options(options: Options) -> Options:
+    """The options a host may set (a typed refusal if not)."""
+    check_level(options.robot_level)
+    if not 0 <= options.move_seconds <= 600:
         raise TableError("bad_move_time")
+    bet, competitive = options.bet, options.competitive
     if not 0 <= bet <= MAX_BET or (bet and not competitive) or (competitive and bet < 1):
         raise TableError("bad_bet", max=MAX_BET)     # competitive: something at stake
-    if bots not in BOTS:
+    if options.bots not in BOTS:
         raise TableError("bad_bots_option")
-    return Options(variant, robot_level, float(move_seconds), competitive, bet, spectators,
-                   chat_in_hand, private, bots=bots)
+    return options
 
 
 def variant_of(body: TableOptions) -> Variant:
@@ -103,10 +101,11 @@ def options_of(body: TableOptions, current: Options | None = None) -> Options:
     """A table's options from a request's (``current``: the table's own, for what the
     request leaves unsaid)."""
     level = body.robot_level or (current.robot_level if current else BEST)
-    return check_options(variant_of(body), level, body.move_seconds, body.competitive,
-                         body.bet, body.spectators, body.chat_in_hand, body.private,
-                         body.bots if body.bots is not None
-                         else current.bots if current is not None else "no")
+    bots = body.bots if body.bots is not None else current.bots if current else "no"
+    return check_options(Options(
+        variant_of(body), level, float(body.move_seconds), competitive=body.competitive,
+        bet=body.bet, spectators=body.spectators, chat_in_hand=body.chat_in_hand,
+        private=body.private, bots=bots))
 
 
 def check_bot(options: Options, bot: bool) -> None:

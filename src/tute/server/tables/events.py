@@ -16,6 +16,7 @@ import msgspec
 
 from tute.core.errors import TuteError
 from tute.server.store import Event
+from tute.server.tables.options import Fields
 
 
 class EventError(TuteError):
@@ -26,23 +27,9 @@ class TableEvent(msgspec.Struct, frozen=True, tag_field="kind", omit_defaults=Tr
     """One thing that happened at a table."""
 
 
-class OptionsSet(TableEvent, frozen=True, tag="options"):
-    """The host set the table's options (the first event of every table)."""
-
-    variant: str
-    robot_level: str
-    move_seconds: float
-    competitive: bool = False
-    bet: int = 0
-    spectators: bool = True
-    chat_in_hand: bool = True
-    private: bool = False
-    series: str | None = None       # a duplicate series' table: its deal
-    series_deal: int = 0
-    tourney: str | None = None      # a tournament's board: its round and number
-    tourney_round: int = 0
-    tourney_board: int = 0
-    bots: str = "no"                # bot accounts: no | yes | only
+class OptionsSet(TableEvent, Fields[str], frozen=True, tag="options"):
+    """The host set the table's options (the first event of every table): each option
+    of :class:`~tute.server.tables.options.Fields`, the variant as its text."""
 
 
 class Seated(TableEvent, frozen=True, tag="seat"):

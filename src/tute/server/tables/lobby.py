@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
+
+import msgspec
 
 from tute.bots import QUICK
 from tute.core.match import Match
@@ -263,7 +264,7 @@ class Lobby:
         body = CreateTable(variant=s.variant, name=name, seat=0, spectators=False,
                            private=True, robot_level=s.robot_level)
         validate_name(name)
-        options = dataclasses.replace(options_of(body), series=s.id, series_deal=deal)
+        options = msgspec.structs.replace(options_of(body), series=s.id, series_deal=deal)
         table = await self._make(options, player, body, account, address, table_id)
         table.series_master = s.master
         await table.fill_robots(player)
@@ -281,7 +282,7 @@ class Lobby:
         host_seat, account = next((s, a) for s, a in enumerate(board.seats) if a is not None)
         body = CreateTable(variant=t.variant, name=names[account], seat=host_seat,
                            robot_level=t.robot_level, move_seconds=t.move_seconds)
-        options = dataclasses.replace(options_of(body), tourney=t.id,
+        options = msgspec.structs.replace(options_of(body), tourney=t.id,
                                       tourney_round=board.round, tourney_board=board.board)
         host = Account(account, names[account]).player
         table = self.tables.get(board.table_id)      # made before, not started: go on

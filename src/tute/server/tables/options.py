@@ -1,16 +1,26 @@
-"""A table's options: the game, the robots, the clock and seed 001's table options."""
+"""A table's options: the game, the robots, the clock and seed 001's table options.
+
+One home for them: :class:`Fields` declares each option once; the table's value
+(:class:`Options`, its variant parsed) and the event that stores it
+(:class:`~tute.server.tables.events.OptionsSet`, its variant as text) are both those
+fields, so one is made from the other by name (:func:`of_event`, :func:`as_fields`).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
-from tute.core.variants import Variant
+import msgspec
+
+from tute.core.variants import Variant, parse_variant
+
+V = TypeVar("V")
 
 
-@dataclass(slots=True)
-class Options:
-    variant: Variant
+class Fields(msgspec.Struct, Generic[V], frozen=True):
+    """Every option of a table, its variant a ``V`` (parsed, or its text when stored)."""
+
+    variant: V
     robot_level: str
     move_seconds: float
     competitive: bool = False        # for XP and chips (seed 001); else practice
@@ -25,22 +35,21 @@ class Options:
     tourney_board: int = 0
     bots: str = "no"                 # bot accounts may sit: no | yes | only (site.bots)
 
-    def json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"variant": str(self.variant), "robot_level": self.robot_level,
-                               "move_seconds": self.move_seconds}
-        if self.competitive:
-            out.update(competitive=True, bet=self.bet)
-        if not self.spectators:
-            out["spectators"] = False
-        if not self.chat_in_hand:
-            out["chat_in_hand"] = False
-        if self.private:
-            out["private"] = True
-        if self.bots != "no":
-            out["bots"] = self.bots
-        if self.series is not None:
-            out.update(series=self.series, series_deal=self.series_deal)
-        if self.tourney is not None:
-            out.update(tourney=self.tourney, tourney_round=self.tourney_round,
-                       tourney_board=self.tourney_board)
-        return out
+
+class Options(Fields[Variant], frozen=True):
+    """A table's options, its variant parsed."""
+
+
+def _rest(fields: Fields[Any]) -> dict[str, Any]:
+    return {name: getattr(fields, name) for name in fields.__struct_fields__
+            if name != "variant"}
+
+
+def of_event(stored: Fields[str]) -> Options:
+    """The options a stored options event says."""
+    return Options(parse_variant(stored.variant), **_rest(stored))
+
+
+def as_fields(options: Options) -> dict[str, Any]:
+    """The options by name, the variant as its text (an options event's fields)."""
+    return {"variant": str(options.variant), **_rest(options)}

@@ -52,7 +52,7 @@ from tute.server.tables.events import (
     stored,
     typed,
 )
-from tute.server.tables.options import Options
+from tute.server.tables.options import Options, as_fields, of_event
 from tute.server.wire.views import result_json
 
 
@@ -131,15 +131,11 @@ def escrow_number(escrow: str) -> int:
 
 
 def options_of(e: OptionsSet) -> Options:
-    return Options(parse_variant(e.variant), e.robot_level, e.move_seconds, e.competitive,
-                   e.bet, e.spectators, e.chat_in_hand, e.private, e.series, e.series_deal,
-                   e.tourney, e.tourney_round, e.tourney_board, e.bots)
+    return of_event(e)
 
 
 def options_event(o: Options) -> OptionsSet:
-    return OptionsSet(str(o.variant), o.robot_level, o.move_seconds, o.competitive, o.bet,
-                      o.spectators, o.chat_in_hand, o.private, o.series, o.series_deal,
-                      o.tourney, o.tourney_round, o.tourney_board, o.bots)
+    return OptionsSet(**as_fields(o))
 
 
 def commit() -> Committed:
