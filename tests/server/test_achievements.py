@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 from sqlalchemy import create_engine
 
@@ -14,6 +15,7 @@ from tute.bots import HeuristicBot
 from tute.core.actions import DeclareTute
 from tute.core.cards import Rank
 from tute.core.match import Match
+from tute.core.result import Contract, HandResult
 from tute.core.variants import parse_variant
 from tute.server.db import migrate
 from tute.server.site.achievements import (
@@ -135,18 +137,19 @@ def test_a_clock_move_takes_that_hand_s_feats_only() -> None:
 
 def test_the_feats_a_hand_s_count_says() -> None:
     match = Match(parse_variant("parejas"), seed=1)
-    won = {"totals": [70, 60], "cantes": [0, 20], "winner": 0, "last_trick": 0,
-           "capote": None, "tute": None}
+    won = HandResult(card_points=(70, 40), cantes=(0, 20), totals=(70, 60),
+                     tricks_won=(6, 4), winner=0, last_trick=0)
     got = hand_feats(match, won)
     assert got[0] == got[2] == {"no_songs", "last_ten"} and 1 not in got
-    wide = {**won, "totals": [100, 30], "capote": 0}
+    wide = replace(won, totals=(100, 30), capote=0)
     assert hand_feats(match, wide)[0] == {"no_songs", "capote"}
-    assert hand_feats(match, {**won, "void": True}) == {}
+    assert hand_feats(match, replace(won, void=True)) == {}
     sub = Match(parse_variant("subastado"), seed=1)
-    made = {"totals": [10, 150, 10], "cantes": [0, 40, 0], "winner": 1, "last_trick": 2,
-            "contract": {"declarer": 1, "bid": 100, "made": True}}
+    made = HandResult(card_points=(10, 110, 10), cantes=(0, 40, 0), totals=(10, 150, 10),
+                      tricks_won=(1, 7, 2), winner=1, last_trick=2,
+                      contract=Contract(declarer=1, bid=100, made=True))
     assert hand_feats(sub, made)[sub.seat_map[1]] == {"contract_100"}
-    small = {**made, "contract": {"declarer": 1, "bid": 90, "made": True}}
+    small = replace(made, contract=Contract(declarer=1, bid=90, made=True))
     assert "contract_100" not in hand_feats(sub, small).get(sub.seat_map[1], set())
 
 

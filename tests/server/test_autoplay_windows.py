@@ -94,9 +94,9 @@ def test_a_persons_page_offers_his_manilla_after_his_20() -> None:
     """A person in seat 2: the robots do not wait for him (the leader, a robot, leads);
     until then his page offers every declaration left."""
     g = issue_deal()
-    assert {"20o", "manilla c"} <= set(seat_part(g.view(2))["legal"])
+    assert {"20o", "manilla c"} <= set(seat_part(g.view(2)).legal)
     g.apply(2, SingTwenty(Suit.OROS))
-    assert seat_part(g.view(2))["legal"] == ["manilla c"]
+    assert seat_part(g.view(2)).legal == ["manilla c"]
     t = Stand(g, {0, 1, 3})
     seat, action = robots_move(t) or (None, None)
     assert seat == 0 and isinstance(action, Play)                   # the lead closes it

@@ -5,6 +5,7 @@ to a player and a spectator alike."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -14,7 +15,13 @@ from tute.core.actions import Play
 from tute.core.driver import step
 from tute.core.game import Game
 from tute.core.variants import PRESETS, parse_variant
-from tute.server.wire.views import hand_log
+from tute.server.wire.views import encode, hand_log
+
+
+def wire_log(g: Game) -> list[dict[str, Any]]:
+    """The hand's log as it goes over the wire."""
+    sent: list[dict[str, Any]] = json.loads(encode(hand_log(g)))
+    return sent
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
@@ -25,7 +32,7 @@ def test_the_log_is_the_hand_trick_by_trick(preset: str) -> None:
         bots = [HeuristicBot(s) for s in range(g.players)]
         steps = 0
         while not g.is_over:
-            log = hand_log(g)
+            log = wire_log(g)
             plays = [(s, a.card.code) for s, a in g.history if isinstance(a, Play)]
             tricks = [e for e in log if e["kind"] == "trick"]
             assert [tuple(c) for e in tricks for c in e["cards"]] == plays
@@ -59,7 +66,7 @@ def test_the_log_over_the_socket_says_only_what_everybody_saw(db: str) -> None:
             for w in (wa, wv):
                 w.send(json.dumps({"type": "log"}))
                 got = until(w, lambda m: m.get("type") == "log")
-                assert got["entries"] == hand_log(t.match.game)
+                assert got["entries"] == wire_log(t.match.game)
                 assert got["hand"] == 1
                 text = json.dumps(got)
                 hidden = [c.code for s_ in range(4) for c in t.match.game.hand(s_)]

@@ -108,11 +108,11 @@ async def _watch_a_match(store: Store, variant: str) -> tuple[
         if not late and table.seq > begun + 15:   # one who comes in the middle
             comer = Viewer(SPECTATOR, "", "Tomás")
             table.attach(comer)
-            late = table.missed(comer, 0)
+            late = [orjson.loads(t) for t in table.missed(comer, 0)]
         await asyncio.sleep(0.001)
     assert table.match.is_over, f"{variant}: the robots did not finish the match"
     if not late:                       # a short match (a robot's tute): comes at the end
-        late = table.missed(Viewer(SPECTATOR, "", "Tomás"), 0)
+        late = [orjson.loads(t) for t in table.missed(Viewer(SPECTATOR, "", "Tomás"), 0)]
 
     await asyncio.sleep(0.05)
     for r in readers:

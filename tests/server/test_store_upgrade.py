@@ -15,6 +15,7 @@ import msgspec
 import pytest
 
 from tute.core.records import replay as replay_record
+from tute.core.result import Contract, HandResult
 from tute.server.store import Event, Store
 from tute.server.tables import events as ev
 from tute.server.tables.kept import Kept
@@ -95,13 +96,18 @@ def test_a_kept_match_of_yesterdays_store_reads_back(store: Store) -> None:
             assert list(done.match.score().points) == json.loads(result)["points"]
 
 
+WON = HandResult((70, 60), (20, 0), (90, 60), (6, 4), 0, 0)
+CONTRACT = HandResult((40, 90, 0), (0, 40, 0), (40, 130, 0), (3, 6, 1), None, 1, winners=(0, 2),
+                      contract=Contract(1, 140, False))
+POROTOS = HandResult((30, 50, 40), (0, 0, 0), (30, 50, 40), (2, 4, 3), None, 1, tute=None,
+                     winners=(1, 2), porotos=(1, 0, 0), capote=None, void=False)
 EVENTS: list[ev.TableEvent] = [
     ev.OptionsSet("parejas", "expert", 30.0, True, 50, False, False, True),
     ev.OptionsSet("habanero", "random", 0.0),
     ev.Seated(1, "Ana", False, "k" * 64, 7, "p" * 32), ev.Seated(2, "Ada (robot)", True),
     ev.Started(2**62, True, "9f2c"), ev.Started(5), ev.Practice("same_address"),
-    ev.Acted(0, "Ao"), ev.Acted(3, "cante:o", True), ev.HandEnded(2, {"points": [1, 2]}),
-    ev.MatchEnded(None, {"points": [0, 0]}), ev.MatchEnded(1, {}), ev.Invited(3, "Zoe"),
+    ev.Acted(0, "Ao"), ev.Acted(3, "cante:o", True), ev.HandEnded(2, WON),
+    ev.MatchEnded(None, CONTRACT), ev.MatchEnded(1, POROTOS), ev.Invited(3, "Zoe"),
     ev.Settled([ev.SeatGain(0, 50, 20), ev.SeatGain(2, -100, 5)]), ev.Settled([]),
     ev.AutomaticSet(2, True), ev.Editing(False), ev.Abandoned(1), ev.AnnulVoted(0, [0, 2]),
     ev.AnnulRefused(2), ev.AnnulExpired(), ev.Annulled([0, 1]),

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+import msgspec
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
@@ -47,6 +48,17 @@ STATUS = {"no_such_table": 404, "table_broken": 410, "only_host": 403,
           "table_bots_only": 403, "bot_already": 409, "bot_has_played": 409,
           "bot_already_challenged": 409,
           "bot_too_many_tokens": 429, "bot_people_only": 403, "too_many_requests": 429}
+
+
+class Sent(Response):
+    """A JSON answer whose values may be typed -- structs, dataclasses -- as what is sent
+    is (:mod:`tute.server.wire.views`): encoded by msgspec."""
+
+    media_type = "application/json"
+
+    def render(self, content: Any) -> bytes:
+        encoded: bytes = msgspec.json.encode(content)
+        return encoded
 
 
 def error(e: TuteError, lang: str) -> JSONResponse:

@@ -12,7 +12,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from tute.core.errors import TuteError
-from tute.server.routes.common import Site, run
+from tute.server.routes.common import Sent, Site, run
 from tute.server.routes.doors import Door, Social
 from tute.server.site import ledger
 from tute.server.site.accounts import SESSION_COOKIE, SESSION_DAYS, Account
@@ -139,7 +139,7 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
         person = await run(lambda: site.me(request))
         return JSONResponse({"games": await run(lambda: site.kept.history(person.id))})
 
-    async def game(request: Request) -> JSONResponse:
+    async def game(request: Request) -> Sent:
         """A kept match and one of its hands step by step (``?hand=N``, 1 the first)."""
         table_id, number = parse_game_id(request.path_params["game_id"])
         await run(lambda: may_see(site, social, request, table_id, number))
@@ -150,7 +150,7 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
         steps = await run(lambda: replay_hand(record, hand))
         for key in ("first_seq", "last_seq"):
             summary.pop(key)
-        return JSONResponse({"game": summary, "replay": steps})
+        return Sent({"game": summary, "replay": steps})
 
     async def game_record(request: Request) -> Response:
         """A kept match as a ``.tute`` record, to download (``tute replay`` reads it)."""

@@ -9,13 +9,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from tute.core.errors import TuteError
 from tute.core.notation import format_notation, read_game
 from tute.core.records import parse_record, replay
-from tute.server.routes.common import Site, run
+from tute.server.routes.common import Sent, Site, run
 from tute.server.routes.doors import Social
 from tute.server.routes.people import may_see
 from tute.server.tables.kept import parse_game_id, replay_hand
@@ -67,13 +67,13 @@ def opened(text: str, hand: int, game: int) -> dict[str, Any]:
 def routes(site: Site, social: Social) -> list[Route]:
     opens = RateLimit(OPENS, 60.0)
 
-    async def open_record(request: Request) -> JSONResponse:
+    async def open_record(request: Request) -> Sent:
         """A record from the person's computer, replayed (``RecordOpen``); at most
         :data:`OPENS` a minute from one address (a big file is real work)."""
         if not opens.allow(client_address(request.scope)):
             raise TuteError("too_many_requests")
         ask = decode_body(RecordOpen, await request.body())
-        return JSONResponse(await run(lambda: opened(ask.text, ask.hand, ask.game)))
+        return Sent(await run(lambda: opened(ask.text, ask.hand, ask.game)))
 
     async def game_notation(request: Request) -> Response:
         """A kept match in the portable notation, to download (``tute replay`` reads it)."""

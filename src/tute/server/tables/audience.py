@@ -20,20 +20,22 @@ import hashlib
 from collections.abc import Callable
 from typing import Any, Protocol
 
-import orjson
+import msgspec
 
 from tute.core.game import Game
 from tute.core.match import Match
 from tute.server.db.ops import SeatRow
 from tute.server.wire.hub import SPECTATOR, Hub, Viewer
 from tute.server.wire.views import (
+    ENCODE,
+    Part,
     encode,
     event_json,
     joined,
     seat_part,
     spectator_part,
     table_json,
-    tute_part,
+    tute_cards,
 )
 
 
@@ -102,45 +104,29 @@ class Audience:
         self.table = table
         self._told: tuple[int, list[str]] = (0, [])
 
-    def views(self, game: Game | None, match: Match | None
-              ) -> Callable[[int], dict[str, Any] | None]:
-        """The view of each seat (a spectator's, or a seat out of the match: the public
-        one) after an event; the part every seat shares is made once."""
+    def parts(self, game: Game | None, match: Match | None
+              ) -> Callable[[int], msgspec.Raw | None]:
+        """The view of each seat after an event, encoded (a spectator's, or a seat out
+        of the match: the public one); the part every seat shares is made and encoded
+        once."""
         names = self.table.names(match)
         bots = self._bot_seats()                        # once an event, not once a seat
-        shared: list[dict[str, Any]] = []
-
-        def of(seat: int) -> dict[str, Any] | None:
-            if game is None:
-                return None
-            if not shared:
-                shared.append({**table_json(game.table_view(), names, match),
-                               **tute_part(game)})
-            return {**shared[0], **self._own(game, match, seat, bots)}
-        return of
-
-    def parts(self, game: Game | None, match: Match | None
-              ) -> Callable[[int], orjson.Fragment | None]:
-        """:meth:`views` encoded, the part every seat shares encoded once."""
-        names = self.table.names(match)
-        bots = self._bot_seats()
         shared: list[bytes] = []
 
-        def of(seat: int) -> orjson.Fragment | None:
+        def of(seat: int) -> msgspec.Raw | None:
             if game is None:
                 return None
             if not shared:
-                shared.append(orjson.dumps({**table_json(game.table_view(), names, match),
-                                            **tute_part(game)}))
-            return joined(shared[0], self._own(game, match, seat, bots))
+                shared.append(ENCODE(table_json(game.table_view(), names, match,
+                                                tute_cards(game))))
+            return msgspec.Raw(joined(shared[0], self._own(game, match, seat, bots)))
         return of
 
     def _bot_seats(self) -> set[int]:
         """The table seats a bot's account holds (their views carry the history)."""
         return {s for s, r in self.table.seats.items() if r.bot}
 
-    def _own(self, game: Game, match: Match | None, seat: int, bots: set[int]
-             ) -> dict[str, Any]:
+    def _own(self, game: Game, match: Match | None, seat: int, bots: set[int]) -> Part:
         """What only ``seat`` sees (a spectator, or a seat out of the match: what
         everyone was shown)."""
         in_hand = None if seat == SPECTATOR else self.table.game_seat(seat, match)
@@ -148,7 +134,7 @@ class Audience:
             return spectator_part(game)
         own = seat_part(game.view(in_hand), seat in bots)   # a bot's: with the history
         if match is not None and match.annulled:     # no move is left to make
-            own["legal"], own["legal_cards"] = [], []
+            own.legal, own.legal_cards = [], []
         return own
 
     def broadcast(self, p: dict[str, Any], game: Game | None, match: Match | None) -> None:
@@ -170,15 +156,15 @@ class Audience:
                 message["clock"] = clock
             t.hub.send(seat, encode(message), hidden, viewer_sees(p) if chat else None)
 
-    def missed(self, viewer: Viewer, last_seq: int) -> list[dict[str, Any]]:
+    def missed(self, viewer: Viewer, last_seq: int) -> list[str]:
         """The events after ``last_seq`` (those the viewer may not see as placeholders),
-        then the viewer's current view."""
+        then the viewer's current view: the messages' texts."""
         t = self.table
         out = [event_json(e if sees(e, viewer.seat, viewer.hidden)
                           else placeholder(int(e["seq"])), None)
                for e in t.history if int(e["seq"]) > last_seq]
         game = t.match.game if t.match is not None else None
-        view = self.views(game, t.match)(viewer.seat)
+        view = self.parts(game, t.match)(viewer.seat)
         state = event_json({"seq": t.seq, "kind": "state"}, view)
         state["table"] = t.summary()
         state["deal"] = t.deal_summary()
@@ -190,7 +176,7 @@ class Audience:
         if clock is not None:
             state["clock"] = clock
         out.append(state)
-        return out
+        return [encode(m) for m in out]
 
     def tell_watchers(self) -> None:
         """Who watches, to the whole table, when it changed."""

@@ -15,6 +15,7 @@ from typing import Any
 import msgspec
 
 from tute.core.errors import TuteError
+from tute.core.result import HandResult
 from tute.server.store import Event
 from tute.server.tables.options import Fields
 
@@ -130,7 +131,7 @@ class HandEnded(TableEvent, frozen=True, tag="next_hand"):
     and the next hand dealt (``deal``: verifiably; None: from the match's seed)."""
 
     hand: int
-    result: dict[str, Any]
+    result: HandResult
     revealed: str | None = None
     deal: DealSeeds | None = None
     commitment: str | None = None       # the hand after's (its seed: ``next_seed``)
@@ -141,7 +142,7 @@ class MatchEnded(TableEvent, frozen=True, tag="match_over"):
     """The last hand's count: the match is over (``revealed``: the hand's server seed)."""
 
     winner: int | None
-    result: dict[str, Any]
+    result: HandResult
     revealed: str | None = None
 
 
@@ -248,9 +249,19 @@ _SECRET = {"start": ("seed", "escrow", "deal", "next_seed"), "next_hand": ("deal
            "seat": ("player", "account", "where"), "staged": ("hands", "turn_up", "stock", "before")}
 
 
+def _plain(event: TableEvent) -> dict[str, Any]:
+    """An event as JSON's own values (its tuples -- a hand's count -- as lists, as they
+    read back from the store)."""
+    data: dict[str, Any] = _DECODE(_ENCODE(event))
+    return data
+
+
+_ENCODE, _DECODE = msgspec.json.Encoder().encode, msgspec.json.Decoder().decode
+
+
 def stored(seq: int, event: TableEvent) -> Event:
     """The event as the store keeps it."""
-    data: dict[str, Any] = msgspec.to_builtins(event)
+    data = _plain(event)
     kind = str(data.pop("kind"))
     return Event(seq, kind, data)
 
@@ -271,7 +282,7 @@ def typed(e: Event) -> AnyEvent:
 
 def public(seq: int, event: TableEvent) -> dict[str, Any]:
     """What everybody may know of an event (with its number and kind)."""
-    data: dict[str, Any] = msgspec.to_builtins(event)
+    data = _plain(event)
     for secret in _SECRET.get(str(data["kind"]), ()):
         data.pop(secret, None)
     if data["kind"] == "start":

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
@@ -29,6 +28,7 @@ from sqlalchemy.engine import Engine
 from tute.core.actions import DeclareTute, SingForty, parse_action
 from tute.core.cards import Rank
 from tute.core.match import Match
+from tute.core.result import HandResult
 from tute.core.variants import parse_variant
 from tute.server.db.schema import events as event_rows
 from tute.server.db.schema import tables
@@ -51,31 +51,29 @@ from tute.server.tables.state import TableState, apply
 CLOSE = 10                  # a hand won by this many points or fewer is close
 
 
-def hand_feats(m: Match, result: dict[str, Any]) -> dict[int, set[str]]:
+def hand_feats(m: Match, result: HandResult) -> dict[int, set[str]]:
     """The feats of a finished hand's count (``m``: the match as the hand ended),
     per match seat."""
     v = m.variant
     out: dict[int, set[str]] = {}
-    if result.get("void"):
+    if result.void:
         return out
-    totals = [int(x) for x in result.get("totals") or []]
-    cantes = [int(x) for x in result.get("cantes") or []]
-    winner = result.get("winner")
+    totals, cantes, winner, contract = result.totals, result.cantes, result.winner, \
+        result.contract
     for game_seat, seat in enumerate(m.seat_map):
         side = v.side_of(game_seat) if v.partnerships else game_seat
         got: set[str] = set()
-        if result.get("capote") == side:
+        if result.capote == side:
             got.add("capote")
         if winner == side and side < len(cantes) and cantes[side] == 0 \
-                and result.get("tute") is None:
+                and result.tute is None:
             got.add("no_songs")
-        if winner == side and result.get("last_trick") == side and len(totals) > 1:
+        if winner == side and result.last_trick == side and len(totals) > 1:
             best_other = max(t for k, t in enumerate(totals) if k != side)
             if 0 < totals[side] - best_other <= CLOSE:
                 got.add("last_ten")
-        contract = result.get("contract")
-        if isinstance(contract, dict) and contract.get("made") \
-                and contract.get("declarer") == game_seat and int(contract["bid"]) >= 100:
+        if contract is not None and contract.made and contract.declarer == game_seat \
+                and contract.bid >= 100:
             got.add("contract_100")
         if got:
             out[seat] = got

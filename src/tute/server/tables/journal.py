@@ -44,7 +44,7 @@ class TableJournal(TableView):
     last_activity: float
     on_sent: Callable[[Any, dict[str, Any]], None] | None
 
-    def missed(self, viewer: Viewer, last_seq: int) -> list[dict[str, Any]]:
+    def missed(self, viewer: Viewer, last_seq: int) -> list[str]:
         """The events after ``last_seq`` (placeholders for those the viewer may not
         see), then its current view (:meth:`~tute.server.tables.audience.Audience.missed`)."""
         return self.audience.missed(viewer, last_seq)
@@ -126,7 +126,7 @@ class TableJournal(TableView):
             for viewers in list(self.hub.viewers.values()):
                 for viewer in list(viewers):
                     for message in self.missed(viewer, self.seq):
-                        viewer.push(encode(message))
+                        viewer.push(message)
 
     def mark_broken(self, why: str) -> None:
         """The table cannot go on: closed, its viewers told, the store told."""

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
 from sqlalchemy import func, or_, select
 from sqlalchemy.engine import Engine
 
@@ -29,7 +30,7 @@ from tute.server.site import ledger
 from tute.server.site.economy import winning_seats
 from tute.server.store import Event, KeepMatch, SeatRow
 from tute.server.tables.log import table_record
-from tute.server.wire.views import result_json, table_json
+from tute.server.wire.views import HandReplay, Position, table_json
 
 _ID = re.compile(r"([0-9a-f]{12})-([1-9][0-9]{0,5})")
 HISTORY = 50                       # matches shown in a profile
@@ -210,7 +211,7 @@ def keep_match(number: int, first_seq: int, last_seq: int, robot_level: str, sta
                       "hands": match.hand_number}, people)
 
 
-def replay_hand(record: GameRecord, hand: int) -> dict[str, Any]:
+def replay_hand(record: GameRecord, hand: int) -> HandReplay:
     """Hand ``hand`` (1 the first) of a record, step by step: the deal, then the table
     after every action, with every hand face up, and the hand's count."""
     done = replay(record)
@@ -224,16 +225,11 @@ def replay_hand(record: GameRecord, hand: int) -> dict[str, Any]:
     for seat, action in played.history:
         game.apply(seat, action)
         steps.append(_position(game, names, (seat, str(action))))
-    r = game.result()
-    return {"hand": hand, "hands": len(done.games), "names": names, "seats": list(seats),
-            "steps": steps,
-            "result": None if r is None else result_json(r)}
+    return HandReplay(hand, len(done.games), names, list(seats), steps, game.result())
 
 
-def _position(g: Game, names: list[str], move: tuple[int, str] | None) -> dict[str, Any]:
-    out = table_json(g.table_view(), names)
-    out.update({"seat": None, "hand": [], "legal": [], "legal_cards": [],
-                "known_cards": [[] for _ in range(g.players)],
-                "faces": [sorted(c.code for c in g.hand(s)) for s in range(g.players)],
-                "move": None if move is None else {"seat": move[0], "action": move[1]}})
-    return out
+def _position(g: Game, names: list[str], move: tuple[int, str] | None) -> Position:
+    table = msgspec.structs.asdict(table_json(g.table_view(), names))
+    return Position(**table, known_cards=[[] for _ in range(g.players)],
+                    faces=[sorted(c.code for c in g.hand(s)) for s in range(g.players)],
+                    move=None if move is None else {"seat": move[0], "action": move[1]})

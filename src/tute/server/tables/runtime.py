@@ -73,7 +73,6 @@ from tute.server.tables.state import (
 from tute.server.tables.tourneyplay import TourneyTable
 from tute.server.wire.hub import Hub, Viewer
 from tute.server.wire.metrics import Metrics
-from tute.server.wire.views import encode
 
 log = logging.getLogger("tute.server")
 
@@ -366,7 +365,7 @@ class TableRuntime(TableJournal, TableAchievements, SeriesTable, TourneyTable):
             if not self.attach(viewer):
                 return False
             for message in self.missed(viewer, last_seq):
-                viewer.push(encode(message))
+                viewer.push(message)
             return True
 
     def detach(self, viewer: Viewer) -> None:

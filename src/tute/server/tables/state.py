@@ -53,7 +53,6 @@ from tute.server.tables.events import (
     typed,
 )
 from tute.server.tables.options import Options, as_fields, of_event
-from tute.server.wire.views import result_json
 
 
 @dataclass(slots=True)
@@ -183,7 +182,7 @@ def hand_end(state: TableState, match: Match) -> tuple[TableEvent, Match]:
     or ``match_over`` -- and the match after it (its next hand's proof without the
     event number it is dealt at: the state's has it)."""
     after = match.copy()
-    result = result_json(after.record_hand())
+    result = after.record_hand()
     shown = revealed(match)
     if after.is_over:
         return MatchEnded(after.winner, result, shown), after

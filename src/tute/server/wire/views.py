@@ -8,71 +8,188 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
+import msgspec
 
 from tute.core.actions import Play, parse_action
 from tute.core.cards import Card, Suit, parse_card
 from tute.core.game import Game
 from tute.core.match import Match
-from tute.core.result import HandResult, result_from_json, result_to_json
+from tute.core.result import HandResult, result_from_json
 from tute.core.tables import rank_order
 from tute.core.variants import parse_variant
 from tute.core.views import CanteShown, PlayerView, TableView
 
 
+class CanteJson(msgspec.Struct):
+    """A cante shown to all: who sang, the suit, its points, its two cards."""
+
+    seat: int
+    suit: str
+    points: int
+    cards: list[str]
+
+
+class MatchJson(msgspec.Struct):
+    """The match's score as every viewer sees it."""
+
+    hand: int
+    hands_won: list[int]
+    points: list[int]
+    winner: int | None
+    over: bool
+    annulled: bool
+    format: str
+    target: int
+    porotos: list[int]
+
+
+class TableJson(msgspec.Struct):
+    """What every seat sees alike (``match``: where the hand is one of a match;
+    ``tute_cards``: the four kings or knights of a tute that won the hand)."""
+
+    variant: str
+    players: int
+    rank_order: str
+    names: list[str]
+    dealer: int
+    phase: str
+    to_act: int | None
+    trump: str | None
+    turn_up: str | None
+    turn_up_in_stock: bool
+    turn_up_holder: int | None
+    hand_counts: list[int]
+    stock_left: int
+    leader: int
+    trick: list[tuple[int, str]]
+    last_trick: list[tuple[int, str]]
+    last_trick_winner: int | None
+    tricks_won: list[int]
+    points_taken: list[int]
+    cantes: list[int]
+    cantes_shown: list[CanteJson]
+    declarer: int | None
+    bid: int | None
+    sitting_out: int | None
+    partnerships: bool
+    last_trick_bonus: int
+    result: HandResult | None
+    match: MatchJson | msgspec.UnsetType = msgspec.UNSET
+    tute_cards: list[str] | msgspec.UnsetType = msgspec.UNSET
+
+
+class SeatPart(msgspec.Struct):
+    """What only this seat sees: its hand, its draws, what others showed it, what it may
+    do; ``history``: and the hand's public actions in order -- for a bot's seat, whose
+    program rebuilds the view (:func:`view_from_json`), not for a page, which follows
+    the events (a third more bytes a message)."""
+
+    seat: int
+    hand: list[str]
+    known_cards: list[list[str]]
+    own_draws: list[str]
+    legal: list[str]
+    legal_cards: list[str]
+    history: list[tuple[int, str]] | msgspec.UnsetType = msgspec.UNSET
+
+
+class SpectatorPart(msgspec.Struct):
+    """What a spectator sees beside the public table: the cards every seat has shown to
+    all -- no hand, no stock -- and, once the hand is over, every hand as it was dealt
+    (``dealt``) and the cards drawn (``drawn``): a hand is public once played."""
+
+    known_cards: list[list[str]]
+    seat: None = None
+    hand: list[str] = []
+    legal: list[str] = []
+    legal_cards: list[str] = []
+    spectator: bool = True
+    dealt: list[list[str]] | msgspec.UnsetType = msgspec.UNSET
+    drawn: list[tuple[int, str]] | msgspec.UnsetType = msgspec.UNSET
+
+
+class Position(TableJson, kw_only=True):
+    """The table at one step of a finished hand's replay, every hand face up
+    (``faces``), and the move that led to it (``move``: None at the deal)."""
+
+    faces: list[list[str]]
+    move: dict[str, int | str] | None
+    seat: None = None
+    hand: list[str] = []
+    legal: list[str] = []
+    legal_cards: list[str] = []
+    known_cards: list[list[str]] = []
+
+
+class HandReplay(msgspec.Struct):
+    """A finished hand step by step (hand ``hand`` of ``hands``): the deal, then the
+    table after every action, every hand face up (``steps``), and the hand's count."""
+
+    hand: int
+    hands: int
+    names: list[str]
+    seats: list[int]
+    steps: list[Position]
+    result: HandResult | None
+
+
+class Trick(msgspec.Struct, tag="trick", tag_field="kind"):
+    """A trick of the hand's log: its cards by seat, who took it once complete."""
+
+    n: int
+    cards: list[tuple[int, str]]
+    winner: int | None = None
+
+
+class Said(msgspec.Struct, tag="said", tag_field="kind"):
+    """An announcement of the hand's log (cante, tute, swap, bid, trump named)."""
+
+    seat: int
+    action: str
+
+
+Part = SeatPart | SpectatorPart
+ENCODE = msgspec.json.Encoder().encode
+
+
 def view_json(v: PlayerView, names: list[str], match: Match | None = None,
-              history: bool = False) -> dict[str, Any]:
-    """A seat's view as JSON (``history``: with every public action of the hand)."""
-    return seat_json(v, table_json(v.table, names, match), history)
+              history: bool = False) -> bytes:
+    """A seat's view as JSON text (``history``: with every public action of the hand)."""
+    return joined(ENCODE(table_json(v.table, names, match)), seat_part(v, history))
 
 
-def seat_json(v: PlayerView, table: dict[str, Any], history: bool = False
-              ) -> dict[str, Any]:
-    """A seat's view as JSON, given :func:`table_json` of ``v.table`` (made once per
-    event for every seat)."""
-    return {**table, **seat_part(v, history)}
-
-
-def seat_part(v: PlayerView, history: bool = False) -> dict[str, Any]:
-    """What only this seat sees: its hand, its draws, what others showed it, what it
-    may do; ``history``: and the hand's public actions in order -- for a bot's seat,
-    whose program rebuilds the view (:func:`view_from_json`), not for a page, which
-    follows the events (a third more bytes a message)."""
-    out = {
-        "seat": v.seat, "hand": [c.code for c in v.hand],
-        "known_cards": [sorted(c.code for c in k) for k in v.known_cards],
-        "own_draws": [c.code for c in v.own_draws],
-        "legal": [str(a) for a in v.legal],
-        "legal_cards": [a.card.code for a in v.legal if isinstance(a, Play)],
-    }
+def seat_part(v: PlayerView, history: bool = False) -> SeatPart:
+    """What only this seat sees (:class:`SeatPart`)."""
+    out = SeatPart(
+        seat=v.seat, hand=[c.code for c in v.hand],
+        known_cards=[sorted(c.code for c in k) for k in v.known_cards],
+        own_draws=[c.code for c in v.own_draws],
+        legal=[str(a) for a in v.legal],
+        legal_cards=[a.card.code for a in v.legal if isinstance(a, Play)])
     if history:
-        out["history"] = [[s, str(a)] for s, a in v.table.history]
+        out.history = [(s, str(a)) for s, a in v.table.history]
     return out
 
 
-def spectator_part(game: Game) -> dict[str, Any]:
-    """What a spectator sees beside the public table (:func:`table_json`): the cards
-    every seat has shown to all -- no hand, no stock -- and, once the hand is over,
-    every hand as it was dealt and the cards drawn (a hand is public once played)."""
+def spectator_part(game: Game) -> SpectatorPart:
+    """What a spectator sees beside the public table (:class:`SpectatorPart`)."""
     n = game.players
-    out: dict[str, Any] = {
-        "seat": None, "hand": [], "legal": [], "legal_cards": [], "spectator": True,
+    out = SpectatorPart(
         # what seat s showed to all, as any other seat sees it
-        "known_cards": [sorted(c.code for c in game.view((s + 1) % n).known_cards[s])
-                        for s in range(n)],
-    }
+        known_cards=[sorted(c.code for c in game.view((s + 1) % n).known_cards[s])
+                     for s in range(n)])
     if game.is_over:
-        out["dealt"] = [[c.code for c in h] for h in game.deal.hands]
-        out["drawn"] = [[s, c.code] for s, c in game.draws]
+        out.dealt = [[c.code for c in h] for h in game.deal.hands]
+        out.drawn = [(s, c.code) for s, c in game.draws]
     return out
 
 
-def tute_part(game: Game) -> dict[str, Any]:
-    """A finished hand won by a tute: the four kings or knights it was declared with
-    (``tute_cards``), which the rules have the declarer show to all; {} otherwise."""
+def tute_cards(game: Game) -> list[str] | msgspec.UnsetType:
+    """A finished hand won by a tute: the four kings or knights it was declared with,
+    which the rules have the declarer show to all; UNSET otherwise."""
     r = game.result()
     if r is None or r.tute is None:
-        return {}
+        return msgspec.UNSET
     for seat in range(game.players):
         if game.side[seat] != r.tute:
             continue
@@ -80,56 +197,49 @@ def tute_part(game: Game) -> dict[str, Any]:
         for rank in ("R", "C"):
             four = [c.code for c in held if c.code[:-1] == rank]
             if len(four) == 4:
-                return {"tute_cards": four}
-    return {}
+                return four
+    return msgspec.UNSET
 
 
-def joined(table: bytes, part: dict[str, Any]) -> orjson.Fragment:
-    """A view's JSON from the table's, encoded once for every seat (``table``:
-    ``orjson.dumps`` of :func:`table_json`), and the seat's own part: the same object
-    as ``{**table, **part}`` -- their keys never meet -- without encoding the shared
-    part again for each seat."""
-    own = orjson.dumps(part)
-    if len(own) <= 2 or len(table) <= 2:                   # one of them is {}
-        return orjson.Fragment(table if len(own) <= 2 else own)
-    return orjson.Fragment(table[:-1] + b"," + own[1:])
+def joined(table: bytes, part: Part) -> bytes:
+    """A view's JSON from the table's, encoded once for every seat (``table``: the
+    encoded :class:`TableJson`), and the seat's own part: one object with the keys of
+    both -- they never meet -- without encoding the shared part again for each seat."""
+    return table[:-1] + b"," + ENCODE(part)[1:]
 
 
-def table_json(t: TableView, names: list[str], match: Match | None = None
-               ) -> dict[str, Any]:
-    """What every seat sees alike, as JSON."""
-    r = t.result
-    out: dict[str, Any] = {
-        "variant": str(t.variant), "players": t.variant.players,
-        "rank_order": rank_order(t.variant.ranking),           # the core's card order
-        "names": names, "dealer": t.dealer, "phase": t.phase, "to_act": t.to_act,
-        "trump": t.trump.value if t.trump else None,
-        "turn_up": t.turn_up.code if t.turn_up else None,
-        "turn_up_in_stock": t.turn_up_in_stock, "turn_up_holder": t.turn_up_holder,
-        "hand_counts": list(t.hand_counts),
-        "stock_left": t.stock_left, "leader": t.leader,
-        "trick": [[s, c.code] for s, c in t.trick],
-        "last_trick": [[s, c.code] for s, c in t.last_trick],
-        "last_trick_winner": t.last_trick_winner,
-        "tricks_won": list(t.tricks_won), "points_taken": list(t.points_taken),
-        "cantes": list(t.cantes),
-        "cantes_shown": [{"seat": c.seat, "suit": c.suit.value, "points": c.points,
-                          "cards": [x.code for x in c.cards]} for c in t.cantes_shown],
-        "declarer": t.declarer, "bid": t.bid, "sitting_out": t.sitting_out,
-        "partnerships": t.variant.partnerships,
-        "last_trick_bonus": t.variant.last_trick_bonus,
-        "result": None if r is None else result_json(r),
-    }
+def table_json(t: TableView, names: list[str], match: Match | None = None,
+               tute: list[str] | msgspec.UnsetType = msgspec.UNSET) -> TableJson:
+    """What every seat sees alike (``tute``: :func:`tute_cards`)."""
+    out = TableJson(
+        variant=str(t.variant), players=t.variant.players,
+        rank_order=rank_order(t.variant.ranking),           # the core's card order
+        names=names, dealer=t.dealer, phase=t.phase, to_act=t.to_act,
+        trump=t.trump.value if t.trump else None,
+        turn_up=t.turn_up.code if t.turn_up else None,
+        turn_up_in_stock=t.turn_up_in_stock, turn_up_holder=t.turn_up_holder,
+        hand_counts=list(t.hand_counts),
+        stock_left=t.stock_left, leader=t.leader,
+        trick=[(s, c.code) for s, c in t.trick],
+        last_trick=[(s, c.code) for s, c in t.last_trick],
+        last_trick_winner=t.last_trick_winner,
+        tricks_won=list(t.tricks_won), points_taken=list(t.points_taken),
+        cantes=list(t.cantes),
+        cantes_shown=[CanteJson(c.seat, c.suit.value, c.points, [x.code for x in c.cards])
+                      for c in t.cantes_shown],
+        declarer=t.declarer, bid=t.bid, sitting_out=t.sitting_out,
+        partnerships=t.variant.partnerships,
+        last_trick_bonus=t.variant.last_trick_bonus,
+        result=t.result, tute_cards=tute)
     if match is not None:
         if match.annulled:                   # the hand stopped where it was: nobody's turn
-            out["to_act"] = None
+            out.to_act = None
         score = match.score()
-        out["match"] = {"hand": match.hand_number, "hands_won": list(score.hands_won),
-                        "points": list(score.points), "winner": score.winner,
-                        "over": match.is_over, "annulled": match.annulled,
-                        "format": match.variant.match,
-                        "target": match.variant.match_target,
-                        "porotos": list(score.porotos)}
+        out.match = MatchJson(hand=match.hand_number, hands_won=list(score.hands_won),
+                              points=list(score.points), winner=score.winner,
+                              over=match.is_over, annulled=match.annulled,
+                              format=match.variant.match, target=match.variant.match_target,
+                              porotos=list(score.porotos))
     return out
 
 
@@ -165,44 +275,38 @@ def view_from_json(d: dict[str, Any]) -> PlayerView:
                       legal=tuple(parse_action(a) for a in d["legal"]))
 
 
-def result_json(r: HandResult) -> dict[str, Any]:
-    """A finished hand's count as JSON (in a view, and in the stored hand events)."""
-    return result_to_json(r)
-
-
-def event_json(public: dict[str, Any], view: dict[str, Any] | orjson.Fragment | None
-               ) -> dict[str, Any]:
+def event_json(public: dict[str, Any], view: msgspec.Raw | None) -> dict[str, Any]:
     message: dict[str, Any] = {"type": "event", "event": public}
     if view is not None:
         message["view"] = view
     return message
 
 
-def encode(message: dict[str, Any]) -> str:
-    """A message's JSON text (orjson: the server writes one per seat per event; a
-    view already encoded goes in as an ``orjson.Fragment``, :func:`joined`)."""
-    return orjson.dumps(message).decode()
+def encode(message: object) -> str:
+    """A message's JSON text (the server writes one per seat per event; a view already
+    encoded goes in as a ``msgspec.Raw``, :func:`joined`)."""
+    return ENCODE(message).decode()
 
 
-def hand_log(game: Game) -> list[dict[str, Any]]:
+def hand_log(game: Game) -> list[Trick | Said]:
     """The hand so far as every player saw it ("historial de la mano"): each trick
     (its cards by seat, and who took it once it is complete) and each announcement
     (cantes, tute, swap, bids, the trump named) where it came, seats as in the views."""
     per_trick = game.variant.players_dealt
     winners = game.trick_winners
-    out: list[dict[str, Any]] = []
-    current: dict[str, Any] | None = None
+    out: list[Trick | Said] = []
+    current: Trick | None = None
     done = 0
     for seat, action in game.history:
         if isinstance(action, Play):
             if current is None:
-                current = {"kind": "trick", "n": done + 1, "cards": [], "winner": None}
+                current = Trick(done + 1, [])
                 out.append(current)
-            current["cards"].append([seat, action.card.code])
-            if len(current["cards"]) == per_trick:
-                current["winner"] = winners[done] if done < len(winners) else None
+            current.cards.append((seat, action.card.code))
+            if len(current.cards) == per_trick:
+                current.winner = winners[done] if done < len(winners) else None
                 done += 1
                 current = None
         else:
-            out.append({"kind": "said", "seat": seat, "action": str(action)})
+            out.append(Said(seat, str(action)))
     return out
