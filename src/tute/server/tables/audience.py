@@ -28,10 +28,14 @@ from tute.server.db.ops import SeatRow
 from tute.server.wire.hub import SPECTATOR, Hub, Viewer
 from tute.server.wire.views import (
     ENCODE,
+    AudienceMessage,
+    EventMessage,
     Part,
+    StateMessage,
+    Watching,
     encode,
-    event_json,
     joined,
+    raw,
     seat_part,
     spectator_part,
     table_json,
@@ -139,44 +143,46 @@ class Audience:
 
     def broadcast(self, p: dict[str, Any], game: Game | None, match: Match | None) -> None:
         """One public event to every viewer, with its view (chat: none; a viewer that
-        may not see it gets its number only)."""
+        may not see it gets its number only); what they share encoded once."""
         t = self.table
         chat = p["kind"] == "chat"
-        summary = t.summary() if p["kind"] not in ("action", "chat") else None
-        deal = t.deal_summary() if summary is not None else None
-        clock = t.clock_state()
+        event = raw(p)
+        if chat:
+            hidden = encode(EventMessage(event=raw(placeholder(p["seq"]))))
+            text = encode(EventMessage(event=event))
+            for seat in t.hub.watched():
+                t.hub.send(seat, text, hidden, viewer_sees(p))
+            return
+        changed = p["kind"] != "action"        # the summaries: after all but a move
+        table = raw(t.summary()) if changed else msgspec.UNSET
+        deal = raw(t.deal_summary()) if changed else msgspec.UNSET
+        running = t.clock_state()
+        clock = msgspec.UNSET if running is None else raw(running)
         views = self.parts(game, match)
-        hidden = encode(event_json(placeholder(p["seq"]), None)) if chat else None
         for seat in t.hub.watched():
-            message = event_json(p, None if chat else views(seat))
-            if summary is not None:
-                message["table"] = summary
-                message["deal"] = deal
-            if clock is not None and not chat:
-                message["clock"] = clock
-            t.hub.send(seat, encode(message), hidden, viewer_sees(p) if chat else None)
+            view = views(seat)
+            t.hub.send(seat, encode(EventMessage(
+                event=event, view=msgspec.UNSET if view is None else view, table=table,
+                deal=deal, clock=clock)))
 
     def missed(self, viewer: Viewer, last_seq: int) -> list[str]:
         """The events after ``last_seq`` (those the viewer may not see as placeholders),
         then the viewer's current view: the messages' texts."""
         t = self.table
-        out = [event_json(e if sees(e, viewer.seat, viewer.hidden)
-                          else placeholder(int(e["seq"])), None)
+        out = [encode(EventMessage(event=raw(e if sees(e, viewer.seat, viewer.hidden)
+                                             else placeholder(int(e["seq"])))))
                for e in t.history if int(e["seq"]) > last_seq]
         game = t.match.game if t.match is not None else None
-        view = self.parts(game, t.match)(viewer.seat)
-        state = event_json({"seq": t.seq, "kind": "state"}, view)
-        state["table"] = t.summary()
-        state["deal"] = t.deal_summary()
-        state["you"] = None if viewer.seat == SPECTATOR else viewer.seat
-        state["author"] = viewer.author             # how the page knows its own lines
         watching = t.hub.spectators()
-        state["audience"] = {"count": len(watching), "spectators": spectator_names(watching)}
         clock = t.clock_state()
-        if clock is not None:
-            state["clock"] = clock
-        out.append(state)
-        return [encode(m) for m in out]
+        out.append(encode(StateMessage(
+            event={"seq": t.seq, "kind": "state"},
+            view=self.parts(game, t.match)(viewer.seat), table=t.summary(),
+            deal=t.deal_summary(), you=None if viewer.seat == SPECTATOR else viewer.seat,
+            author=viewer.author,
+            audience=Watching(count=len(watching), spectators=spectator_names(watching)),
+            clock=msgspec.UNSET if clock is None else clock)))
+        return out
 
     def tell_watchers(self) -> None:
         """Who watches, to the whole table, when it changed."""
@@ -185,6 +191,6 @@ class Audience:
         told = (len(watching), spectator_names(watching))
         if told != self._told:
             self._told = told
-            text = encode({"type": "audience", "count": told[0], "spectators": told[1]})
+            text = encode(AudienceMessage(count=told[0], spectators=told[1]))
             for seat in t.hub.watched():
                 t.hub.send(seat, text)

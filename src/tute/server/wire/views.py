@@ -275,11 +275,56 @@ def view_from_json(d: dict[str, Any]) -> PlayerView:
                       legal=tuple(parse_action(a) for a in d["legal"]))
 
 
-def event_json(public: dict[str, Any], view: msgspec.Raw | None) -> dict[str, Any]:
-    message: dict[str, Any] = {"type": "event", "event": public}
-    if view is not None:
-        message["view"] = view
-    return message
+class EventMessage(msgspec.Struct, kw_only=True):
+    """One event of a table as a viewer gets it (``event``: its public form, or a
+    placeholder with its number), with the viewer's view after it (none for a chat
+    line), the table's summary and its deal's where the event changed them
+    (``table``, ``deal``), the move clock while it runs.  The parts every viewer
+    shares are encoded once an event (``msgspec.Raw``)."""
+
+    type: str = "event"
+    event: msgspec.Raw
+    view: msgspec.Raw | msgspec.UnsetType = msgspec.UNSET
+    table: msgspec.Raw | msgspec.UnsetType = msgspec.UNSET
+    deal: msgspec.Raw | msgspec.UnsetType = msgspec.UNSET
+    clock: msgspec.Raw | msgspec.UnsetType = msgspec.UNSET
+
+
+class Watching(msgspec.Struct, kw_only=True):
+    """How many watch a table, and their names."""
+
+    count: int
+    spectators: list[str]
+
+
+class StateMessage(msgspec.Struct, kw_only=True):
+    """What a viewer is sent last when it comes (after the events it missed): its view
+    now, the table's and the deal's summaries, its seat (``you``: None for a
+    spectator), its author id (how the page knows its own chat lines), who watches,
+    the move clock while it runs."""
+
+    type: str = "event"
+    event: dict[str, int | str]
+    view: msgspec.Raw | None
+    table: dict[str, Any]
+    deal: dict[str, Any]
+    you: int | None
+    author: str
+    audience: Watching
+    clock: dict[str, Any] | msgspec.UnsetType = msgspec.UNSET
+
+
+class AudienceMessage(msgspec.Struct, kw_only=True):
+    """Who watches, told to the whole table when it changed."""
+
+    type: str = "audience"
+    count: int
+    spectators: list[str]
+
+
+def raw(value: object) -> msgspec.Raw:
+    """A value encoded once, to go into many messages."""
+    return msgspec.Raw(ENCODE(value))
 
 
 def encode(message: object) -> str:
