@@ -15,3 +15,14 @@ def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
     return f"sqlite:///{tmp_path / 'db.sqlite'}" if request.param == "sqlite" \
         else postgres_or_skip()
+
+
+@pytest.hookimpl(trylast=True)                 # after -m and -k have deselected
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The slowest tests first, one to each xdist worker in turn (``slowfirst``)."""
+    import os
+
+    from slowfirst import arranged, slowest
+
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0"))
+    items[:] = arranged([i.nodeid for i in items], items, slowest(), workers)
