@@ -128,8 +128,8 @@ def test_the_reference_client_plays_whole_matches_against_robots(server: Server)
     assert r.stdout.count("match over") == 2
     (table,) = s.lobby.tables.values()
     assert table.status == "over"
-    seats = table.summary()["seats"]
-    assert seats[0]["name"] == "Robo (bot)" and seats[0]["bot"] and not seats[0]["robot"]
+    seats = table.summary().seats
+    assert seats[0].name == "Robo (bot)" and seats[0].bot and not seats[0].robot
     with s.lobby.store.engine.connect() as c:
         from tute.server.db.schema import matches
         kept = c.execute(select(matches.c.names)).all()
@@ -239,7 +239,7 @@ def test_a_bot_at_a_persons_open_table_sees_only_its_seat(server: Server) -> Non
     assert any(row["id"] == table and row["bots"] == "yes" for row in listed)
     got: list[dict[str, Any]] = []
     api.post(f"/api/tables/{table}/seats", {"seat": 1, "name": "whatever"})
-    assert s.table(table).summary()["seats"][1]["name"] == "Robo (bot)"
+    assert s.table(table).summary().seats[1].name == "Robo (bot)"
     done = threading.Event()
 
     def the_bot() -> None:
@@ -490,7 +490,7 @@ def test_the_reviews_attacks(server: Server) -> None:
                                            "naipes de la abuela"}).status_code == 200
     mine = by_password.post("/api/tables", {"variant": "habanero", "name": "Robo",
                                             "bots": "yes"}).json()["id"]
-    assert s.table(mine).summary()["seats"][0]["name"] == "Robo (bot)"
+    assert s.table(mine).summary().seats[0].name == "Robo (bot)"
     by_password.post(f"/api/tables/{mine}/robots")
     by_password.post(f"/api/tables/{mine}/start")
     with by_password.ws(mine) as ws:
@@ -694,9 +694,9 @@ def test_becoming_a_bot_and_sitting_exclude_each_other(server: Server,
         sat, became, table = _race_sit_and_become(s, host, who, name,
                                                   0.2 if slow else 0.0)
         slow.clear()
-        seated = s.table(table).summary()["seats"]
+        seated = s.table(table).summary().seats
         is_a_bot = who.get("/api/me/bot/tokens").json()["bot"]
-        as_person = [x for x in seated if x["seat"] == 1 and not x["bot"]]
+        as_person = [x for x in seated if x.seat == 1 and not x.bot]
         assert not (is_a_bot and as_person), (name, seated, became.text)
         codes = (sat.status_code, became.status_code)
         assert codes in ((200, 409), (403, 200)), (name, codes)

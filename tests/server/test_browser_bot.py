@@ -59,7 +59,7 @@ def test_a_person_plays_a_bot_in_the_browser(server: Server) -> None:
         bot.join(60)
         assert any("match over" in line for line in said), said
         (table,) = server.lobby.tables.values()
-        assert [s["name"] for s in table.summary()["seats"]] == ["Ana", "Robo (bot)"]
+        assert [s.name for s in table.summary().seats] == ["Ana", "Robo (bot)"]
         browser.close()
 
 

@@ -52,7 +52,7 @@ def test_a_competitive_match_played_as_practice_says_so(tmp_path: Path) -> None:
         assert row["competitive"] and row["practice"] == "same_address" and row["pot"] == 0
         _until_over(s, table)
         over = s.lobby.tables[table].summary()       # the count: practice, nothing paid
-        assert over["practice"] == "same_address" and over["gains"] == []
+        assert over.practice == "same_address" and over.gains == []
         with s.lobby.store.engine.connect() as c:
             assert ledger.balance(c, ledger.player(1)) == ledger.GRANT
     finally:

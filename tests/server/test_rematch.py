@@ -10,6 +10,7 @@ import time
 from typing import Any
 
 from server_harness import Playing, Server, two_at_a_table, until
+from tute.server.wire.summary import RematchOpen
 
 
 def _kind(kind: str) -> Any:
@@ -45,7 +46,7 @@ def test_a_rematch_agreed_by_all_starts_with_the_same_people(db: str) -> None:
             wb.send(json.dumps({"type": "rematch"}))           # Bea (not the host) asks
             voted = until(wv, _kind("rematch_vote"))["event"]
             assert voted["seat"] == 1 and voted["agreed"] == [1]
-            assert t.rematch.open_vote() == {"proposer": 1, "agreed": [1]}
+            assert t.rematch.open_vote() == RematchOpen(proposer=1, agreed=[1])
             seq = t.seq
             wb.send(json.dumps({"type": "rematch"}))           # again: nothing new
             wb.send(json.dumps({"type": "ping"}))

@@ -84,10 +84,10 @@ def test_a_seed_does_not_restart_the_clock(tmp_path: Path) -> None:
                 await asyncio.sleep(0.01)
             await asyncio.sleep(1.0)
             before = t.clock_state()
-            assert before is not None and before["seat"] == 0
+            assert before is not None and before.seat == 0
             await t.add_seed(host, "late-seed")
             after = t.clock_state()
-            assert after is not None and after["seconds"] <= before["seconds"] + 0.05
+            assert after is not None and after.seconds <= before.seconds + 0.05
         finally:
             t.shut()
             store.close()

@@ -29,10 +29,13 @@ import socket
 import time
 from typing import Any
 
+import msgspec
+
 from tute.server.cluster.bus import Cluster
 from tute.server.routes.doors import Door, door_of
 from tute.server.tables.lobby import Lobby
 from tute.server.tables.runtime import TableRuntime
+from tute.server.wire.summary import TableSummary, lobby_row
 
 log = logging.getLogger("tute.server")
 
@@ -266,7 +269,7 @@ class Ownership:
 
     # ------------------------------------------------------------------ the listing
     async def publish(self) -> None:
-        rows = {t.id: {"row": t.summary(), "door": door_of(t).json()}
+        rows = {t.id: {"row": msgspec.to_builtins(t.summary()), "door": door_of(t).json()}
                 for t in self.lobby.tables.values() if t.status in ("open", "playing")}
         gone = sorted(self._listed - set(rows))
         for table_id in gone:
@@ -277,12 +280,13 @@ class Ownership:
         listing = await self.cluster.listing()
         self.remote = {t: r for t, r in listing.items() if t not in self.lobby.tables}
 
-    def listing(self) -> list[dict[str, Any]]:
-        """The site's open and playing tables: this process's, then the others'."""
+    def listing(self) -> list[TableSummary]:
+        """The site's open and playing tables: this process's, then the others' (a row
+        another version of the server wrote, that does not read as a summary: left out)."""
+        theirs = (lobby_row(e["row"]) for t, e in self.remote.items()
+                  if t not in self.lobby.tables and not e["door"].get("unlisted"))
         return [*self.lobby.listing(),
-                *(dict(e["row"]) for t, e in self.remote.items()
-                  if t not in self.lobby.tables and e["row"].get("series") is None
-                  and not e["door"].get("unlisted"))]
+                *(row for row in theirs if row is not None and row.series is None)]
 
     def doors(self) -> list[Door]:
         """The doors of the tables other processes hold (:mod:`tute.server.routes.doors`)."""

@@ -8,7 +8,6 @@ shown as the deal's own are (:func:`~tute.server.routes.people.may_see`)."""
 from __future__ import annotations
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 
 from tute.analysis.walk import Restart, restart_at
@@ -20,6 +19,7 @@ from tute.server.site.accounts import Account
 from tute.server.site.names import InvalidNameError, validate_name
 from tute.server.tables.kept import KeptDoor, game_id, parse_game_id
 from tute.server.tables.state import stage
+from tute.server.wire.answers import Sent
 from tute.server.wire.edge import client_address
 from tute.server.wire.protocol import PlayAgain, decode_body
 
@@ -48,7 +48,7 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
         except InvalidNameError as e:
             raise AgainError("name_needed") from e
 
-    async def again(request: Request) -> JSONResponse:
+    async def again(request: Request) -> Sent:
         table_id, number = parse_game_id(request.path_params["game_id"])
         ask = decode_body(PlayAgain, await request.body())
         found, door = await run(lambda: restart(request, table_id, number, ask))

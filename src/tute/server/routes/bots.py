@@ -13,7 +13,7 @@ from typing import Annotated, Any
 import msgspec
 from sqlalchemy import select
 from starlette.requests import Request
-from starlette.responses import JSONResponse, StreamingResponse
+from starlette.responses import StreamingResponse
 from starlette.routing import BaseRoute, Route
 
 from tute.core.errors import TuteError
@@ -24,6 +24,7 @@ from tute.server.site.accounts import Account
 from tute.server.site.bots import FRESH, BotError, bearer
 from tute.server.site.names import name_key
 from tute.server.social.friends import Presence
+from tute.server.wire.answers import Sent
 from tute.server.wire.edge import client_address
 from tute.server.wire.hub import SPECTATOR, Viewer
 from tute.server.wire.protocol import Name, _Body, decode_body
@@ -84,27 +85,27 @@ def routes(site: Site) -> list[BaseRoute]:
     def tokens_json(who: Account) -> dict[str, object]:
         return {"bot": bots.is_bot(who.id), "tokens": [t.json() for t in bots.tokens(who)]}
 
-    async def become(request: Request) -> JSONResponse:
+    async def become(request: Request) -> Sent:
         data = decode_body(BecomeBot, await request.body())
         who = await run(lambda: person(request))
         async with site.becoming.hold(who.id):      # not while one of its sits is decided
             await run(lambda: bots.become(who, data.confirm))
-        return JSONResponse(await run(lambda: tokens_json(who)))
+        return Sent(await run(lambda: tokens_json(who)))
 
-    async def tokens(request: Request) -> JSONResponse:
+    async def tokens(request: Request) -> Sent:
         who = await run(lambda: person(request))
         if request.method == "POST":
             data = decode_body(NewToken, await request.body())
             made, secret = await run(lambda: bots.new_token(who, data.label))
-            return JSONResponse({**made.json(), "token": secret})
-        return JSONResponse(await run(lambda: tokens_json(who)))
+            return Sent({**made.json(), "token": secret})
+        return Sent(await run(lambda: tokens_json(who)))
 
-    async def revoke(request: Request) -> JSONResponse:
+    async def revoke(request: Request) -> Sent:
         who = await run(lambda: person(request))
         text = request.path_params["token_id"]
         number = int(text) if text.isascii() and text.isdigit() and len(text) < 10 else -1
         await run(lambda: bots.revoke(who, number))
-        return JSONResponse(await run(lambda: tokens_json(who)))
+        return Sent(await run(lambda: tokens_json(who)))
 
     async def stream(request: Request) -> StreamingResponse:
         """What concerns the bot, a JSON object a line: ``hello``, then notices
@@ -167,7 +168,7 @@ def routes(site: Site) -> list[BaseRoute]:
             raise BotError("bot_no_such_bot", name=name)
         return int(row[0])
 
-    async def challenge(request: Request) -> JSONResponse:
+    async def challenge(request: Request) -> Sent:
         """The host asks a bot to its table (one that lets bots sit): the table keeps
         the invitation, the bot's stream hears of it."""
         data = decode_body(Challenge, await request.body())
@@ -193,7 +194,7 @@ def routes(site: Site) -> list[BaseRoute]:
                                  "variant": str(table.variant),
                                  "seats": sorted(set(range(table.variant.players))
                                                  - set(table.seats))})
-        return JSONResponse({"table": table.summary()})
+        return Sent({"table": table.summary()})
 
     return [Route("/api/me/bot", become, methods=["POST"]),
             Route("/api/me/bot/tokens", tokens, methods=["GET", "POST"]),

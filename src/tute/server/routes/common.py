@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import msgspec
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 
 from tute.core.errors import TuteError
 from tute.server.site.accounts import SESSION_COOKIE, Account, Accounts
@@ -25,9 +25,11 @@ from tute.server.social.moderation import Moderation
 from tute.server.store import Store, StoreError
 from tute.server.tables.kept import Kept
 from tute.server.tables.lobby import Lobby
+from tute.server.wire.answers import Sent
 from tute.server.wire.edge import lang_of
 from tute.server.wire.limits import Limits
 from tute.server.wire.lobbyfeed import LobbyFeed
+from tute.server.wire.summary import TableSummary
 
 T = TypeVar("T")
 STATIC = Path(__file__).parent.parent / "static"
@@ -50,21 +52,10 @@ STATUS = {"no_such_table": 404, "table_broken": 410, "only_host": 403,
           "bot_too_many_tokens": 429, "bot_people_only": 403, "too_many_requests": 429}
 
 
-class Sent(Response):
-    """A JSON answer whose values may be typed -- structs, dataclasses -- as what is sent
-    is (:mod:`tute.server.wire.views`): encoded by msgspec."""
-
-    media_type = "application/json"
-
-    def render(self, content: Any) -> bytes:
-        encoded: bytes = msgspec.json.encode(content)
-        return encoded
-
-
-def error(e: TuteError, lang: str) -> JSONResponse:
+def error(e: TuteError, lang: str) -> Sent:
     """A refusal as the page reads it, with its HTTP status."""
     status = 503 if isinstance(e, StoreError) else STATUS.get(e.key, 400)
-    return JSONResponse({"error": e.localized(lang), "key": e.key}, status_code=status)
+    return Sent({"error": e.localized(lang), "key": e.key}, status_code=status)
 
 
 async def refused(request: Request, exc: Exception) -> Response:
@@ -78,20 +69,20 @@ async def run(fn: Callable[[], T]) -> T:
     return await asyncio.get_running_loop().run_in_executor(None, fn)
 
 
-def answer(request: Request, data: dict[str, Any], secret: str | None) -> JSONResponse:
+def answer(request: Request, data: dict[str, Any], secret: str | None) -> Sent:
     """``data``, and the guest's new cookie when one was made."""
-    response = JSONResponse(data)
+    response = Sent(data)
     if secret is not None:
         set_cookie(response, secret, request)
     return response
 
 
-def locked(row: dict[str, Any]) -> dict[str, Any]:
+def locked(row: TableSummary) -> TableSummary:
     """A table of the lobby as a stranger sees it: a private table without its id (no
     way in, nor to watch), marked locked; any other as it is."""
-    if not row.get("private"):
+    if not row.private:
         return row
-    return {**row, "id": "", "may_sit": False, "spectators_allowed": False}
+    return msgspec.structs.replace(row, id="", may_sit=False, spectators_allowed=False)
 
 
 ROW_HOLDS = 4                 # accounts' rows held at once by sits (of a pool of 15)
@@ -142,7 +133,7 @@ class Site:
     moderation: Moderation
     limits: Limits
     feed: LobbyFeed
-    listing: Callable[[], list[dict[str, Any]]]
+    listing: Callable[[], list[TableSummary]]
     local_only: bool
     bots: Bots
     guests: Guests                 # the guest cookies this site issued

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from tute.core.errors import TuteError
@@ -22,6 +21,7 @@ from tute.server.social.friends import FriendError, Friends, Presence
 from tute.server.social.invites import Invites
 from tute.server.tables.lobby import Lobby
 from tute.server.tables.runtime import TableError, TableRuntime
+from tute.server.wire.answers import Sent
 from tute.server.wire.edge import lang_of
 from tute.server.wire.limits import RateLimit
 from tute.server.wire.protocol import Empty, FriendAnswer, FriendName, Invite, decode_body
@@ -72,7 +72,7 @@ def door_of(table: TableRuntime) -> Door:
 class Social:
     def __init__(self, friends: Friends, presence: Presence, invites: Invites, lobby: Lobby,
                  account: Callable[[Any], Account | None],
-                 error: Callable[[TuteError, str], JSONResponse],
+                 error: Callable[[TuteError, str], Sent],
                  who: Callable[[Any], str | None]) -> None:
         self.friends, self.presence, self.invites, self.lobby = friends, presence, invites, lobby
         self.account, self.error, self.who = account, error, who
@@ -129,7 +129,7 @@ class Social:
             raise TuteError("not_logged_in")
         return person
 
-    async def list_friends(self, request: Request) -> JSONResponse:
+    async def list_friends(self, request: Request) -> Sent:
         try:
             me = await run(lambda: self._me(request))
             found = await run(lambda: self.friends.of(me.id))
@@ -138,9 +138,9 @@ class Social:
         for f in found["friends"]:
             f["online"] = self.presence.online(f["id"])
             f["table"] = self.where(f["id"])
-        return JSONResponse(found)
+        return Sent(found)
 
-    async def ask(self, request: Request) -> JSONResponse:
+    async def ask(self, request: Request) -> Sent:
         try:
             me = await run(lambda: self._me(request))
             data = decode_body(FriendName, await request.body())
@@ -148,9 +148,9 @@ class Social:
         except TuteError as e:
             return self.error(e, lang_of(request.scope))
         self.notify(other, "friend_request" if state == "pending" else "friend_accepted", me)
-        return JSONResponse({"state": state})
+        return Sent({"state": state})
 
-    async def answer(self, request: Request) -> JSONResponse:
+    async def answer(self, request: Request) -> Sent:
         try:
             me = await run(lambda: self._me(request))
             data = decode_body(FriendAnswer, await request.body())
@@ -159,18 +159,18 @@ class Social:
             return self.error(e, lang_of(request.scope))
         if data.accept:
             self.notify(data.id, "friend_accepted", me)
-        return JSONResponse({"ok": True})
+        return Sent({"ok": True})
 
-    async def remove(self, request: Request) -> JSONResponse:
+    async def remove(self, request: Request) -> Sent:
         try:
             me = await run(lambda: self._me(request))
             data = decode_body(FriendAnswer, await request.body())
             await run(lambda: self.friends.remove(me.id, data.id))
         except TuteError as e:
             return self.error(e, lang_of(request.scope))
-        return JSONResponse({"ok": True})
+        return Sent({"ok": True})
 
-    async def invite(self, request: Request) -> JSONResponse:
+    async def invite(self, request: Request) -> Sent:
         """The host invites a friend: the table keeps it, the friend is told."""
         lang = lang_of(request.scope)
         try:
@@ -185,9 +185,9 @@ class Social:
         except TuteError as e:
             return self.error(e, lang)
         self.notify(data.friend, "invite", me, table=table.id, variant=str(table.variant))
-        return JSONResponse({"table": table.summary()})
+        return Sent({"table": table.summary()})
 
-    async def link(self, request: Request) -> JSONResponse:
+    async def link(self, request: Request) -> Sent:
         """The host's link that seats its holder (signed, for a day, this table only)."""
         lang = lang_of(request.scope)
         try:
@@ -197,7 +197,7 @@ class Social:
         except TuteError as e:
             return self.error(e, lang)
         token = self.invites.token(table.id)
-        return JSONResponse({"token": token, "path": f"/?invite={token}"})
+        return Sent({"token": token, "path": f"/?invite={token}"})
 
     def routes(self) -> list[Route]:
         return [

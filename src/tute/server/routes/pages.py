@@ -6,7 +6,7 @@ from __future__ import annotations
 from html import escape
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse
+from starlette.responses import FileResponse, HTMLResponse
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -17,6 +17,7 @@ from tute.i18n import LANGS, load_catalog
 from tute.server.routes.common import STATIC, Site
 from tute.server.site.help import help_page
 from tute.server.tables.lobby import offered_variants
+from tute.server.wire.answers import Sent
 from tute.server.wire.edge import lang_of
 from tute.server.wire.metrics import metrics_route
 
@@ -25,12 +26,12 @@ def routes(site: Site) -> list[BaseRoute]:
     async def index(request: Request) -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
-    async def catalog(request: Request) -> JSONResponse:
+    async def catalog(request: Request) -> Sent:
         lang = request.path_params["lang"]
         if lang not in LANGS:
-            return JSONResponse({"error": "no such language: es, pt, it, en",
+            return Sent({"error": "no such language: es, pt, it, en",
                                  "key": "no_such_language"}, status_code=404)
-        return JSONResponse(load_catalog(lang),
+        return Sent(load_catalog(lang),
                             headers={"cache-control": "public, max-age=300"})
 
     async def rules(request: Request) -> HTMLResponse:
@@ -43,11 +44,11 @@ def routes(site: Site) -> list[BaseRoute]:
                                 status_code=404)
         return HTMLResponse(help_page(variant, lang))
 
-    async def meta(request: Request) -> JSONResponse:
+    async def meta(request: Request) -> Sent:
         """What the page offers, from the engine (no rule table in the page): the games,
         the robot levels (the strongest first chosen), and whether only this machine can
         reach the server."""
-        return JSONResponse({
+        return Sent({
             "variants": [{"text": str(v), "preset": v.preset, "players": v.players,
                           "match": v.match, "target": v.match_target}
                          for v in offered_variants()],

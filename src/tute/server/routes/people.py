@@ -8,11 +8,11 @@ import time
 from collections.abc import Callable
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from tute.core.errors import TuteError
-from tute.server.routes.common import Sent, Site, run
+from tute.server.routes.common import Site, run
 from tute.server.routes.doors import Door, Social
 from tute.server.site import ledger
 from tute.server.site.accounts import SESSION_COOKIE, SESSION_DAYS, Account
@@ -22,6 +22,7 @@ from tute.server.site.series import SeriesBook, SeriesError
 from tute.server.social.chat import ChatError
 from tute.server.social.moderation import account_of_author
 from tute.server.tables.kept import KeptDoor, KeptError, parse_game_id, replay_hand
+from tute.server.wire.answers import Sent
 from tute.server.wire.edge import client_address
 from tute.server.wire.protocol import AvatarBody, BlockBody, Credentials, decode_body
 
@@ -59,9 +60,9 @@ def may_see(site: Site, social: Social, request: Request, table_id: str,
 def routes(site: Site, social: Social) -> list[BaseRoute]:
     people = site.people
 
-    def logged_in(request: Request, found: tuple[Account, str]) -> JSONResponse:
+    def logged_in(request: Request, found: tuple[Account, str]) -> Sent:
         person, secret = found
-        response = JSONResponse(people.me(person))
+        response = Sent(people.me(person))
         response.set_cookie(SESSION_COOKIE, secret, max_age=SESSION_DAYS * 86400, path="/",
                             httponly=True, samesite="lax",
                             secure=request.url.scheme == "https")
@@ -69,39 +70,39 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
 
     async def with_credentials(request: Request,
                                step: Callable[[str, str, str], tuple[Account, str]]
-                               ) -> JSONResponse:
+                               ) -> Sent:
         """Register or log in (``step``), then answer with the profile and the cookie."""
         data = decode_body(Credentials, await request.body())
         address = client_address(request.scope)
         found = await run(lambda: step(data.name, data.password, address))
         return await run(lambda: logged_in(request, found))
 
-    async def register(request: Request) -> JSONResponse:
+    async def register(request: Request) -> Sent:
         return await with_credentials(request, people.register)
 
-    async def login(request: Request) -> JSONResponse:
+    async def login(request: Request) -> Sent:
         return await with_credentials(request, people.login)
 
-    async def logout(request: Request) -> JSONResponse:
+    async def logout(request: Request) -> Sent:
         secret = request.cookies.get(SESSION_COOKIE)
         await run(lambda: people.logout(secret))
-        response = JSONResponse({"ok": True})
+        response = Sent({"ok": True})
         response.delete_cookie(SESSION_COOKIE, path="/")
         return response
 
-    async def me(request: Request) -> JSONResponse:
+    async def me(request: Request) -> Sent:
         person = await run(lambda: site.me(request))
-        return JSONResponse(await run(lambda: people.me(person)))
+        return Sent(await run(lambda: people.me(person)))
 
-    async def avatar(request: Request) -> JSONResponse:
+    async def avatar(request: Request) -> Sent:
         """``POST /api/me/avatar``: choose a face of the site's set (null: drawn from
         the name)."""
         person = await run(lambda: site.me(request))
         data = decode_body(AvatarBody, await request.body())
         await run(lambda: set_avatar(site.store.engine, person.id, data.avatar))
-        return JSONResponse(await run(lambda: people.me(person)))
+        return Sent(await run(lambda: people.me(person)))
 
-    async def rankings(request: Request) -> JSONResponse:
+    async def rankings(request: Request) -> Sent:
         """XP won in a period (``period``: day, week, month, all) in one game or all
         (``game``: a preset's name, or all), with the person's own place."""
         period = request.query_params.get("period", "all")
@@ -110,19 +111,19 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
         if pool not in ("people", "bots"):
             raise TuteError("bad_pool")
         person = await run(lambda: site.account(request))
-        return JSONResponse(await run(lambda: ranked_page(
+        return Sent(await run(lambda: ranked_page(
             site.store.engine, period, None if game == "all" else game,
             None if person is None else person.id, bots=pool == "bots")))
 
-    async def chips_ledger(request: Request) -> JSONResponse:
+    async def chips_ledger(request: Request) -> Sent:
         person = await run(lambda: site.me(request))
         moves = await run(lambda: ledger.movements(site.store.engine, person.chips_account))
         mine = person.chips_account
-        return JSONResponse({"movements": [
+        return Sent({"movements": [
             {"at": m.at, "amount": m.amount if m.dest == mine else -m.amount,
              "memo": m.memo, "key": m.key} for m in moves]})
 
-    async def blocked(request: Request) -> JSONResponse:
+    async def blocked(request: Request) -> Sent:
         """The accounts this person blocks (``GET``), or block and unblock (``POST``)."""
         person = await run(lambda: site.me(request))
         if request.method == "POST":
@@ -131,13 +132,13 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
             if other is None or other == person.id:
                 raise ChatError("chat_bad_author")
             await run(lambda: site.moderation.block(person.id, other, data.on))
-        return JSONResponse({"blocked": await run(
+        return Sent({"blocked": await run(
             lambda: site.moderation.blocked_names(person.id))})
 
-    async def my_games(request: Request) -> JSONResponse:
+    async def my_games(request: Request) -> Sent:
         """The logged-in person's finished matches (the profile's history)."""
         person = await run(lambda: site.me(request))
-        return JSONResponse({"games": await run(lambda: site.kept.history(person.id))})
+        return Sent({"games": await run(lambda: site.kept.history(person.id))})
 
     async def game(request: Request) -> Sent:
         """A kept match and one of its hands step by step (``?hand=N``, 1 the first)."""

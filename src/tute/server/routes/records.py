@@ -15,11 +15,12 @@ from starlette.routing import Route
 from tute.core.errors import TuteError
 from tute.core.notation import format_notation, read_game
 from tute.core.records import parse_record, replay
-from tute.server.routes.common import Sent, Site, run
+from tute.server.routes.common import Site, run
 from tute.server.routes.doors import Social
 from tute.server.routes.people import may_see
 from tute.server.tables.kept import parse_game_id, replay_hand
 from tute.server.tables.review import file_id
+from tute.server.wire.answers import Sent
 from tute.server.wire.edge import client_address
 from tute.server.wire.limits import RateLimit
 from tute.server.wire.protocol import ProtocolError, RecordOpen, decode_body

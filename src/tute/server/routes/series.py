@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from tute.duplicate.series import commitments
@@ -15,6 +15,7 @@ from tute.server.routes.common import Site, run
 from tute.server.routes.records import download, export_format, notation_file
 from tute.server.site.series import Series, SeriesBook, SeriesError
 from tute.server.tables.runtime import new_table_id
+from tute.server.wire.answers import Sent
 from tute.server.wire.edge import client_address
 from tute.tools.seriesfile import SeriesFile, SeriesPlay, series_json
 
@@ -22,31 +23,31 @@ from tute.tools.seriesfile import SeriesFile, SeriesPlay, series_json
 def routes(site: Site) -> list[BaseRoute]:
     book = SeriesBook(site.store.engine)
 
-    async def listed(request: Request) -> JSONResponse:
+    async def listed(request: Request) -> Sent:
         """The series, with how many deals of each the logged-in person has finished."""
         now = time.time()
         person = await run(lambda: site.account(request))
         found = await run(lambda: book.listed(now))
         done = {} if person is None else await run(lambda: book.finished_counts(person.id))
-        return JSONResponse({"now": now, "series": [
+        return Sent({"now": now, "series": [
             {"id": s.id, "variant": s.variant, "deals": s.deals, "robots": s.robot_level,
              "opens": s.opens, "closes": s.closes, "status": s.status(now),
              "played": done.get(s.id, 0)} for s in found]})
 
-    async def mine(request: Request) -> JSONResponse:
+    async def mine(request: Request) -> Sent:
         """The series the logged-in person has played, with their place in each."""
         now = time.time()
         person = await run(lambda: site.me(request))
-        return JSONResponse({"series": await run(lambda: book.history(person.id, now))})
+        return Sent({"series": await run(lambda: book.history(person.id, now))})
 
-    async def one(request: Request) -> JSONResponse:
+    async def one(request: Request) -> Sent:
         now = time.time()
         person = await run(lambda: site.account(request))
         s = await run(lambda: book.get(request.path_params["series_id"]))
         seen = await run(lambda: book.view(s, None if person is None else person.id, now))
-        return JSONResponse({**seen, "now": now})
+        return Sent({**seen, "now": now})
 
-    async def play(request: Request) -> JSONResponse:
+    async def play(request: Request) -> Sent:
         """The logged-in person's next deal of a series (in their own order): a private
         table against the series' robots, made and started; its id."""
         now = time.time()
@@ -66,7 +67,7 @@ def routes(site: Site) -> list[BaseRoute]:
         except BaseException:                      # no table: the deal is not spent
             await run(lambda: book.release(s.id, person.id, deal))
             raise
-        return JSONResponse({"id": table.id, "deal": deal, "seat": 0})
+        return Sent({"id": table.id, "deal": deal, "seat": 0})
 
     def exported(s: Series, fmt: str) -> str:
         """A closed series as one file (``tute verify`` checks it; ``tpn``: its games)."""

@@ -8,7 +8,6 @@ from typing import Any
 
 import msgspec
 from starlette.requests import Request
-from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 
 from tute.core.errors import TuteError
@@ -19,6 +18,7 @@ from tute.server.site.accounts import Account
 from tute.server.site.ratings import family, suggest
 from tute.server.tables.decide import options_of
 from tute.server.tables.runtime import TableRuntime
+from tute.server.wire.answers import Sent
 from tute.server.wire.edge import client_address
 from tute.server.wire.protocol import CreateTable, Empty, SitDown, TableOptions, decode_body
 
@@ -44,7 +44,7 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
         with site.store.engine.connect() as c:
             return suggest(c, who, candidates)
 
-    async def list_tables(request: Request) -> JSONResponse:
+    async def list_tables(request: Request) -> Sent:
         """The open and running tables; for a logged-in person, the open table nearest
         in skill is ``suggested``; a private table's id only to who may sit there."""
         rows = site.listing()
@@ -52,20 +52,20 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
         if person is not None:
             found = await run(lambda: suggested_for(person.id))
             for row in rows:
-                row["suggested"] = row["id"] == found
+                row.suggested = row.id == found
         private = [d for d in social.doors() if d.private]
         if private:                                # open to me, or locked
             token = request.query_params.get("invite")
             mine = await run(lambda: {d.id for d in private
                                       if social.may_sit(d, person, token)})
-            rows = [{**row, "may_sit": True} if row["id"] in mine else locked(row)
-                    for row in rows]
-        return JSONResponse({"tables": rows})
+            rows = [msgspec.structs.replace(row, may_sit=True) if row.id in mine
+                    else locked(row) for row in rows]
+        return Sent({"tables": rows})
 
-    async def session(request: Request) -> JSONResponse:
-        return JSONResponse({"tables": lobby.seated(await run(lambda: site.who(request)))})
+    async def session(request: Request) -> Sent:
+        return Sent({"tables": lobby.seated(await run(lambda: site.who(request)))})
 
-    async def new_table(request: Request) -> JSONResponse:
+    async def new_table(request: Request) -> Sent:
         data = decode_body(CreateTable, await request.body())
         player, secret = await run(lambda: site.ensure(request))
         logged = await run(lambda: site.account(request))
@@ -80,7 +80,7 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
         return answer(request, {"id": table.id, "seat": seat, "table": table.summary()},
                       secret if seat is not None else None)
 
-    async def sit(request: Request) -> JSONResponse:
+    async def sit(request: Request) -> Sent:
         data = decode_body(SitDown, await request.body())
         table = lobby.get(request.path_params["table_id"])
         player, secret = await run(lambda: site.ensure(request))
@@ -98,21 +98,21 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
 
     async def host_request(request: Request, kind: type[Any],
                            do: Callable[[TableRuntime, str, Any], Awaitable[None]]
-                           ) -> JSONResponse:
+                           ) -> Sent:
         """A request only the host may make: the body as ``kind``, then ``do``."""
         data = decode_body(kind, await request.body())
         table = lobby.get(request.path_params["table_id"])
         who = await run(lambda: site.who(request))
         await do(table, who or "", data)
-        return JSONResponse({"table": table.summary()})
+        return Sent({"table": table.summary()})
 
-    async def robots(request: Request) -> JSONResponse:
+    async def robots(request: Request) -> Sent:
         return await host_request(request, Empty, lambda t, p, _: t.fill_robots(p))
 
-    async def start(request: Request) -> JSONResponse:
+    async def start(request: Request) -> Sent:
         return await host_request(request, Empty, lambda t, p, _: t.start(p))
 
-    async def options(request: Request) -> JSONResponse:
+    async def options(request: Request) -> Sent:
         return await host_request(request, TableOptions,
                                   lambda t, p, d: t.set_options(p, options_of(d, t.options)))
 

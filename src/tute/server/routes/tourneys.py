@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from tute.server.routes.common import Site, run
@@ -16,6 +16,7 @@ from tute.server.site.tourneys import Tourney, TourneyError
 from tute.server.site.tourneyteams import members
 from tute.server.site.tourneyview import summary, tourney_view
 from tute.server.tables.director import Director
+from tute.server.wire.answers import Sent
 from tute.server.wire.protocol import TourneyJoin, decode_body
 from tute.tools.tourneyfile import TourneyFile, TourneyGame, tourney_json
 
@@ -23,11 +24,11 @@ from tute.tools.tourneyfile import TourneyFile, TourneyGame, tourney_json
 def routes(site: Site, director: Director) -> list[BaseRoute]:
     book = director.book
 
-    async def listed(request: Request) -> JSONResponse:
+    async def listed(request: Request) -> Sent:
         found = await run(book.listed)
-        return JSONResponse({"now": time.time(), "tourneys": [summary(t) for t in found]})
+        return Sent({"now": time.time(), "tourneys": [summary(t) for t in found]})
 
-    async def one(request: Request) -> JSONResponse:
+    async def one(request: Request) -> Sent:
         """A tournament as the asker may see it; an arena's entrant asking is waiting
         to be paired (the page asks every few seconds)."""
         person = await run(lambda: site.account(request))
@@ -40,9 +41,9 @@ def routes(site: Site, director: Director) -> list[BaseRoute]:
                 await run(lambda: book.seen(t.id, person.id, now))
             if came:
                 director.poke()                   # just came: paired at once if it can
-        return JSONResponse({**seen, "now": time.time()})
+        return Sent({**seen, "now": time.time()})
 
-    async def join(request: Request) -> JSONResponse:
+    async def join(request: Request) -> Sent:
         """The logged-in person enters (the fee, if any, into the pot); at parejas,
         asking for a partner by name."""
         ask = decode_body(TourneyJoin, await request.body() or b"{}")
@@ -53,15 +54,15 @@ def routes(site: Site, director: Director) -> list[BaseRoute]:
         if partner is not None and await run(lambda: site.bots.is_bot(partner)):
             raise BotError("bot_people_only")
         await run(lambda: book.join(t, person.id, person.name, time.time(), partner))
-        return JSONResponse(await run(lambda: tourney_view(book, t, person.id)))
+        return Sent(await run(lambda: tourney_view(book, t, person.id)))
 
-    async def leave(request: Request) -> JSONResponse:
+    async def leave(request: Request) -> Sent:
         """The logged-in person leaves (before the start: the fee back)."""
         person = await run(lambda: site.me(request))
         t = await run(lambda: book.get(request.path_params["tourney_id"]))
         await run(lambda: book.leave(t, person.id))
         director.poke()
-        return JSONResponse(await run(lambda: tourney_view(book, t, person.id)))
+        return Sent(await run(lambda: tourney_view(book, t, person.id)))
 
     def exported(t: Tourney, fmt: str) -> str:
         """A finished tournament as one file (``tute verify`` checks it; ``tpn``: its

@@ -31,6 +31,7 @@ from tute.server.tables import votes
 from tute.server.tables.events import TableEvent
 from tute.server.tables.state import TableState
 from tute.server.tables.votes import ANNUL_SECONDS, AnnulError
+from tute.server.wire.summary import AnnulOpen
 
 log = logging.getLogger("tute.server")
 __all__ = ["ANNUL_SECONDS", "AnnulError", "AnnulTable", "Annulment"]
@@ -75,14 +76,13 @@ class Annulment:
         self._timer: asyncio.Task[None] | None = None
         self._armed = 0.0                      # the deadline the timer waits for
 
-    def open_vote(self, now: float | None = None) -> dict[str, object] | None:
+    def open_vote(self, now: float | None = None) -> AnnulOpen | None:
         """The open proposal as the table's summary says it (None: none open)."""
         v = self.table.state.annul_vote
         moment = time.time() if now is None else now
         if v is None or not v.open(moment):
             return None
-        return {"proposer": v.proposer, "agreed": sorted(v.agreed),
-                "seconds": round(max(0.0, v.until - moment), 1)}
+        return AnnulOpen(v.proposer, sorted(v.agreed), round(max(0.0, v.until - moment), 1))
 
     def stop(self) -> None:
         if self._timer is not None:

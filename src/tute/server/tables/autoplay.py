@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any, Protocol
+from typing import Protocol
 
 from tute.core.actions import Action
 from tute.core.driver import Questions
@@ -24,6 +24,7 @@ from tute.server.store import StoreError
 from tute.server.tables.clocks import Clock
 from tute.server.tables.robots import Thinkers
 from tute.server.wire.hub import Hub
+from tute.server.wire.summary import ClockRunning
 
 
 class Table(Protocol):
@@ -85,7 +86,7 @@ class Autoplay:
         self._arm_clock()
         self.wake()
 
-    def clock_state(self) -> dict[str, Any] | None:
+    def clock_state(self) -> ClockRunning | None:
         try:
             return self.clock.state()
         except RuntimeError:

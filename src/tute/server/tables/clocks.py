@@ -10,7 +10,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+
+from tute.server.wire.summary import ClockRunning
 
 log = logging.getLogger("tute.server")
 
@@ -42,12 +43,12 @@ class Clock:
             self._task.cancel()
         self._task, self.seat, self.deadline = None, None, None
 
-    def state(self) -> dict[str, Any] | None:
-        """``{"seat", "seconds"}`` left, while the clock runs."""
+    def state(self) -> ClockRunning | None:
+        """Whose move and the seconds left, while the clock runs."""
         if self.deadline is None or self.seat is None:
             return None
         left = self.deadline - asyncio.get_running_loop().time()
-        return {"seat": self.seat, "seconds": round(max(0.0, left), 1)}
+        return ClockRunning(self.seat, round(max(0.0, left), 1))
 
     async def _run(self, seat: int, seq: int, wait: float) -> None:
         await asyncio.sleep(wait)

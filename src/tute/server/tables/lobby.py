@@ -42,6 +42,7 @@ from tute.server.tables.state import TableState, apply, escrow_number
 from tute.server.wire.limits import Limits, RateLimit
 from tute.server.wire.metrics import Metrics
 from tute.server.wire.protocol import CreateTable
+from tute.server.wire.summary import TableSummary
 
 log = logging.getLogger("tute.server")
 
@@ -296,7 +297,7 @@ class Lobby:
         await table.start(host)
         return table
 
-    def listing(self) -> list[dict[str, Any]]:
+    def listing(self) -> list[TableSummary]:
         """The tables a person may join or watch: open and playing ones (not a
         duplicate series' own, nor one of its deals played again: nobody joins or
         watches those)."""

@@ -18,7 +18,6 @@ from dataclasses import asdict
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from tute.analysis.openhand import could_have_won, line_words, side_of
@@ -26,6 +25,7 @@ from tute.core.errors import TuteError
 from tute.core.records import format_record, parse_record
 from tute.server.tables.kept import parse_game_id
 from tute.server.tables.review import LANGS, Key, ReviewError, Reviews, query_number
+from tute.server.wire.answers import Sent
 from tute.server.wire.edge import client_address, lang_of
 from tute.server.wire.limits import RateLimit
 from tute.server.wire.protocol import AnalysisAsk, decode_body
@@ -57,7 +57,7 @@ class OpenHands:
     def routes(self) -> list[Route]:
         return [Route("/api/games/{game_id}/openhand", self.http, methods=["GET"])]
 
-    async def http(self, request: Request) -> JSONResponse:
+    async def http(self, request: Request) -> Sent:
         lang = lang_of(request.scope)
         r = self.reviews
         try:
@@ -69,7 +69,7 @@ class OpenHands:
             lines = self.kept.get(key)
             if lines is None:
                 lines = await self._solve(request, key)
-            return JSONResponse({"lines": [
+            return Sent({"lines": [
                 {**{k: v for k, v in o.items() if k != "text"},
                  "text": o["text"].get(lang, o["text"]["es"])} for o in lines]})
         except TuteError as e:

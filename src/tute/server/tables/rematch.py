@@ -25,6 +25,7 @@ from tute.server.tables import votes
 from tute.server.tables.events import TableEvent
 from tute.server.tables.state import TableState
 from tute.server.tables.votes import REMATCH_SECONDS, RematchError
+from tute.server.wire.summary import RematchOpen
 
 __all__ = ["REMATCH_SECONDS", "Rematch", "RematchError", "RematchTable"]
 
@@ -52,11 +53,11 @@ class Rematch:
         self.table = table
         self.reopened = False           # the finished table stored as open for it
 
-    def open_vote(self, now: float | None = None) -> dict[str, object] | None:
+    def open_vote(self, now: float | None = None) -> RematchOpen | None:
         v = self.table.state.rematch_vote
         if v is None or not v.open(time.time() if now is None else now):
             return None
-        return {"proposer": v.proposer, "agreed": sorted(v.agreed)}
+        return RematchOpen(v.proposer, sorted(v.agreed))
 
     async def vote(self, player: str | None, agree: bool) -> None:
         """A person proposes the rematch, agrees, or refuses; once every person

@@ -32,7 +32,6 @@ from sqlalchemy import insert, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from starlette.requests import Request
-from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from tute.analysis import Settings, Step, decision_at, move_accuracy, steps
@@ -45,6 +44,7 @@ from tute.server.db.schema import analyses
 from tute.server.store import StoreError
 from tute.server.tables.kept import Kept, parse_game_id
 from tute.server.tables.workers import worker_pool
+from tute.server.wire.answers import Sent
 from tute.server.wire.edge import FILE_ID, client_address, lang_of
 from tute.server.wire.limits import RateLimit
 from tute.server.wire.protocol import AnalysisAsk, RecordAnalysis, decode_body
@@ -144,7 +144,7 @@ def _warm() -> None:
 
 class Reviews:
     def __init__(self, engine: Engine, kept: Kept, who: Callable[[Any], str | None],
-                 error: Callable[[TuteError, str], JSONResponse],
+                 error: Callable[[TuteError, str], Sent],
                  settings: Settings = SETTINGS,
                  may_see: Callable[[Request, str, int], Awaitable[None]] | None = None,
                  queue: int = QUEUE) -> None:
@@ -281,7 +281,7 @@ class Reviews:
     def routes(self) -> list[Route]:
         return [Route("/api/games/{game_id}/analysis", self.http, methods=["GET", "POST"])]
 
-    async def http(self, request: Request) -> JSONResponse:
+    async def http(self, request: Request) -> Sent:
         """GET: how the analysis of ``?hand=&seat=`` stands; POST ``{"hand", "seat"}``:
         start it (or say how it stands).  A match opened from a file (``file-...``,
         :func:`file_id`): POST sends the file's text again (``RecordAnalysis``)."""
@@ -303,7 +303,7 @@ class Reviews:
         except TuteError as e:
             return self.error(e, lang)
 
-    async def _file(self, request: Request, game_id: str, lang: str) -> JSONResponse:
+    async def _file(self, request: Request, game_id: str, lang: str) -> Sent:
         """A match the person opened from a file: polls need only its name; a start
         reads the text sent (a read a person may ask :data:`FILE_READS` times a
         minute) and checks it is the match so named."""
@@ -325,24 +325,24 @@ class Reviews:
 
     async def _answer(self, request: Request, key: Key,
                       record: Callable[[], Awaitable[GameRecord]] | None, lang: str
-                      ) -> JSONResponse:
+                      ) -> Sent:
         """How the analysis of ``key`` stands; a POST starts it.  ``record``: the
         match, read when it is needed (None: a poll that cannot read it)."""
         loop = asyncio.get_running_loop()
         now = self.running(key)                 # a poll while it runs: nothing read
         if now is not None:
-            return JSONResponse(now)
+            return Sent(now)
         got = None if record is None else await record()
         points = None if got is None else await loop.run_in_executor(
             None, self.check_ask, got, key[2], key[3])
         state = await loop.run_in_executor(None, self.state, key, lang)
         if request.method == "GET" or state["status"] in ("running", "done") \
                 or got is None or points is None:
-            return JSONResponse(state)
+            return Sent(state)
         address = client_address(request.scope)
         text = await loop.run_in_executor(None, format_record, got)
         who = await loop.run_in_executor(None, self.who, request)    # a session: the store
-        return JSONResponse(self.start(key, text, points, who or address, address),
+        return Sent(self.start(key, text, points, who or address, address),
                             status_code=202)
 
 

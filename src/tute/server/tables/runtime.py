@@ -73,6 +73,7 @@ from tute.server.tables.state import (
 from tute.server.tables.tourneyplay import TourneyTable
 from tute.server.wire.hub import Hub, Viewer
 from tute.server.wire.metrics import Metrics
+from tute.server.wire.summary import ClockRunning
 
 log = logging.getLogger("tute.server")
 
@@ -381,7 +382,7 @@ class TableRuntime(TableJournal, TableAchievements, SeriesTable, TourneyTable):
                 self.gone_since.setdefault(s, now)
         self.auto.moved()
 
-    def clock_state(self) -> dict[str, Any] | None:
+    def clock_state(self) -> ClockRunning | None:
         return self.auto.clock_state()
 
     # ------------------------------------------------------------------ ending

@@ -21,6 +21,17 @@ from tute.server.tables.places import Place
 from tute.server.tables.rematch import Rematch
 from tute.server.tables.state import TableState
 from tute.server.wire.hub import Hub
+from tute.server.wire.summary import (
+    ClientSeed,
+    DealHand,
+    DealSummary,
+    Gain,
+    Revealed,
+    SeatLine,
+    SeriesRef,
+    TableSummary,
+    TourneyRef,
+)
 from tute.server.wire.views import hand_log
 
 
@@ -147,50 +158,41 @@ class TableView:
         seat = self.host_seat()
         return self.seats[seat].account if seat is not None else None
 
-    def summary(self) -> dict[str, Any]:
-        return {"id": self.id, "variant": str(self.variant), "status": self.status,
-                "robot_level": self.robot_level, "players": self.variant.players,
-                "partnerships": self.variant.partnerships,
-                "competitive": self.options.competitive, "bet": self.options.bet,
-                "spectators_allowed": self.options.spectators,
-                "chat_in_hand": self.options.chat_in_hand,
-                "private": self.options.private,
-                "series": None if self.options.series is None else {
-                    "id": self.options.series, "deal": self.options.series_deal},
-                "tourney": None if self.options.tourney is None else {
-                    "id": self.options.tourney, "round": self.options.tourney_round,
-                    "board": self.options.tourney_board},
-                "spectators": len(self.hub.spectators()),
-                "move_seconds": self.move_seconds, "host": self.host_seat(),
-                "annul": self.annulment.open_vote(), "automatic": sorted(self.automatic),
-                "rematch": self.rematch.open_vote(),
-                "editing": self.editing, "pot": self.state.pot,
-                # a competitive table's match played as practice, and why (the lobby
-                # line, the table and the count say so): from its start to the next
-                "practice": self.state.practice_why if self.state.practice else None,
-                "gains": [{"seat": g.seat, "chips": g.chips, "xp": g.xp}
-                          for g in self.state.gains],
-                "bots": self.options.bots,
-                "seats": [{"seat": s, "name": r.name, "robot": r.kind == "robot",
-                           "bot": r.bot, "avatar": self.state.avatars.get(s)}
-                          for s, r in sorted(self.seats.items())]}
+    def summary(self) -> TableSummary:
+        o = self.options
+        return TableSummary(
+            id=self.id, variant=str(self.variant), status=self.status,
+            robot_level=self.robot_level, players=self.variant.players,
+            partnerships=self.variant.partnerships, competitive=o.competitive, bet=o.bet,
+            spectators_allowed=o.spectators, chat_in_hand=o.chat_in_hand,
+            private=o.private,
+            series=None if o.series is None else SeriesRef(o.series, o.series_deal),
+            tourney=None if o.tourney is None else TourneyRef(
+                o.tourney, o.tourney_round, o.tourney_board),
+            spectators=len(self.hub.spectators()), move_seconds=self.move_seconds,
+            host=self.host_seat(), annul=self.annulment.open_vote(),
+            automatic=sorted(self.automatic), rematch=self.rematch.open_vote(),
+            editing=self.editing, pot=self.state.pot,
+            # a competitive table's match played as practice, and why (the lobby
+            # line, the table and the count say so): from its start to the next
+            practice=self.state.practice_why if self.state.practice else None,
+            gains=[Gain(g.seat, g.chips, g.xp) for g in self.state.gains], bots=o.bots,
+            seats=[SeatLine(s, r.name, r.kind == "robot", r.bot, self.state.avatars.get(s))
+                   for s, r in sorted(self.seats.items())])
 
-    def deal_summary(self) -> dict[str, Any]:
-        """The verifiable shuffle, as everybody may know it: the next hand's commitment
-        (``next``) and the seats whose clients added a seed to it, the running hand's
-        commitment, client seeds and nonce, the last ended hand's revealed seed."""
+    def deal_summary(self) -> DealSummary:
+        """The verifiable shuffle, as everybody may know it (:class:`DealSummary`)."""
         s = self.state
-        out: dict[str, Any] = {"algorithm": ALGORITHM,
-                               "next": None if s.pending is None else s.pending[0],
-                               "seeded": sorted(s.client_seeds)}
+        out = DealSummary(algorithm=ALGORITHM,
+                          next=None if s.pending is None else s.pending[0],
+                          seeded=sorted(s.client_seeds))
         m = s.match
         proof = m.game.proof if m is not None else None
         if proof is not None:
-            out["hand"] = {"commitment": proof.commitment, "nonce": proof.nonce,
-                           "clients": [{"seat": st, "client_seed": sd}
-                                       for st, sd, _ in proof.client_seeds]}
+            out.hand = DealHand(proof.commitment, proof.nonce,
+                                [ClientSeed(st, sd) for st, sd, _ in proof.client_seeds])
         if s.revealed is not None:
-            out["revealed"] = {"commitment": s.revealed[0], "server_seed": s.revealed[1]}
+            out.revealed = Revealed(*s.revealed)
         return out
 
     def seat_of(self, player: str | None) -> int | None:

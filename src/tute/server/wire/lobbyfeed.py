@@ -11,9 +11,9 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from typing import Any
 
 from tute.server.wire.hub import Viewer
+from tute.server.wire.summary import TableSummary
 from tute.server.wire.views import encode
 
 log = logging.getLogger("tute.server")
@@ -21,7 +21,7 @@ FEED_SECONDS = 1.0
 
 
 class LobbyFeed:
-    def __init__(self, listing: Callable[[], list[dict[str, Any]]], limit: int,
+    def __init__(self, listing: Callable[[], list[TableSummary]], limit: int,
                  per_address: int = 0, per_person: int = 0) -> None:
         self._listing = listing
         self.limit = limit

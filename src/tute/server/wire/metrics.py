@@ -19,9 +19,10 @@ from collections.abc import Iterable, Mapping
 from typing import Protocol
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
+from tute.server.wire.answers import Sent
 from tute.server.wire.collector import Collector
 from tute.server.wire.edge import loopback
 from tute.server.wire.hub import Hub
@@ -172,7 +173,7 @@ def metrics_route(lobby: Watched) -> Route:
     """``GET /metrics`` for ``lobby``'s process, to this machine only (404 elsewhere)."""
     async def metrics(request: Request) -> Response:
         if not loopback(request.client.host if request.client else ""):
-            return JSONResponse({"error": "not found"}, status_code=404)
+            return Sent({"error": "not found"}, status_code=404)
         tables = list(lobby.tables.values())
         sockets = sum(len(v) for t in tables for v in t.hub.viewers.values())
         text = lobby.metrics.text((t.status for t in tables), sockets,

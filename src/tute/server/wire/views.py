@@ -18,6 +18,7 @@ from tute.core.result import HandResult, result_from_json
 from tute.core.tables import rank_order
 from tute.core.variants import parse_variant
 from tute.core.views import CanteShown, PlayerView, TableView
+from tute.server.wire.summary import ClockRunning, DealSummary, TableSummary
 
 
 class CanteJson(msgspec.Struct):
@@ -306,12 +307,12 @@ class StateMessage(msgspec.Struct, kw_only=True):
     type: str = "event"
     event: dict[str, int | str]
     view: msgspec.Raw | None
-    table: dict[str, Any]
-    deal: dict[str, Any]
+    table: TableSummary
+    deal: DealSummary
     you: int | None
     author: str
     audience: Watching
-    clock: dict[str, Any] | msgspec.UnsetType = msgspec.UNSET
+    clock: ClockRunning | msgspec.UnsetType = msgspec.UNSET
 
 
 class AudienceMessage(msgspec.Struct, kw_only=True):
