@@ -43,6 +43,7 @@ from tute.server.db.ops import (
     Event,
     FinishPlay,
     KeepMatch,
+    MatchResult,
     NewTable,
     Op,
     PutSeat,
@@ -56,7 +57,7 @@ from tute.server.db.ops import statements as statements_of
 from tute.server.db.reads import TableRecord
 from tute.server.db.schema import tables
 
-__all__ = ["Event", "FinishPlay", "KeepMatch", "NewTable", "Op", "PutSeat", "ReportBoard",
+__all__ = ["Event", "FinishPlay", "KeepMatch", "MatchResult", "NewTable", "Op", "PutSeat", "ReportBoard",
            "SeatRow", "Status", "Store", "StoreError", "TableRecord"]
 
 log = logging.getLogger("tute.server")

@@ -26,9 +26,11 @@ import json
 import logging
 from typing import Any
 
+import msgspec
+
 from tute.server.cluster.bus import Cluster
 from tute.server.social.friends import Presence
-from tute.server.social.lobbychat import LobbyChat
+from tute.server.social.lobbychat import LobbyChat, LobbyLine
 from tute.server.wire.lobbyfeed import LobbyFeed
 from tute.server.wire.views import encode
 
@@ -67,9 +69,9 @@ class Relay:
                 await self._pubsub.aclose()
 
     # ------------------------------------------------------------------ out
-    def said(self, message: dict[str, Any]) -> None:
+    def said(self, message: LobbyLine) -> None:
         """A lobby chat line kept here: to the other processes."""
-        self._publish({"kind": "chat", "message": message})
+        self._publish({"kind": "chat", "message": msgspec.to_builtins(message)})
 
     def noticed(self, account: int, message: dict[str, Any]) -> None:
         """A notice for a person: to the other processes' pages of theirs."""
@@ -105,11 +107,11 @@ class Relay:
             if data.get("from") == self.cluster.pid:
                 return
             if data["kind"] == "chat":
-                message = data["message"]
+                message = msgspec.convert(data["message"], LobbyLine)
                 self.talk.recent.append(message)
                 out = encode({"type": "chat", "message": message})
                 for v in list(self.feed.viewers):
-                    if message["author"] not in v.hidden:
+                    if message.author not in v.hidden:
                         v.push(out)
             elif data["kind"] == "notice":
                 self.presence.notify(int(data["account"]), data["message"], relay=False)

@@ -9,6 +9,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+
 _MARKS = {"qmark": "?", "format": "%s", "pyformat": "%s"}   # the drivers' placeholders
 
 
@@ -48,6 +50,18 @@ class Status:
     note: str | None = None
 
 
+class MatchResult(msgspec.Struct, frozen=True):
+    """How a kept match ended: its winner (a side; None: nobody, or several --
+    ``winners``, the table's seats that won), the points and hands each side won, the
+    hands played."""
+
+    winner: int | None
+    winners: list[int]
+    points: list[int]
+    hands_won: list[int]
+    hands: int
+
+
 @dataclass(frozen=True, slots=True)
 class KeepMatch:
     """A finished match kept for history and replay: its events stay in the table's
@@ -60,7 +74,7 @@ class KeepMatch:
     robot_level: str
     status: str                                  # over | annulled
     names: tuple[str, ...]
-    result: dict[str, Any]
+    result: MatchResult
     people: tuple[tuple[int, int, str], ...] = ()
 
 
@@ -136,7 +150,7 @@ def statements(table_id: str, op: Op) -> list[tuple[str, tuple[object, ...]]]:
     if isinstance(op, KeepMatch):
         return [("match", (table_id, op.number, op.first_seq, op.last_seq, int(time.time()),
                            op.variant, op.robot_level, op.status, json.dumps(op.names),
-                           json.dumps(op.result))),
+                           msgspec.json.encode(op.result).decode())),
                 *(("match_person", (table_id, op.number, seat, account, outcome))
                   for seat, account, outcome in op.people)]
     if isinstance(op, FinishPlay):

@@ -17,7 +17,7 @@ from starlette.routing import Route
 from tute.core.errors import TuteError
 from tute.server.routes.common import run
 from tute.server.site.accounts import Account
-from tute.server.social.friends import FriendError, Friends, Presence
+from tute.server.social.friends import FriendError, Friends, Presence, Sitting
 from tute.server.social.invites import Invites
 from tute.server.tables.lobby import Lobby
 from tute.server.tables.runtime import TableError, TableRuntime
@@ -113,13 +113,12 @@ class Social:
         if not self.may_sit(door_of(table), person, token):
             raise TableError("private_table")
 
-    def where(self, account: int) -> dict[str, Any] | None:
+    def where(self, account: int) -> Sitting | None:
         """The open or running table an account sits at (the first), if any -- never a
         duplicate series' (nor one of its deals played again): nobody watches those."""
         for d in self.doors():
             if d.status in ("open", "playing") and account in d.accounts and not d.unlisted:
-                return {"id": d.id, "variant": d.variant, "status": d.status,
-                        "spectators_allowed": d.spectators}
+                return Sitting(d.id, d.variant, d.status, d.spectators)
         return None
 
     # ------------------------------------------------------------------ handlers
@@ -135,9 +134,9 @@ class Social:
             found = await run(lambda: self.friends.of(me.id))
         except TuteError as e:
             return self.error(e, lang_of(request.scope))
-        for f in found["friends"]:
-            f["online"] = self.presence.online(f["id"])
-            f["table"] = self.where(f["id"])
+        for f in found.friends:
+            f.online = self.presence.online(f.id)
+            f.table = self.where(f.id)
         return Sent(found)
 
     async def ask(self, request: Request) -> Sent:
@@ -180,7 +179,7 @@ class Social:
             if not await run(lambda: self.friends.are_friends(me.id, data.friend)):
                 raise FriendError("not_friends")
             found = await run(lambda: self.friends.of(me.id))
-            name = next(f["name"] for f in found["friends"] if f["id"] == data.friend)
+            name = next(f.name for f in found.friends if f.id == data.friend)
             await table.invite(await run(lambda: self.who(request)) or "", data.friend, name)
         except TuteError as e:
             return self.error(e, lang)

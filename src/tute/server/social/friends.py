@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
 from sqlalchemy import and_, delete, or_, select, update
 from sqlalchemy.engine import Connection, Engine
 
@@ -98,7 +99,7 @@ class Friends:
             return c.execute(select(friends.c.since).where(
                 _pair(a, b), friends.c.state == "accepted")).first() is not None
 
-    def of(self, me: int) -> dict[str, list[dict[str, Any]]]:
+    def of(self, me: int) -> FriendLists:
         """My friends, the requests I got, and those I sent (each: id, name)."""
         with self.engine.connect() as c:
             rows = c.execute(select(friends, accounts.c.id.label("other"),
@@ -109,13 +110,39 @@ class Friends:
                                  and_(friends.c.target == me,
                                       accounts.c.id == friends.c.requester)))
                              .order_by(accounts.c.name)).all()
-        out: dict[str, list[dict[str, Any]]] = {"friends": [], "incoming": [],
-                                                "outgoing": []}
+        out = FriendLists([], [], [])
         for r in rows:
-            kind = "friends" if r.state == "accepted" else \
-                "outgoing" if r.requester == me else "incoming"
-            out[kind].append({"id": int(r.other), "name": r.name})
+            kind = out.friends if r.state == "accepted" else \
+                out.outgoing if r.requester == me else out.incoming
+            kind.append(Friend(int(r.other), r.name))
         return out
+
+
+class Sitting(msgspec.Struct):
+    """The open or running table a friend sits at, as their friends may know it."""
+
+    id: str
+    variant: str
+    status: str
+    spectators_allowed: bool
+
+
+class Friend(msgspec.Struct):
+    """A friend (or a request's other end): id and name; for a friend, whether they
+    have a page open now (``online``) and where they sit (``table``)."""
+
+    id: int
+    name: str
+    online: bool | msgspec.UnsetType = msgspec.UNSET
+    table: Sitting | msgspec.UnsetType | None = msgspec.UNSET
+
+
+class FriendLists(msgspec.Struct):
+    """My friends, the requests I got (``incoming``) and those I sent (``outgoing``)."""
+
+    friends: list[Friend]
+    incoming: list[Friend]
+    outgoing: list[Friend]
 
 
 class Presence:

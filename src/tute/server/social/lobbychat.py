@@ -9,18 +9,29 @@ import asyncio
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any
 
+import msgspec
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
 from tute.server.db.schema import lobby_chat
 from tute.server.social.chat import ChatError, Flood, WordFilter, clean
-from tute.server.social.moderation import Moderation, ReportDesk
+from tute.server.social.moderation import Moderation, ReportDesk, Reported
 from tute.server.wire.hub import Viewer
 from tute.server.wire.views import encode
 
 RECENT = 40                        # messages a page gets when it connects
+
+
+class LobbyLine(msgspec.Struct, frozen=True):
+    """A line of the lobby's chat: its number, when (seconds since the epoch), who
+    wrote it (``author``: ``a<account>``; ``name``) and what."""
+
+    id: int
+    at: int
+    author: str
+    name: str
+    text: str
 
 
 class LobbyChat:
@@ -29,9 +40,9 @@ class LobbyChat:
         self.moderation = moderation
         self.flood = Flood()
         self.reports = ReportDesk()
-        self.recent: deque[dict[str, Any]] = deque(maxlen=RECENT)
+        self.recent: deque[LobbyLine] = deque(maxlen=RECENT)
         # with several processes: a line kept here, to the others (relay.py)
-        self.relay: Callable[[dict[str, Any]], None] | None = None
+        self.relay: Callable[[LobbyLine], None] | None = None
 
     def load(self) -> None:
         """The last messages, from the store (at start)."""
@@ -39,11 +50,11 @@ class LobbyChat:
             rows = c.execute(select(lobby_chat).order_by(lobby_chat.c.id.desc())
                              .limit(RECENT)).all()
         for r in reversed(rows):
-            self.recent.append(_message(r.id, r.at, r.account_id, r.name, r.text))
+            self.recent.append(LobbyLine(r.id, r.at, f"a{r.account_id}", r.name, r.text))
 
     def history(self, viewer: Viewer) -> str:
         return encode({"type": "chat_history", "messages": [
-            m for m in self.recent if m["author"] not in viewer.hidden]})
+            m for m in self.recent if m.author not in viewer.hidden]})
 
     async def say(self, viewer: Viewer, account: int | None, text: object, lang: str,
                   viewers: set[Viewer]) -> None:
@@ -66,20 +77,17 @@ class LobbyChat:
             number = await asyncio.get_running_loop().run_in_executor(None, keep)
         except Exception as e:
             raise ChatError("chat_not_saved") from e
-        message = _message(number, at, account, viewer.name, masked)
+        message = LobbyLine(number, at, f"a{account}", viewer.name, masked)
         self.recent.append(message)
         text_out = encode({"type": "chat", "message": message})
         for v in list(viewers):
-            if message["author"] not in v.hidden:
+            if message.author not in v.hidden:
                 v.push(text_out)
         if self.relay is not None:
             self.relay(message)
 
     async def report(self, viewer: Viewer, number: int) -> None:
-        said = next((m for m in self.recent if m["id"] == number), None)
+        said = next((Reported(m.author, m.name, m.text) for m in self.recent
+                     if m.id == number), None)
         await self.reports.file(self.moderation, "lobby", number, viewer.author,
                                 viewer.address, said)
-
-
-def _message(number: int, at: int, account: int, name: str, text: str) -> dict[str, Any]:
-    return {"id": number, "at": at, "author": f"a{account}", "name": name, "text": text}

@@ -8,8 +8,8 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass
-from typing import Any
 
+import msgspec
 from sqlalchemy import and_, delete, or_, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
@@ -97,6 +97,14 @@ def account_of_author(author: str) -> int | None:
     return None
 
 
+class Reported(msgspec.Struct, frozen=True):
+    """A chat message as a report keeps it: who wrote it (author id and name), what."""
+
+    author: str
+    name: str
+    text: str
+
+
 class ReportDesk:
     """Where a chat (a table's, the lobby's) files reports: the rules every report
     meets -- not one's own, not too many per person nor per address -- then the store."""
@@ -106,11 +114,11 @@ class ReportDesk:
         self.by_address = RateLimit(REPORTS_PER_HOUR, 3600.0)
 
     async def file(self, moderation: Moderation | None, place: str, seq: int,
-                   author: str, address: str, said: dict[str, Any] | None) -> None:
+                   author: str, address: str, said: Reported | None) -> None:
         """Keep the message ``said`` (None: there is none by that number)."""
         if said is None:
             raise ChatError("chat_no_message")
-        if not author or said["author"] == author:
+        if not author or said.author == author:
             raise ChatError("chat_bad_author")
         if not self.by_author.allow(author) or (
                 address and not self.by_address.allow(address)):
@@ -119,7 +127,7 @@ class ReportDesk:
             raise ChatError("chat_no_reports")
         try:
             await asyncio.get_running_loop().run_in_executor(
-                None, moderation.report, place, seq, author, str(said["author"]),
-                str(said["name"]), str(said["text"]))
+                None, moderation.report, place, seq, author, said.author, said.name,
+                said.text)
         except Exception as e:                   # the store is down: say so, keep going
             raise ChatError("chat_report_failed") from e

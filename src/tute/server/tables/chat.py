@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 from tute.core.match import Match
 from tute.server.social.chat import ChatError, Flood, WordFilter, clean
-from tute.server.social.moderation import Moderation, ReportDesk
+from tute.server.social.moderation import Moderation, ReportDesk, Reported
 from tute.server.social.phrases import phrase
 from tute.server.store import SeatRow
 from tute.server.tables import decide
@@ -128,6 +128,7 @@ class TableChat:
     async def report(self, viewer: Viewer, seq: int) -> None:
         """Keep the message numbered ``seq`` for the operator."""
         t = self.table
-        said = next((e for e in t.history if e["seq"] == seq and e["kind"] == "chat"), None)
+        said = next((Reported(str(e["author"]), str(e["name"]), str(e["text"]))
+                     for e in t.history if e["seq"] == seq and e["kind"] == "chat"), None)
         await self.reports.file(self.moderation, t.id, seq, viewer.author, viewer.address,
                                 said)

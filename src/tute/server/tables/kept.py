@@ -28,7 +28,7 @@ from tute.server.db.schema import events, match_people, matches, seats, tables, 
 from tute.server.db.schema import ledger as movements
 from tute.server.site import ledger
 from tute.server.site.economy import winning_seats
-from tute.server.store import Event, KeepMatch, SeatRow
+from tute.server.store import Event, KeepMatch, MatchResult, SeatRow
 from tute.server.tables.log import table_record
 from tute.server.wire.views import HandReplay, Position, table_json
 
@@ -206,9 +206,8 @@ def keep_match(number: int, first_seq: int, last_seq: int, robot_level: str, sta
     score = match.score()
     return KeepMatch(number, first_seq, last_seq, str(v), robot_level, status,
                      tuple(seats[s].name if s in seats else "" for s in range(v.players)),
-                     {"winner": score.winner, "winners": sorted(winners),
-                      "points": list(score.points), "hands_won": list(score.hands_won),
-                      "hands": match.hand_number}, people)
+                     MatchResult(score.winner, sorted(winners), list(score.points),
+                                 list(score.hands_won), match.hand_number), people)
 
 
 def replay_hand(record: GameRecord, hand: int) -> HandReplay:

@@ -14,19 +14,18 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from dataclasses import asdict
-from typing import Any
 
 from starlette.requests import Request
 from starlette.routing import Route
 
-from tute.analysis.openhand import could_have_won, line_words, side_of
+from tute.analysis.openhand import OpenLine, could_have_won, line_words, side_of
 from tute.core.errors import TuteError
 from tute.core.records import format_record, parse_record
 from tute.server.tables.kept import parse_game_id
 from tute.server.tables.review import LANGS, Key, ReviewError, Reviews, query_number
 from tute.server.wire.answers import Sent
 from tute.server.wire.edge import client_address, lang_of
+from tute.server.wire.judged import OpenLines, OpenLineWords
 from tute.server.wire.limits import RateLimit
 from tute.server.wire.protocol import AnalysisAsk, decode_body
 
@@ -36,21 +35,30 @@ ASKS = 20                         # hands solved a minute for one address
 KEPT = 256                        # answers kept in memory
 
 
-def face_up(record_text: str, seat: int, hand: int) -> list[dict[str, Any]]:
+FaceUp = list[tuple[OpenLine, dict[str, str]]]   # each line, and its words by language
+
+
+def face_up(record_text: str, seat: int, hand: int) -> FaceUp:
     """The hand face up from each of the seat's decisions (in a worker process), with
     each line in the four languages."""
     record = parse_record(record_text)
     side = side_of(record, seat, hand)
-    return [{**asdict(o), "line": list(o.line), "totals": list(o.totals),
-             "text": {lang: line_words(o, side, lang, short=True) for lang in LANGS}}
+    return [(o, {lang: line_words(o, side, lang, short=True) for lang in LANGS})
             for o in could_have_won(record, seat, hand)]
+
+
+def in_words(lines: FaceUp, lang: str) -> OpenLines:
+    """The lines as the page reads them, in its language."""
+    return OpenLines([OpenLineWords(o.hand, o.index, o.trick, o.played, o.best,
+                                    list(o.line), list(o.totals), o.won, o.played_best,
+                                    text.get(lang, text["es"])) for o, text in lines])
 
 
 class OpenHands:
     def __init__(self, reviews: Reviews) -> None:
         self.reviews = reviews
-        self.kept: OrderedDict[Key, list[dict[str, Any]]] = OrderedDict()
-        self.running: dict[Key, asyncio.Future[list[dict[str, Any]]]] = {}
+        self.kept: OrderedDict[Key, FaceUp] = OrderedDict()
+        self.running: dict[Key, asyncio.Future[FaceUp]] = {}
         self.asking: dict[str, str] = {}          # who asks: from which address
         self.asks = RateLimit(ASKS, 60.0)
 
@@ -69,13 +77,11 @@ class OpenHands:
             lines = self.kept.get(key)
             if lines is None:
                 lines = await self._solve(request, key)
-            return Sent({"lines": [
-                {**{k: v for k, v in o.items() if k != "text"},
-                 "text": o["text"].get(lang, o["text"]["es"])} for o in lines]})
+            return Sent(in_words(lines, lang))
         except TuteError as e:
             return r.error(e, lang)
 
-    async def _solve(self, request: Request, key: Key) -> list[dict[str, Any]]:
+    async def _solve(self, request: Request, key: Key) -> FaceUp:
         r = self.reviews
         loop = asyncio.get_running_loop()
         # who asks (a session: the store) first: from here to the place's taking nothing
@@ -102,7 +108,7 @@ class OpenHands:
                                           self.asking.pop(who, None)))
         return await asyncio.shield(work)
 
-    async def _work(self, key: Key) -> list[dict[str, Any]]:
+    async def _work(self, key: Key) -> FaceUp:
         """Solve ``key`` in the analysis worker and keep the answer."""
         r = self.reviews
         loop = asyncio.get_running_loop()

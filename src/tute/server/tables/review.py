@@ -28,6 +28,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
 from sqlalchemy import insert, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
@@ -46,6 +47,17 @@ from tute.server.tables.kept import Kept, parse_game_id
 from tute.server.tables.workers import worker_pool
 from tute.server.wire.answers import Sent
 from tute.server.wire.edge import FILE_ID, client_address, lang_of
+from tute.server.wire.judged import (
+    AnalysisDone,
+    AnalysisFailed,
+    AnalysisNone,
+    AnalysisRunning,
+    AnalysisState,
+    DecisionWords,
+    Judged,
+    Valued,
+    ValuedWords,
+)
 from tute.server.wire.limits import RateLimit
 from tute.server.wire.protocol import AnalysisAsk, RecordAnalysis, decode_body
 
@@ -78,46 +90,44 @@ def _steps(record_text: str, seat: int) -> tuple[Step, ...]:
 
 
 def judge(record_text: str, seat: int, hand: int, index: int, settings: Settings
-          ) -> dict[str, Any]:
-    """One decision, judged (in a worker process) and put as the page reads it."""
+          ) -> Judged:
+    """One decision, judged (in a worker process), with its reasons in every language."""
     d = decision_at(_steps(record_text, seat), seat, hand, index, settings)
-    return {
-        "index": index, "trick": d.trick, "played": d.played, "forced": d.forced,
-        "exact": d.exact, "samples": d.samples, "settled": d.settled,
-        "timed_out": d.timed_out, "grade": d.grade, "best": d.best,
-        "equal": list(d.equal), "loss": round(d.loss, 2),
-        "loss_win": round(d.loss_win, 2), "loss_points": round(d.loss_points, 2),
-        "values": [{"action": v.action, "win": round(v.win, 4), "margin": round(v.margin, 2),
-                    "score": round(v.score, 2), "samples": v.samples} for v in d.values],
-        "why": {lang: [words(r, lang) for r in d.why] for lang in LANGS},
-        "why_not": {lang: [words(r, lang) for r in d.why_not] for lang in LANGS},
-        "lost": {lang: lost_words(d, lang) for lang in LANGS},
-        "equal_words": {lang: equal_words(d.equal, lang) if d.equal else ""
-                        for lang in LANGS},
-    }
+    return Judged(
+        index=index, trick=d.trick, played=d.played, forced=d.forced, exact=d.exact,
+        samples=d.samples, settled=d.settled, timed_out=d.timed_out, grade=d.grade,
+        best=d.best, equal=list(d.equal), loss=round(d.loss, 2),
+        loss_win=round(d.loss_win, 2), loss_points=round(d.loss_points, 2),
+        values=[Valued(v.action, round(v.win, 4), round(v.margin, 2), round(v.score, 2),
+                       v.samples) for v in d.values],
+        why={lang: [words(r, lang) for r in d.why] for lang in LANGS},
+        why_not={lang: [words(r, lang) for r in d.why_not] for lang in LANGS},
+        lost={lang: lost_words(d, lang) for lang in LANGS},
+        equal_words={lang: equal_words(d.equal, lang) if d.equal else "" for lang in LANGS})
 
 
-def in_words(decisions: list[dict[str, Any]], lang: str) -> dict[str, Any]:
+def in_words(decisions: list[Judged], lang: str) -> AnalysisDone:
     """A judged hand in one language, with its accuracy and points lost."""
     said: list[str] = []                  # a reason said just before is not said again
-    out: list[dict[str, Any]] = []
+    out: list[DecisionWords] = []
     for d in decisions:
-        why = [w for w in d["why"].get(lang, d["why"]["es"]) if w not in said]
-        said = d["why"].get(lang, d["why"]["es"])
-        out.append({**d, "why": why})
-    out = [{**d,
-            "why_not": d["why_not"].get(lang, d["why_not"]["es"]),
-            "lost": d["lost"].get(lang, d["lost"]["es"]),
-            "equal_words": d["equal_words"].get(lang, d["equal_words"]["es"]),
-            "played_words": action_words(d["played"], lang),
-            "best_words": action_words(d["best"], lang),
-            "values": [{**v, "words": action_words(v["action"], lang)} for v in d["values"]]}
-           for d in out]
-    chosen = [d for d in decisions if not d["forced"]]
-    accuracy = (sum(move_accuracy(d["loss"] / 2) for d in chosen) / len(chosen)
+        reasons = d.why.get(lang, d.why["es"])
+        out.append(DecisionWords(
+            index=d.index, trick=d.trick, played=d.played, forced=d.forced, exact=d.exact,
+            samples=d.samples, settled=d.settled, timed_out=d.timed_out, grade=d.grade,
+            best=d.best, equal=d.equal, loss=d.loss, loss_win=d.loss_win,
+            loss_points=d.loss_points,
+            values=[ValuedWords(v.action, v.win, v.margin, v.score, v.samples,
+                                action_words(v.action, lang)) for v in d.values],
+            why=[w for w in reasons if w not in said],
+            why_not=d.why_not.get(lang, d.why_not["es"]), lost=d.lost.get(lang, d.lost["es"]),
+            equal_words=d.equal_words.get(lang, d.equal_words["es"]),
+            played_words=action_words(d.played, lang), best_words=action_words(d.best, lang)))
+        said = reasons
+    chosen = [d for d in decisions if not d.forced]
+    accuracy = (sum(move_accuracy(d.loss / 2) for d in chosen) / len(chosen)
                 if chosen else 100.0)
-    return {"decisions": out, "accuracy": round(accuracy, 1),
-            "points_lost": round(sum(d["loss"] for d in chosen), 1)}
+    return AnalysisDone(out, round(accuracy, 1), round(sum(d.loss for d in chosen), 1))
 
 
 @dataclass
@@ -171,7 +181,7 @@ class Reviews:
             self._pool.shutdown(wait=False, cancel_futures=True)
 
     # ------------------------------------------------------------------ the store
-    def cached(self, key: Key) -> list[dict[str, Any]] | None:
+    def cached(self, key: Key) -> list[Judged] | None:
         table_id, number, hand, seat = key
         try:
             with self.engine.connect() as c:
@@ -181,14 +191,14 @@ class Reviews:
                     analyses.c.version == VERSION)).scalar()
         except SQLAlchemyError as e:
             raise StoreError("analysis_store") from e
-        return None if text is None else list(json.loads(text))
+        return None if text is None else msgspec.json.decode(text, type=list[Judged])
 
-    def keep(self, key: Key, decisions: list[dict[str, Any]]) -> None:
+    def keep(self, key: Key, decisions: list[Judged]) -> None:
         table_id, number, hand, seat = key
         row = {"table_id": table_id, "number": number, "hand": hand, "seat": seat,
                "version": VERSION, "max_samples": self.settings.max_samples,
                "created": int(time.time()),
-               "data": json.dumps(decisions, ensure_ascii=False)}
+               "data": msgspec.json.encode(decisions).decode()}
         for attempt in (1, 2):              # a store that failed once may not again
             try:
                 with self.engine.begin() as c:
@@ -213,29 +223,28 @@ class Reviews:
             raise ReviewError("analysis_sat_out")
         return points
 
-    def running(self, key: Key) -> dict[str, Any] | None:
+    def running(self, key: Key) -> AnalysisRunning | None:
         """The state of a hand being judged now (no store read), or None."""
         job = self.jobs.get(key)
         if job is None or job.failed:
             return None
-        return {"status": "running", "done": job.done, "total": job.total}
+        return AnalysisRunning(job.done, job.total)
 
-    def state(self, key: Key, lang: str) -> dict[str, Any]:
+    def state(self, key: Key, lang: str) -> AnalysisState:
         """How the analysis of ``key`` stands: none, running (how far), failed, done."""
         now = self.running(key)
         if now is not None:
             return now
         found = self.cached(key)            # kept meanwhile (by another process too)
         if found is not None:
-            return {"status": "done", **in_words(found, lang)}
+            return in_words(found, lang)
         job = self.jobs.get(key)
         if job is not None and time.time() - job.failed_at < FAILED_SECONDS:
-            return {"status": "failed",
-                    "error": ReviewError("analysis_failed").localized(lang)}
-        return {"status": "none"}
+            return AnalysisFailed(ReviewError("analysis_failed").localized(lang))
+        return AnalysisNone()
 
     def start(self, key: Key, text: str, points: list[int], requester: str, address: str
-              ) -> dict[str, Any]:
+              ) -> AnalysisRunning:
         """Start judging ``key`` (the record's ``text``, the seat's ``points``) unless it
         is judged now already; on the event loop, so two asks never start it twice."""
         now = self.running(key)
@@ -254,11 +263,11 @@ class Reviews:
         self.jobs[key] = job
         self.started += 1
         job.task = asyncio.get_running_loop().create_task(self._run(key, job, text, points))
-        return {"status": "running", "done": 0, "total": job.total}
+        return AnalysisRunning(0, job.total)
 
     async def _run(self, key: Key, job: _Job, text: str, points: list[int]) -> None:
         loop = asyncio.get_running_loop()
-        out: list[dict[str, Any]] = []
+        out: list[Judged] = []
         pool = self.pool()
         try:
             for index in points:
@@ -336,7 +345,7 @@ class Reviews:
         points = None if got is None else await loop.run_in_executor(
             None, self.check_ask, got, key[2], key[3])
         state = await loop.run_in_executor(None, self.state, key, lang)
-        if request.method == "GET" or state["status"] in ("running", "done") \
+        if request.method == "GET" or isinstance(state, AnalysisRunning | AnalysisDone) \
                 or got is None or points is None:
             return Sent(state)
         address = client_address(request.scope)
