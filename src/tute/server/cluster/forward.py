@@ -36,7 +36,7 @@ from websockets.exceptions import ConnectionClosed
 from tute.core.errors import TuteError
 from tute.server.cluster.ownership import Ownership
 from tute.server.wire.edge import FORWARDED, client_address, lang_of, replay_body
-from tute.server.wire.views import encode
+from tute.server.wire.views import encode, refusal
 
 log = logging.getLogger("tute.server")
 
@@ -191,7 +191,7 @@ class Forward:
 
     async def _busy(self, scope: Scope, receive: Receive, send: Send) -> None:
         e = TuteError("server_busy")
-        text = encode({"type": "error", "key": e.key, "message": e.localized(lang_of(scope))})
+        text = refusal(e, lang_of(scope))
         if scope["type"] == "websocket":
             await receive()                                 # websocket.connect
             await send({"type": "websocket.accept"})

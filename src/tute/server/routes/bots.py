@@ -28,7 +28,7 @@ from tute.server.wire.answers import Sent
 from tute.server.wire.edge import client_address
 from tute.server.wire.hub import SPECTATOR, Viewer
 from tute.server.wire.protocol import Name, _Body, decode_body
-from tute.server.wire.views import encode
+from tute.server.wire.views import encode, refusal
 
 KEEPALIVE = 20.0              # seconds between a stream's empty lines
 CHALLENGE_AGAIN = 60.0        # a host's repeat challenge tells the bot again after this
@@ -141,8 +141,7 @@ def routes(site: Site) -> list[BaseRoute]:
                         checked = time.monotonic()
                         if await run(lambda: bots.account_of(token)) is None:
                             e = BotError("bot_bad_token")
-                            yield encode({"type": "error", "key": e.key,
-                                          "message": e.localized("en")}) + "\n"
+                            yield refusal(e, "en") + "\n"
                             return
                     if text is None:
                         return

@@ -36,7 +36,7 @@ from tute.server.wire.protocol import (
     StartMatch,
     decode_message,
 )
-from tute.server.wire.views import encode
+from tute.server.wire.views import encode, refusal
 
 log = logging.getLogger("tute.server")
 HINT_SECONDS = 4.0               # one hint at a time, now and then
@@ -67,8 +67,7 @@ async def close_with(ws: WebSocket, viewer: Viewer, e: TuteError, lang: str,
     """Stop sending to ``viewer``, say why on the socket and close it with ``code``."""
     viewer.drop()
     with contextlib.suppress(Exception):
-        await ws.send_text(encode({"type": "error", "key": e.key,
-                                   "message": e.localized(lang)}))
+        await ws.send_text(refusal(e, lang))
         await ws.close(code=code)
 
 
@@ -84,7 +83,7 @@ async def serve_seat(ws: WebSocket, table: TableRuntime, player: str | None, vie
     in."""
     hints = Window(1, HINT_SECONDS)                 # one hint at a time, now and then
     def refuse(e: TuteError) -> None:
-        viewer.push(encode({"type": "error", "message": e.localized(lang), "key": e.key}))
+        viewer.push(refusal(e, lang))
 
     watch = None if still is None else asyncio.create_task(
         _watch_token(ws, viewer, still, lang))

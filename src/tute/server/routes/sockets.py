@@ -26,13 +26,13 @@ from tute.server.wire.edge import client_address, lang_of
 from tute.server.wire.hub import SPECTATOR, Viewer
 from tute.server.wire.limits import Window
 from tute.server.wire.protocol import Block, Chat, Ping, Report, decode_message
-from tute.server.wire.views import encode
+from tute.server.wire.views import refusal
 
 log = logging.getLogger("tute.server")
 
 
 def _refusal(e: TuteError, lang: str) -> str:
-    return encode({"type": "error", "message": e.localized(lang), "key": e.key})
+    return refusal(e, lang)
 
 
 def routes(site: Site, social: Social) -> list[BaseRoute]:

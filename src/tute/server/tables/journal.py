@@ -26,7 +26,7 @@ from tute.server.tables.events import TableEvent, stored
 from tute.server.tables.state import apply, replay
 from tute.server.tables.view import TableView
 from tute.server.wire.hub import Viewer
-from tute.server.wire.views import encode
+from tute.server.wire.views import refusal
 
 log = logging.getLogger("tute.server")
 
@@ -135,8 +135,7 @@ class TableJournal(TableView):
         self.broken = why
         log.error("table %s is broken: %s", self.id, why)
         self.auto.stop()
-        text = encode({"type": "error", "message": TableBrokenError("table_broken")
-                       .localized("es"), "key": "table_broken"})
+        text = refusal(TableBrokenError("table_broken"), "es")
         for seat in self.hub.watched():
             self.hub.send(seat, text)
         note = why[:500]

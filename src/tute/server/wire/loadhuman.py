@@ -30,12 +30,13 @@ from collections.abc import Sequence
 from typing import Any
 
 import httpx
+import msgspec
 import orjson
 import uvloop
 from websockets.asyncio.client import ClientConnection, connect
 
 from tute.server.wire.collector import Collector
-from tute.server.wire.loadtest import Costs, Servers, _cookie
+from tute.server.wire.loadtest import Costs, SeenView, Servers, _cookie, seen
 from tute.server.wire.metrics import histogram_quantile
 
 PACE = (1.0, 4.0)            # seconds a person takes to act once its turn comes
@@ -58,7 +59,7 @@ class Person:
         self.seat, self.address = seat, addr
         self.secret = ""                  # the guest cookie the server issues it
         self.ws: ClientConnection | None = None
-        self.view: dict[str, Any] | None = None
+        self.view: SeenView | None = None
         self.due: asyncio.TimerHandle | None = None   # its move, thought about
         self.sent: str | None = None
         self.sent_at: float | None = None
@@ -84,8 +85,14 @@ class Figures:
         task.add_done_callback(self.sending.discard)
 
 
-async def post(port: int, path: str, person: Person, body: dict[str, Any]
-               ) -> dict[str, Any]:
+class Answer(msgspec.Struct):
+    """What the benchmark reads of an answer: the table's id (a new table's)."""
+
+    id: str = ""
+
+
+async def post(port: int, path: str, person: Person, body: dict[str, str | int]
+               ) -> Answer:
     """A JSON POST from the person's own address (one connection each: people do not
     share them), answered 200 or raised."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port,
@@ -111,8 +118,7 @@ async def post(port: int, path: str, person: Person, body: dict[str, Any]
         name, _, value = line.partition(b":")
         if name.strip().lower() == b"set-cookie" and value.strip().startswith(b"tute_player="):
             person.secret = value.strip()[12:].split(b";")[0].decode("ascii")
-    out: dict[str, Any] = orjson.loads(payload)
-    return out
+    return msgspec.json.decode(payload, type=Answer)
 
 
 def _dechunk(body: bytes) -> bytes:
@@ -137,7 +143,7 @@ async def set_up(ports: Sequence[int], k: int) -> tuple[str, list[Person]]:
         return ports[(k + s) % len(ports)]
     made = await post(port(0), "/api/tables", people[0],
                       {"variant": "parejas", "name": f"H{k}", "seat": 0})
-    table = str(made["id"])
+    table = made.id
     for p in people[1:]:
         await post(port(p.seat), f"/api/tables/{table}/seats", p,
                    {"seat": p.seat, "name": f"P{k}-{p.seat}"})
@@ -156,18 +162,18 @@ def _think(p: Person, figures: Figures) -> None:
     if v is None or p.due is not None or p.sent_at is not None:
         return
     loop = asyncio.get_running_loop()
-    if v["to_act"] == p.seat and v["legal"]:
+    if v.to_act == p.seat and v.legal:
         p.due = loop.call_later(random.uniform(*PACE), _act, p, figures)
-    elif p.seat == 0 and v.get("match", {}).get("over") and not figures.ending:
+    elif p.seat == 0 and v.match is not None and v.match.over and not figures.ending:
         p.due = loop.call_later(random.uniform(*PACE), _start, p, figures)
 
 
 def _act(p: Person, figures: Figures) -> None:
     p.due = None
     v, ws = p.view, p.ws
-    if v is None or ws is None or figures.ending or v["to_act"] != p.seat or not v["legal"]:
+    if v is None or ws is None or figures.ending or v.to_act != p.seat or not v.legal:
         return
-    p.sent, p.sent_at = v["legal"][0], time.perf_counter()
+    p.sent, p.sent_at = v.legal[0], time.perf_counter()
     figures.send(ws, orjson.dumps({"type": "act", "action": p.sent}))
 
 
@@ -189,21 +195,20 @@ async def read(p: Person, figures: Figures) -> None:
     assert p.ws is not None
     try:
         async for raw in p.ws:
-            m = orjson.loads(raw)
-            kind = m.get("type")
-            if kind == "error":
-                figures.errors.append(str(m.get("key")))
+            m = seen(raw)
+            if m.type == "error":
+                figures.errors.append(str(m.key))
                 p.sent_at = None
-            elif kind != "event":
+            elif m.type != "event":
                 continue
-            ev = m.get("event", {})
-            if p.sent_at is not None and ev.get("kind") == "action" \
-                    and ev.get("seat") == p.seat and ev.get("action") == p.sent:
+            ev = m.event
+            if p.sent_at is not None and ev is not None and ev.kind == "action" \
+                    and ev.seat == p.seat and ev.action == p.sent:
                 if figures.window[0] <= p.sent_at < figures.window[1]:
                     figures.round_trips.append(time.perf_counter() - p.sent_at)
                 p.sent_at = None
-            if "view" in m:
-                p.view = m["view"]
+            if m.view is not None:
+                p.view = m.view
             _think(p, figures)
     except Exception:
         pass

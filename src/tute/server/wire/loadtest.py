@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import httpx
+import msgspec
 import orjson
 import uvloop
 from websockets.asyncio.client import ClientConnection, connect
@@ -46,11 +47,44 @@ def _free_port() -> int:
 RAMP = 8.0          # seconds: about one hand of parejas at one action per 200 ms
 
 
+class SeenMatch(msgspec.Struct):
+    over: bool
+
+
+class SeenView(msgspec.Struct):
+    """What a benchmark's person reads of its view: whose turn, what it may do, whether
+    the match is over."""
+
+    to_act: int | None
+    legal: list[str]
+    match: SeenMatch | None = None
+
+
+class SeenEvent(msgspec.Struct):
+    kind: str = ""
+    seat: int | None = None
+    action: str | None = None
+
+
+class Seen(msgspec.Struct):
+    """What a benchmark's person reads of a message from its table's socket (the rest
+    of it skipped, not decoded): a refusal's key and words, the event, the view."""
+
+    type: str = ""
+    key: str | None = None
+    message: str | None = None
+    event: SeenEvent | None = None
+    view: SeenView | None = None
+
+
+seen = msgspec.json.Decoder(Seen).decode
+
+
 class Seat:
     """What the benchmark knows of one seat: its last view, the action in flight."""
 
     def __init__(self) -> None:
-        self.view: dict[str, Any] | None = None
+        self.view: SeenView | None = None
         self.sent_at: float | None = None
         self.sent: str | None = None
 
@@ -102,19 +136,19 @@ async def _read(t: Table, s: int, window: tuple[float, float], latencies: list[f
     me = t.seats[s]
     try:
         async for raw in t.sockets[s]:
-            m = orjson.loads(raw)
-            if m.get("type") == "error":
-                errors.append(m["message"])
+            m = seen(raw)
+            if m.type == "error":
+                errors.append(str(m.message))
                 me.sent_at = None
                 continue
-            ev = m.get("event", {})
-            if (me.sent_at is not None and ev.get("kind") == "action"
-                    and ev.get("seat") == s and ev.get("action") == me.sent):
+            ev = m.event
+            if (me.sent_at is not None and ev is not None and ev.kind == "action"
+                    and ev.seat == s and ev.action == me.sent):
                 if window[0] <= me.sent_at < window[1]:     # sent inside the window
                     latencies.append(time.perf_counter() - me.sent_at)
                 me.sent_at = None
-            if "view" in m:
-                me.view = m["view"]
+            if m.view is not None:
+                me.view = m.view
     except Exception:                                # the socket closed at the end
         return
 
@@ -138,14 +172,14 @@ async def _play(http: httpx.AsyncClient, t: Table, window: tuple[float, float],
         beat += interval
         for s, seat in enumerate(t.seats):
             v = seat.view
-            if v and v["to_act"] == s and v["legal"] and seat.sent_at is None:
-                seat.sent, seat.sent_at = v["legal"][0], time.perf_counter()
+            if v and v.to_act == s and v.legal and seat.sent_at is None:
+                seat.sent, seat.sent_at = v.legal[0], time.perf_counter()
                 await t.sockets[s].send(
                     orjson.dumps({"type": "act", "action": seat.sent}).decode())
                 break
         else:
             v0 = t.seats[0].view
-            if v0 and v0.get("match", {}).get("over"):      # the host: the next match
+            if v0 and v0.match is not None and v0.match.over:    # the host: the next match
                 await t.sockets[0].send('{"type": "start"}')
     await asyncio.sleep(1.0)                 # the answers to the last actions
     for ws in t.sockets:

@@ -12,6 +12,7 @@ import msgspec
 
 from tute.core.actions import Play, parse_action
 from tute.core.cards import Card, Suit, parse_card
+from tute.core.errors import TuteError
 from tute.core.game import Game
 from tute.core.match import Match
 from tute.core.result import HandResult, result_from_json
@@ -321,6 +322,20 @@ class AudienceMessage(msgspec.Struct, kw_only=True):
     type: str = "audience"
     count: int
     spectators: list[str]
+
+
+class Refusal(msgspec.Struct, kw_only=True):
+    """What a socket says of a request it refuses: why, in the reader's language, and
+    the refusal's key."""
+
+    type: str = "error"
+    message: str
+    key: str
+
+
+def refusal(e: TuteError, lang: str) -> str:
+    """A refusal's message text, in ``lang``."""
+    return encode(Refusal(message=e.localized(lang), key=e.key))
 
 
 def raw(value: object) -> msgspec.Raw:
