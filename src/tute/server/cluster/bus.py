@@ -24,13 +24,16 @@ refused by the database's key (table, event number).
 from __future__ import annotations
 
 import hashlib
-import json
+import logging
 import os
 import secrets
 import socket
-from typing import Any
 
+import msgspec
 from redis.asyncio import Redis
+
+from tute.server.routes.doors import Door
+from tute.server.wire.summary import TableSummary
 
 _RENEW = """
 local holder = redis.call('get', KEYS[1])
@@ -54,6 +57,21 @@ return 0
 def namespace(db_url: str) -> str:
     """The keys' prefix of the site over ``db_url`` (its secrets never reach Redis)."""
     return "tute:" + hashlib.sha256(db_url.encode()).hexdigest()[:10] + ":"
+
+
+log = logging.getLogger("tute.server")
+
+
+class Listed(msgspec.Struct):
+    """A table in the shared listing: the process that owns it, its summary, its door."""
+
+    owner: str
+    row: TableSummary
+    door: Door
+
+
+_ENCODE = msgspec.json.Encoder().encode
+_LISTED = msgspec.json.Decoder(Listed).decode
 
 
 class Cluster:
@@ -147,24 +165,31 @@ class Cluster:
         await self._release(keys=[self._lease(table_id)], args=[holder or self.pid])
 
     # ------------------------------------------------------------------ the listing
-    async def list_tables(self, entries: dict[str, dict[str, Any]], gone: list[str]) -> None:
+    async def list_tables(self, entries: dict[str, tuple[TableSummary, Door]],
+                          gone: list[str]) -> None:
         """This process's tables into the shared listing (each an entry: its summary
-        and what else the others need of it); ``gone`` out."""
+        and its door, what the others need of it); ``gone`` out."""
         async with self.redis.pipeline(transaction=False) as pipe:
             if entries:
                 pipe.hset(self.ns + "tables", mapping={
-                    t: json.dumps({"owner": self.pid, **entry})
-                    for t, entry in entries.items()})
+                    t: _ENCODE(Listed(self.pid, row, door))
+                    for t, (row, door) in entries.items()})
             if gone:
                 pipe.hdel(self.ns + "tables", *gone)
             await pipe.execute()
 
-    async def listing(self) -> dict[str, dict[str, Any]]:
-        """Every process's entries (those of processes no longer alive left out)."""
+    async def listing(self) -> dict[str, Listed]:
+        """Every process's entries (those of processes no longer alive left out, and
+        any that does not read as one: another version's)."""
         raw = await self.redis.hgetall(self.ns + "tables")
-        entries = {str(t): json.loads(v) for t, v in raw.items()}
-        live = await self.alive({str(e["owner"]) for e in entries.values()})
-        return {t: e for t, e in entries.items() if e["owner"] in live}
+        entries: dict[str, Listed] = {}
+        for t, v in raw.items():
+            try:
+                entries[str(t)] = _LISTED(v)
+            except (msgspec.ValidationError, msgspec.DecodeError):
+                log.warning("the listing's entry of table %s does not read; left out", t)
+        live = await self.alive({e.owner for e in entries.values()})
+        return {t: e for t, e in entries.items() if e.owner in live}
 
     async def close(self) -> None:
         await self.redis.aclose()

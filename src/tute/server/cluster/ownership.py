@@ -29,13 +29,11 @@ import socket
 import time
 from typing import Any
 
-import msgspec
-
-from tute.server.cluster.bus import Cluster
+from tute.server.cluster.bus import Cluster, Listed
 from tute.server.routes.doors import Door, door_of
 from tute.server.tables.lobby import Lobby
 from tute.server.tables.runtime import TableRuntime
-from tute.server.wire.summary import TableSummary, lobby_row
+from tute.server.wire.summary import TableSummary
 
 log = logging.getLogger("tute.server")
 
@@ -50,7 +48,7 @@ class Ownership:
         self.cluster = cluster
         self.lobby = lobby
         self.tick = cluster.lease_seconds / 3
-        self.remote: dict[str, dict[str, Any]] = {}     # other processes' entries
+        self.remote: dict[str, Listed] = {}     # other processes' entries
         self._listed: set[str] = set()
         self._adopting: dict[str, asyncio.Future[bool]] = {}
         self._tasks: list[asyncio.Task[None]] = []
@@ -269,7 +267,7 @@ class Ownership:
 
     # ------------------------------------------------------------------ the listing
     async def publish(self) -> None:
-        rows = {t.id: {"row": msgspec.to_builtins(t.summary()), "door": door_of(t).json()}
+        rows = {t.id: (t.summary(), door_of(t))
                 for t in self.lobby.tables.values() if t.status in ("open", "playing")}
         gone = sorted(self._listed - set(rows))
         for table_id in gone:
@@ -281,16 +279,14 @@ class Ownership:
         self.remote = {t: r for t, r in listing.items() if t not in self.lobby.tables}
 
     def listing(self) -> list[TableSummary]:
-        """The site's open and playing tables: this process's, then the others' (a row
-        another version of the server wrote, that does not read as a summary: left out)."""
-        theirs = (lobby_row(e["row"]) for t, e in self.remote.items()
-                  if t not in self.lobby.tables and not e["door"].get("unlisted"))
+        """The site's open and playing tables: this process's, then the others'."""
         return [*self.lobby.listing(),
-                *(row for row in theirs if row is not None and row.series is None)]
+                *(e.row for t, e in self.remote.items() if t not in self.lobby.tables
+                  and not e.door.unlisted and e.row.series is None)]
 
     def doors(self) -> list[Door]:
         """The doors of the tables other processes hold (:mod:`tute.server.routes.doors`)."""
-        return [Door.of_json(e["door"]) for t, e in self.remote.items()
+        return [e.door for t, e in self.remote.items()
                 if t not in self.lobby.tables]
 
 

@@ -8,9 +8,9 @@ Notices (a friend's request, an invitation) reach a person's open pages through
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
+import msgspec
 from starlette.requests import Request
 from starlette.routing import Route
 
@@ -29,8 +29,7 @@ from tute.server.wire.protocol import Empty, FriendAnswer, FriendName, Invite, d
 NOTICE_SECONDS = 600.0          # the same notice from the same person: once in this time
 
 
-@dataclass(frozen=True, slots=True)
-class Door:
+class Door(msgspec.Struct, frozen=True):
     """What deciding who may sit at a table needs, and where a friend sits -- of a
     table in this process or, with several processes, of one another holds (its owner
     publishes it with the lobby's listing, :mod:`tute.server.cluster.ownership`)."""
@@ -44,21 +43,6 @@ class Door:
     status: str
     spectators: bool
     unlisted: bool = False               # a series' (or a series' deal played again)
-
-    def json(self) -> dict[str, Any]:
-        return {"id": self.id, "private": self.private, "invited": sorted(self.invited),
-                "host": self.host, "accounts": sorted(self.accounts),
-                "variant": self.variant, "status": self.status,
-                "spectators": self.spectators, "unlisted": self.unlisted}
-
-    @classmethod
-    def of_json(cls, data: dict[str, Any]) -> Door:
-        return cls(str(data["id"]), bool(data["private"]),
-                   frozenset(int(a) for a in data["invited"]),
-                   None if data["host"] is None else int(data["host"]),
-                   frozenset(int(a) for a in data["accounts"]), str(data["variant"]),
-                   str(data["status"]), bool(data["spectators"]),
-                   bool(data.get("unlisted", False)))
 
 
 def door_of(table: TableRuntime) -> Door:

@@ -25,6 +25,7 @@ from tute.server.tables.kept import KeptDoor, KeptError, parse_game_id, replay_h
 from tute.server.wire.answers import Sent
 from tute.server.wire.edge import client_address
 from tute.server.wire.protocol import AvatarBody, BlockBody, Credentials, decode_body
+from tute.server.wire.views import GameAnswer
 
 
 def may_see(site: Site, social: Social, request: Request, table_id: str,
@@ -149,9 +150,7 @@ def routes(site: Site, social: Social) -> list[BaseRoute]:
         summary = await run(lambda: site.kept.summary(table_id, number))
         record = await run(lambda: site.kept.record(table_id, number))
         steps = await run(lambda: replay_hand(record, hand))
-        for key in ("first_seq", "last_seq"):
-            summary.pop(key)
-        return Sent({"game": summary, "replay": steps})
+        return Sent(GameAnswer(summary, steps))
 
     async def game_record(request: Request) -> Response:
         """A kept match as a ``.tute`` record, to download (``tute replay`` reads it)."""

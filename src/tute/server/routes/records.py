@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -24,6 +23,7 @@ from tute.server.wire.answers import Sent
 from tute.server.wire.edge import client_address
 from tute.server.wire.limits import RateLimit
 from tute.server.wire.protocol import ProtocolError, RecordOpen, decode_body
+from tute.server.wire.views import GameAnswer, GameSummary, Winner
 
 OPENS = 20                    # records opened a minute from one address
 
@@ -50,19 +50,19 @@ def download(text: str, name: str, fmt: str) -> Response:
         "content-disposition": f'attachment; filename="{name}.{fmt}"'})
 
 
-def opened(text: str, hand: int, game: int) -> dict[str, Any]:
+def opened(text: str, hand: int, game: int) -> GameAnswer:
     """One hand of a record's text, step by step as a kept match's replay gives it,
     with a summary of the match as the page shows it (``file``: the name its analysis
     goes by)."""
     record, count = read_game(text, game)
     done = replay(record)
     m = done.match
-    summary = {"id": None, "finished": None, "date": record.date, "event": record.event,
-               "variant": str(record.variant), "robot_level": None,
-               "status": "finished" if m.is_over else "unfinished",
-               "names": list(record.names), "result": {"winner": m.winner},
-               "games": count, "game": game, "file": file_id(record)}
-    return {"game": summary, "replay": replay_hand(record, hand)}
+    summary = GameSummary(id=None, finished=None, date=record.date, event=record.event,
+                          variant=str(record.variant), robot_level=None,
+                          status="finished" if m.is_over else "unfinished",
+                          names=list(record.names), result=Winner(m.winner), games=count,
+                          game=game, file=file_id(record))
+    return GameAnswer(summary, replay_hand(record, hand))
 
 
 def routes(site: Site, social: Social) -> list[Route]:

@@ -14,7 +14,6 @@ import datetime
 import json
 import re
 from dataclasses import dataclass
-from typing import Any
 
 import msgspec
 from sqlalchemy import func, or_, select
@@ -30,7 +29,7 @@ from tute.server.site import ledger
 from tute.server.site.economy import winning_seats
 from tute.server.store import Event, KeepMatch, MatchResult, SeatRow
 from tute.server.tables.log import table_record
-from tute.server.wire.views import HandReplay, Position, table_json
+from tute.server.wire.views import GameSummary, HandReplay, PlayedMatch, Position, table_json
 
 _ID = re.compile(r"([0-9a-f]{12})-([1-9][0-9]{0,5})")
 HISTORY = 50                       # matches shown in a profile
@@ -76,15 +75,15 @@ class Kept:
     def door(self, table_id: str, number: int, depth: int = 0) -> KeptDoor:
         """Who may see the table's ``number``-th kept match (KeptError: none such).
         ``depth``: how many hands played again were followed back to get here."""
-        s = self.summary(table_id, number)
+        _, first, last = self._kept(table_id, number)
         with self.engine.connect() as c:
             rows = c.execute(select(events.c.kind, events.c.data)
                              .where(events.c.table_id == table_id, or_(
                                  events.c.kind.in_(("options", "invite"))
-                                 & (events.c.seq < s["first_seq"]),
+                                 & (events.c.seq < first),
                                  (events.c.kind == "staged")
-                                 & (events.c.seq >= s["first_seq"])
-                                 & (events.c.seq <= s["last_seq"])))
+                                 & (events.c.seq >= first)
+                                 & (events.c.seq <= last)))
                              .order_by(events.c.seq)).all()
             host_key = c.execute(select(tables.c.host)
                                  .where(tables.c.id == table_id)).scalar()
@@ -123,7 +122,7 @@ class Kept:
             return None, 0
         return source.series, source.series_deal
 
-    def history(self, account: int, limit: int = HISTORY) -> list[dict[str, Any]]:
+    def history(self, account: int, limit: int = HISTORY) -> list[PlayedMatch]:
         """The account's finished matches, newest first: when, what, with whom, how it
         ended for the account, the XP and the chips it won or lost."""
         with self.engine.connect() as c:
@@ -133,7 +132,7 @@ class Kept:
                       & (match_people.c.number == matches.c.number))
                 .where(match_people.c.account_id == account)
                 .order_by(matches.c.finished.desc()).limit(limit)).all()
-            out = []
+            out: list[PlayedMatch] = []
             me = ledger.player(account)
             for r in rows:          # the match's ledger keys: ":<table>:<number>:" before
                 tag = f":{r.table_id}:{r.number}:"     # each start had its own escrow,
@@ -147,43 +146,48 @@ class Kept:
                     or_(movements.c.source == me,
                         movements.c.dest == me))).all()
                 chips = sum(m.amount if m.dest == me else -m.amount for m in moved)
-                out.append({"id": game_id(r.table_id, r.number), "finished": r.finished,
-                            "variant": r.variant, "names": json.loads(r.names),
-                            "seat": r.seat, "outcome": r.outcome, "xp": int(points or 0),
-                            "chips": int(chips)})
+                out.append(PlayedMatch(game_id(r.table_id, r.number), r.finished, r.variant,
+                                       json.loads(r.names), r.seat, r.outcome,
+                                       int(points or 0), int(chips)))
         return out
 
-    def summary(self, table_id: str, number: int) -> dict[str, Any]:
+    def summary(self, table_id: str, number: int) -> GameSummary:
+        """The kept match as its page heads it."""
+        return self._kept(table_id, number)[0]
+
+    def _kept(self, table_id: str, number: int) -> tuple[GameSummary, int, int]:
+        """The kept match's summary, and its events' span (first, last)."""
         with self.engine.connect() as c:
             r = c.execute(select(matches).where(matches.c.table_id == table_id,
                                                 matches.c.number == number)).first()
         if r is None:
             raise KeptError("no_such_game")
-        return {"id": game_id(table_id, number), "finished": r.finished,
-                "variant": r.variant, "robot_level": r.robot_level, "status": r.status,
-                "names": json.loads(r.names), "result": json.loads(r.result),
-                "first_seq": r.first_seq, "last_seq": r.last_seq}
+        return (GameSummary(id=game_id(table_id, number), finished=r.finished,
+                            variant=r.variant, robot_level=r.robot_level, status=r.status,
+                            names=json.loads(r.names),
+                            result=msgspec.json.decode(r.result, type=MatchResult)),
+                r.first_seq, r.last_seq)
 
     def record(self, table_id: str, number: int) -> GameRecord:
         """The kept match as a record, rebuilt from its table's events: its span, after
         the table's options as they were then (a duplicate series' deal is dealt by the
         seat its number says, not seat 0: without them its actions are out of turn)."""
-        s = self.summary(table_id, number)
+        s, first, last = self._kept(table_id, number)
         with self.engine.connect() as c:
             options = c.execute(select(events.c.seq, events.c.kind, events.c.data)
                                 .where(events.c.table_id == table_id,
                                        events.c.kind == "options",
-                                       events.c.seq < s["first_seq"])
+                                       events.c.seq < first)
                                 .order_by(events.c.seq.desc()).limit(1)).all()
             rows = c.execute(select(events.c.seq, events.c.kind, events.c.data)
                              .where(events.c.table_id == table_id,
-                                    events.c.seq >= s["first_seq"],
-                                    events.c.seq <= s["last_seq"])
+                                    events.c.seq >= first,
+                                    events.c.seq <= last)
                              .order_by(events.c.seq)).all()
         stored = [Event(r.seq, r.kind, json.loads(r.data)) for r in [*options, *rows]]
-        date = datetime.datetime.fromtimestamp(s["finished"], datetime.UTC).date()
+        date = datetime.datetime.fromtimestamp(s.finished or 0, datetime.UTC).date()
         try:
-            return table_record(stored, s["variant"], s["robot_level"], tuple(s["names"]),
+            return table_record(stored, s.variant, s.robot_level or "", tuple(s.names),
                                 date.isoformat())
         except ValueError as e:                 # events that do not make a match
             raise KeptError("no_such_game") from e

@@ -43,6 +43,7 @@ from tute.server.wire.limits import Limits, RateLimit
 from tute.server.wire.metrics import Metrics
 from tute.server.wire.protocol import CreateTable
 from tute.server.wire.summary import TableSummary
+from tute.server.wire.views import SeatHeld
 
 log = logging.getLogger("tute.server")
 
@@ -304,13 +305,13 @@ class Lobby:
         return [t.summary() for t in self.tables.values()
                 if t.status in ("open", "playing") and not t.unlisted]
 
-    def seated(self, player: str | None) -> list[dict[str, Any]]:
+    def seated(self, player: str | None) -> list[SeatHeld]:
         """Where a person sits now (unfinished tables, and finished ones still here)."""
         out = []
         for t in self.tables.values():
             seat = t.seat_of(player)
             if seat is not None:
-                out.append({"id": t.id, "seat": seat, "status": t.status})
+                out.append(SeatHeld(t.id, seat, t.status))
         return out
 
     # ------------------------------------------------------------------ leaving

@@ -32,7 +32,7 @@ from tute.server.wire.summary import (
     TableSummary,
     TourneyRef,
 )
-from tute.server.wire.views import hand_log
+from tute.server.wire.views import LogMessage, hand_log
 
 
 class TableView:
@@ -257,13 +257,12 @@ class TableView:
             seen |= known
         return None
 
-    def hand_log(self) -> dict[str, Any]:
+    def hand_log(self) -> LogMessage:
         """The running hand's log as the socket sends it (everybody's: public only)."""
         m = self.match
         if m is None:
             raise TableError("no_match_running")
-        return {"type": "log", "hand": m.hand_number, "entries": hand_log(m.game),
-                "seq": self.seq}
+        return LogMessage(hand=m.hand_number, entries=hand_log(m.game), seq=self.seq)
 
     def hint_view(self, player: str | None) -> PlayerView:
         """The view a hint is thought from: the person's own seat, at a practice table

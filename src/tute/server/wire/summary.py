@@ -131,12 +131,3 @@ class ClockRunning(msgspec.Struct):
 
     seat: int
     seconds: float
-
-
-def lobby_row(data: object) -> TableSummary | None:
-    """A summary another process listed (plain JSON), typed; None where it is not one
-    (a process of another version: its row is left out rather than misread)."""
-    try:
-        return msgspec.convert(data, TableSummary)
-    except msgspec.ValidationError:
-        return None

@@ -19,6 +19,7 @@ from tute.core.result import HandResult, result_from_json
 from tute.core.tables import rank_order
 from tute.core.variants import parse_variant
 from tute.core.views import CanteShown, PlayerView, TableView
+from tute.server.db.ops import MatchResult
 from tute.server.wire.summary import ClockRunning, DealSummary, TableSummary
 
 
@@ -133,6 +134,70 @@ class HandReplay(msgspec.Struct):
     seats: list[int]
     steps: list[Position]
     result: HandResult | None
+
+
+class Winner(msgspec.Struct):
+    """How a match read from a file ended: its winning side (None: nobody)."""
+
+    winner: int | None
+
+
+class GameSummary(msgspec.Struct, kw_only=True):
+    """A match as its page heads it: a kept one (``id``, when it ``finished``, its
+    ``result``), or one read from a file (no id; its ``date`` and ``event``, which of the
+    file's ``games`` it is, the name its analysis goes by: ``file``)."""
+
+    id: str | None
+    finished: int | None
+    variant: str
+    robot_level: str | None
+    status: str
+    names: list[str]
+    result: MatchResult | Winner
+    date: str | msgspec.UnsetType | None = msgspec.UNSET
+    event: str | msgspec.UnsetType | None = msgspec.UNSET
+    games: int | msgspec.UnsetType = msgspec.UNSET
+    game: int | msgspec.UnsetType = msgspec.UNSET
+    file: str | msgspec.UnsetType = msgspec.UNSET
+
+
+class PlayedMatch(msgspec.Struct):
+    """A finished match in a person's history: when, what, with whom, their seat, how
+    it ended for them, the XP and chips they won or lost."""
+
+    id: str
+    finished: int
+    variant: str
+    names: list[str]
+    seat: int
+    outcome: str
+    xp: int
+    chips: int
+
+
+class GameAnswer(msgspec.Struct):
+    """A match and one of its hands step by step, as the replay page reads them."""
+
+    game: GameSummary
+    replay: HandReplay
+
+
+class SeatHeld(msgspec.Struct):
+    """Where a person sits now: the table, the seat, how the table stands."""
+
+    id: str
+    seat: int
+    status: str
+
+
+class LogMessage(msgspec.Struct, kw_only=True):
+    """The running hand's log as the socket sends it (everybody's: public only), at
+    the table's event ``seq``."""
+
+    type: str = "log"
+    hand: int
+    entries: list[Trick | Said]
+    seq: int
 
 
 class Trick(msgspec.Struct, tag="trick", tag_field="kind"):
