@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import msgspec
 from sqlalchemy import create_engine
 from sqlalchemy.engine import Engine
 
@@ -64,12 +65,13 @@ def test_a_ranking_per_game_with_played_and_won(tmp_path: Path) -> None:
     assert [(r.name, r.xp, r.played, r.won) for r in guinote] == [("P005", 40, 1, 1)]
     assert [r.name for r in ranking(engine, "all", "guinote", now=NOW)] == ["P005", "P007"]
     got = page(engine, "day", "parejas", me=3, limit=100, now=NOW)
-    assert len(got["rows"]) == 100 and got["ranked"] == 130
-    assert got["mine"] == {"place": 128, "name": "P003", "avatar": None, "xp": 3, "played": 2,
-                           "won": 1}
-    assert page(engine, "day", "guinote", me=3, now=NOW)["mine"] is None
+    assert len(got.rows) == 100 and got.ranked == 130
+    assert msgspec.to_builtins(got.mine) == {"place": 128, "name": "P003", "avatar": None,
+                                             "xp": 3, "played": 2, "won": 1}
+    assert page(engine, "day", "guinote", me=3, now=NOW).mine is None
     on_page = page(engine, "day", "parejas", me=130, now=NOW)
-    assert on_page["mine"]["place"] == 1 and on_page["rows"][0]["name"] == "P130"
+    assert on_page.mine is not None and on_page.mine.place == 1
+    assert on_page.rows[0].name == "P130"
 
 
 def test_a_player_who_cannot_cover_their_bets_is_not_ranked(tmp_path: Path) -> None:
@@ -87,4 +89,5 @@ def test_levels_and_their_bands() -> None:
     assert to_next_level(0) == 100 and to_next_level(250) == 50
     assert [band_of(n) for n, _ in BANDS] == [b for _, b in BANDS]
     assert band_of(3) == "apprentice" and band_of(100) == "legend"
-    assert level_json(1_050) == {"level": 11, "band": "skilled", "xp_next": 50}
+    assert msgspec.to_builtins(level_json(1_050)) == {"level": 11, "band": "skilled",
+                                                      "xp_next": 50}

@@ -6,6 +6,7 @@ socket -- goes through the same routes, limits and refusals as a person's."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Any
@@ -83,7 +84,7 @@ def routes(site: Site) -> list[BaseRoute]:
         return site.me(request)
 
     def tokens_json(who: Account) -> dict[str, object]:
-        return {"bot": bots.is_bot(who.id), "tokens": [t.json() for t in bots.tokens(who)]}
+        return {"bot": bots.is_bot(who.id), "tokens": bots.tokens(who)}
 
     async def become(request: Request) -> Sent:
         data = decode_body(BecomeBot, await request.body())
@@ -97,7 +98,7 @@ def routes(site: Site) -> list[BaseRoute]:
         if request.method == "POST":
             data = decode_body(NewToken, await request.body())
             made, secret = await run(lambda: bots.new_token(who, data.label))
-            return Sent({**made.json(), "token": secret})
+            return Sent({**dataclasses.asdict(made), "token": secret})
         return Sent(await run(lambda: tokens_json(who)))
 
     async def revoke(request: Request) -> Sent:

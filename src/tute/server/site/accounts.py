@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+import msgspec
 from sqlalchemy import delete, func, select
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
@@ -33,7 +34,7 @@ from sqlalchemy.exc import IntegrityError
 from tute.core.errors import TuteError
 from tute.server.db.schema import accounts, sessions, xp
 from tute.server.site import ledger
-from tute.server.site.achievements import Achievements
+from tute.server.site.achievements import Achievements, Progress
 from tute.server.site.names import name_key, name_skeleton, validate_name
 from tute.server.site.passwords import PasswordError, check_new, hash_password, needs_rehash, verify
 from tute.server.site.rankings import level_json
@@ -68,6 +69,32 @@ class Account:
 
 def _token(secret: str) -> str:
     return hashlib.sha256(secret.encode("ascii", "replace")).hexdigest()
+
+
+class Played(msgspec.Struct, frozen=True):
+    """A person's matches of one game: played and won."""
+
+    played: int
+    won: int
+
+
+class Me(msgspec.Struct, frozen=True, kw_only=True):
+    """A person's own page: who (``author``: their id in chats), chips, XP and level,
+    ratings by family of games, abandons, matches by game, achievements."""
+
+    id: int
+    author: str
+    name: str
+    avatar: str | None
+    chips: int
+    xp: int
+    level: int
+    band: str
+    xp_next: int
+    ratings: dict[str, dict[str, float | int]]
+    abandons: int
+    games: dict[str, Played]
+    achievements: list[Progress]
 
 
 class Accounts:
@@ -197,21 +224,20 @@ class Accounts:
                               .where(xp.c.account_id == account.id)).scalar()
         return int(total or 0)
 
-    def me(self, account: Account) -> dict[str, Any]:
+    def me(self, account: Account) -> Me:
         self.top_up(account)
         points = self.xp(account)
         with self.engine.connect() as c:
             abandons, avatar = c.execute(select(accounts.c.abandons, accounts.c.avatar)
                                          .where(accounts.c.id == account.id)).one()
             skill = ratings_of(c, account.id)
-            games = {str(r.preset): {"played": int(r.played), "won": int(r.won or 0)}
+            games = {str(r.preset): Played(int(r.played), int(r.won or 0))
                      for r in c.execute(select(xp.c.preset, func.count().label("played"),
                                                func.sum(xp.c.won).label("won"))
                                         .where(xp.c.account_id == account.id)
                                         .group_by(xp.c.preset))}
-        return {"id": account.id, "author": f"a{account.id}",
-                "name": account.name, "avatar": avatar, "chips": self.chips(account),
-                "xp": points,
-                **level_json(points), "ratings": skill, "abandons": int(abandons or 0),
-                "games": games,
-                "achievements": [p.json() for p in Achievements(self.engine).of(account.id)]}
+        level = level_json(points)
+        return Me(id=account.id, author=f"a{account.id}", name=account.name, avatar=avatar,
+                  chips=self.chips(account), xp=points, level=level.level, band=level.band,
+                  xp_next=level.xp_next, ratings=skill, abandons=int(abandons or 0),
+                  games=games, achievements=Achievements(self.engine).of(account.id))

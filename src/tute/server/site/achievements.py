@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
 from sqlalchemy import select
 from sqlalchemy.engine import Connection, Engine
 
@@ -82,8 +83,7 @@ class Feat:
     counted: bool = True
 
 
-@dataclass(frozen=True, slots=True)
-class Progress:
+class Progress(msgspec.Struct, frozen=True):
     """An achievement as a person stands with it: how far (``count`` of ``goal``), and
     when and where it was earned (None: not yet)."""
 
@@ -91,15 +91,11 @@ class Progress:
     count: int
     goal: int
     at: int | None = None
-    table_id: str | None = None
+    table_id: str | None = msgspec.field(default=None, name="table")   # sent as "table"
 
     @property
     def done(self) -> bool:
         return self.at is not None
-
-    def json(self) -> dict[str, Any]:
-        return {"key": self.key, "count": self.count, "goal": self.goal, "at": self.at,
-                "table": self.table_id}
 
 
 def earned(feats: Iterable[Feat]) -> dict[str, Progress]:
@@ -147,7 +143,7 @@ def new_ones(before: Sequence[Feat], match: Sequence[Feat]) -> dict[int, list[st
     return out
 
 
-def row(f: Feat) -> dict[str, Any]:
+def row(f: Feat) -> dict[str, int | str]:
     """A feat as the store's row."""
     return {"account_id": f.account, "table_id": f.table_id, "match": f.match, "at": f.at,
             "preset": f.preset, "won": 1 if f.won else 0, "counted": 1 if f.counted else 0,

@@ -48,10 +48,6 @@ class BotToken:
     last_used: int | None
     revoked: int | None
 
-    def json(self) -> dict[str, Any]:
-        return {"id": self.id, "label": self.label, "created": self.created,
-                "last_used": self.last_used, "revoked": self.revoked}
-
 
 def token_hash(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8", "replace")).hexdigest()

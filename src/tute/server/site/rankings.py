@@ -13,8 +13,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
+import msgspec
 from sqlalchemy import String, cast, func, literal, select
 from sqlalchemy.engine import Engine
 
@@ -49,9 +49,17 @@ def to_next_level(points: int) -> int:
     return XP_PER_LEVEL - max(0, points) % XP_PER_LEVEL
 
 
-def level_json(points: int) -> dict[str, Any]:
+class Level(msgspec.Struct, frozen=True):
+    """A person's level, its band, and the XP still to win for the next."""
+
+    level: int
+    band: str
+    xp_next: int
+
+
+def level_json(points: int) -> Level:
     level = level_of(points)
-    return {"level": level, "band": band_of(level), "xp_next": to_next_level(points)}
+    return Level(level, band_of(level), to_next_level(points))
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,9 +75,31 @@ class Row:
     won: int
     avatar: str | None = None
 
-    def json(self) -> dict[str, Any]:
-        return {"place": self.place, "name": self.name, "avatar": self.avatar, "xp": self.xp,
-                "played": self.played, "won": self.won}
+    def json(self) -> Ranked:
+        return Ranked(self.place, self.name, self.avatar, self.xp, self.played, self.won)
+
+
+class Ranked(msgspec.Struct, frozen=True):
+    """A ranked player as the page shows them (no account number)."""
+
+    place: int
+    name: str
+    avatar: str | None
+    xp: int
+    played: int
+    won: int
+
+
+class RankingPage(msgspec.Struct, frozen=True):
+    """A ranking's first rows, the person's own (``mine``: None where not ranked), how
+    many are ranked, in which period, game and pool (people or bots)."""
+
+    period: str
+    game: str
+    pool: str
+    rows: list[Ranked]
+    mine: Ranked | None
+    ranked: int
 
 
 def period_start(period: str, now: float | None = None) -> int:
@@ -119,11 +149,11 @@ def ranking(engine: Engine, period: str, game: str | None = None,
 
 
 def page(engine: Engine, period: str, game: str | None = None, me: int | None = None,
-         limit: int = 100, now: float | None = None, bots: bool = False) -> dict[str, Any]:
+         limit: int = 100, now: float | None = None, bots: bool = False) -> RankingPage:
     """The first ``limit`` rows, and the person's own row (``mine``: None where they are
     not ranked) -- the same whether or not it is on the page."""
     rows = ranking(engine, period, game, now, bots)
     mine = next((r for r in rows if r.account == me), None) if me is not None else None
-    return {"period": period, "game": game or "all", "pool": "bots" if bots else "people",
-            "rows": [r.json() for r in rows[:limit]],
-            "mine": None if mine is None else mine.json(), "ranked": len(rows)}
+    return RankingPage(period, game or "all", "bots" if bots else "people",
+                       [r.json() for r in rows[:limit]], None if mine is None else mine.json(),
+                       len(rows))
