@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
@@ -34,14 +35,14 @@ def routes(site: Site, director: Director) -> list[BaseRoute]:
         person = await run(lambda: site.account(request))
         t = await run(lambda: book.get(request.path_params["tourney_id"]))
         seen = await run(lambda: tourney_view(book, t, None if person is None else person.id))
-        if person is not None and seen["entered"] and t.kind == "arena":
+        if person is not None and seen.entered and t.kind == "arena":
             now = time.time()
             came, write = director.here(t.id, person.id, now)
             if write:
                 await run(lambda: book.seen(t.id, person.id, now))
             if came:
                 director.poke()                   # just came: paired at once if it can
-        return Sent({**seen, "now": time.time()})
+        return Sent(msgspec.structs.replace(seen, now=time.time()))
 
     async def join(request: Request) -> Sent:
         """The logged-in person enters (the fee, if any, into the pot); at parejas,
