@@ -361,3 +361,8 @@ def escrows(conn: Any, table: str) -> dict[str, int]:
     rows = conn.execute(text("SELECT account, balance FROM tute_balances "
                              "WHERE account LIKE :a"), {"a": f"escrow:{table}:%"})
     return {str(r[0]): int(r[1]) for r in rows}
+
+
+def public(table: Any) -> list[dict[str, Any]]:
+    """A table's history as a page reads it: each event's public form, plain JSON."""
+    return [e.data for e in table.history]

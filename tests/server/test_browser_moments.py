@@ -20,7 +20,7 @@ from browser_kit import (
     open_lobby,
     shot,
 )
-from server_harness import Server, until
+from server_harness import Server, public, until
 
 pytestmark = needs_chromium
 
@@ -295,7 +295,7 @@ def test_a_subastado_auction_in_sight_with_every_bid(server: Server) -> None:
         panel = page.inner_text("#auction")
         for row in t.seats.values():
             assert row.name.replace(" (robot)", "") in panel
-        said = {e["seat"]: e["action"] for e in t.history
+        said = {e["seat"]: e["action"] for e in public(t)
                 if e["kind"] == "action" and (e["action"] == "pass"
                                               or e["action"].startswith("bid "))}
         items = page.eval_on_selector_all(
@@ -311,7 +311,7 @@ def test_a_subastado_auction_in_sight_with_every_bid(server: Server) -> None:
         page.click("#declare .bid-go")
         mine: list[str] = []
         for _ in range(100):
-            mine = [e["action"] for e in t.history if e.get("seat") == 0
+            mine = [e["action"] for e in public(t) if e.get("seat") == 0
                     and e["kind"] == "action"]
             if mine:
                 break

@@ -13,7 +13,7 @@ import pytest
 from test_review import _play_out
 
 from browser_kit import DESKTOP, PHONE, chromium, click, needs_chromium, shot, wait_until
-from server_harness import Server
+from server_harness import Server, public
 from tute.analysis import Settings
 from tute.core.records import parse_record, replay
 
@@ -122,7 +122,7 @@ def test_a_hand_reviewed_move_by_move(server: Server) -> None:
         assert said.startswith("Mano 1 otra vez, desde la baza "), said
         shown = page.eval_on_selector_all("#hand button.card", "bs => bs.map(b => b.dataset.card)")
         table = next(t for t in server.lobby.tables.values()
-                     if any(e["kind"] == "staged" for e in t.history))
+                     if any(e["kind"] == "staged" for e in public(t)))
         assert page.url == f"{server.base}/?table={table.id}"   # the table's own page
         assert table.match is not None and table.match.game.to_act == 0
         assert sorted(shown) == sorted(str(c) for c in table.match.game.hand(0))

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from typing import Any
 
-from server_harness import Server, recv, two_at_a_table, until
+from server_harness import Server, public, recv, two_at_a_table, until
 from tute.server.social.moderation import Moderation
 
 
@@ -153,7 +153,7 @@ def test_the_flood_rule_over_the_wire(db: str) -> None:
             assert until(wa, lambda m: m.get("type") == "error")["key"] == "chat_too_fast"
             _say(wa, "x" * 201)
             assert until(wa, lambda m: m.get("type") == "error")["key"] == "chat_too_long"
-        assert sum(1 for e in s.table(table).history if e["kind"] == "chat") == 4
+        assert sum(1 for e in public(s.table(table)) if e["kind"] == "chat") == 4
     finally:
         s.stop()
 
@@ -226,7 +226,7 @@ def test_quick_phrases_are_keys_each_reader_reads_in_their_language(db: str) -> 
             wa.send(json.dumps({"type": "phrase", "key": "good_hand_partner"}))
             assert until(wa, lambda m: m.get("type") == "error")["key"] == \
                 "chat_closed_in_hand"
-        kept = [e for e in s.table(table).history if e["kind"] == "chat"]
+        kept = [e for e in public(s.table(table)) if e["kind"] == "chat"]
         assert all(e.get("phrase") in ("well_played", "lucky") for e in kept)
         assert kept[0]["phrase"] == "well_played"
     finally:

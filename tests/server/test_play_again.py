@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from server_harness import Playing, Server, play_out, until
+from server_harness import Playing, Server, play_out, public, until
 from tute.analysis.walk import restart_at, steps
 from tute.core.errors import TuteError
 from tute.core.game import Game
@@ -54,7 +54,7 @@ def test_a_kept_hand_is_played_again_from_a_decision(tmp_path: Path) -> None:
         g = t.match.game
         assert g.deal == original.deal and g.to_act == 0 and g.tricks_won == at.tricks_won
         assert list(g.history) == list(original.history[:index])
-        staged = [e for e in t.history if e["kind"] == "staged"]
+        staged = [e for e in public(t) if e["kind"] == "staged"]
         assert len(staged) == 1                              # the deal is not public
         assert set(staged[0]) == {"kind", "seq", "dealer", "game", "hand", "trick"}
         assert (staged[0]["game"], staged[0]["hand"], staged[0]["trick"]) == (game, 1, sum(at.tricks_won) + 1)

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from server_harness import Server, postgres_name, postgres_or_skip, until
+from server_harness import Server, postgres_name, postgres_or_skip, public, until
 
 
 def _is_my_turn(m: dict[str, Any]) -> bool:
@@ -237,10 +237,10 @@ def test_a_hand_end_lost_by_an_older_server_is_derived_again(tmp_path: Path) -> 
         table = r.json()["id"]
         runtime = s.table(table)
         for _ in range(400):
-            if any(e["kind"] == "next_hand" for e in runtime.history):
+            if any(e["kind"] == "next_hand" for e in public(runtime)):
                 break
             time.sleep(0.02)
-        end = next(e["seq"] for e in runtime.history if e["kind"] == "next_hand")
+        end = next(e["seq"] for e in public(runtime) if e["kind"] == "next_hand")
     finally:
         s.stop()
     raw = sqlite3.connect(path)
@@ -251,7 +251,7 @@ def test_a_hand_end_lost_by_an_older_server_is_derived_again(tmp_path: Path) -> 
     again = Server(db)
     try:
         t = again.table(table)
-        assert t.history[end - 1]["kind"] == "next_hand"        # derived, and stored
+        assert public(t)[end - 1]["kind"] == "next_hand"        # derived, and stored
         assert [e.kind for e in again.app.state.store.load(table).events][end - 1] \
             == "next_hand"
         for _ in range(600):

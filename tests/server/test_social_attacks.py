@@ -23,7 +23,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
-from server_harness import Client, Server, recv, until
+from server_harness import Client, Server, public, recv, until
 from tute.server.site.sessions import COOKIE
 from tute.server.social import friends as friends_module
 from tute.server.social.chat import ChatError, WordFilter, clean
@@ -303,7 +303,7 @@ def test_table_chat_text_only_limits_and_frames(s: Server) -> None:
             for _ in range(20):
                 recv(wa, timeout=5)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
-    assert sum(1 for e in s.table(table).history if e["kind"] == "chat") == 2
+    assert sum(1 for e in public(s.table(table)) if e["kind"] == "chat") == 2
 
 
 def test_the_flood_rule_holds_against_small_variations(s: Server) -> None:
@@ -327,7 +327,7 @@ def test_the_flood_rule_holds_against_small_variations(s: Server) -> None:
             for _ in range(300):
                 seen.append(recv(wa, timeout=5).get("key"))
         assert "too_many_messages" in seen
-    assert sum(1 for e in s.table(table).history if e["kind"] == "chat") == 4
+    assert sum(1 for e in public(s.table(table)) if e["kind"] == "chat") == 4
 
 
 def test_a_repeat_with_a_look_alike_letter_is_a_repeat(s: Server) -> None:

@@ -42,7 +42,7 @@ def test_every_table_of_yesterdays_store_replays_as_it_did(store: Store) -> None
         assert record is not None, table_id
         state = replay(record.variant, record.robot_level, record.events, record.seats)
         m = state.match
-        now = {"seq": state.seq, "history": state.history,
+        now = {"seq": state.seq, "history": [e.data for e in state.history],
                "over": None if m is None else m.is_over,
                "hand": None if m is None else m.hand_number,
                "points": None if m is None else list(m.score().points),

@@ -10,6 +10,7 @@ import asyncio
 import json
 from pathlib import Path
 
+from server_harness import public
 from tute.core.variants import parse_variant
 from tute.server.store import Store
 from tute.server.tables.log import Options
@@ -51,7 +52,7 @@ def test_clock_moves_for_a_silent_player_through_slow_sends(tmp_path: Path) -> N
         # the slow reader gets the whole first hand: wait until it has read the hand's
         # last event (CI once cancelled it with texts still queued: 40 read, more sent);
         # only the first hand's texts are counted below
-        last = next((e["seq"] for e in table.history if e["kind"] in ("next_hand", "match_over")), 0)
+        last = next((e["seq"] for e in public(table) if e["kind"] in ("next_hand", "match_over")), 0)
 
         def read_seq(text: str) -> int:
             return int(json.loads(text).get("event", {}).get("seq", 0))
@@ -62,12 +63,12 @@ def test_clock_moves_for_a_silent_player_through_slow_sends(tmp_path: Path) -> N
         drain.cancel()
         received[:] = [t for t in received if read_seq(t) <= last]
         first_hand = []
-        for event in table.history:
+        for event in public(table):
             if event["kind"] in ("next_hand", "match_over"):
                 break
             first_hand.append(event)
         mine = sum(1 for e in first_hand if e["kind"] == "action" and e["seat"] == 0)
-        ended = any(e["kind"] in ("next_hand", "match_over") for e in table.history)
+        ended = any(e["kind"] in ("next_hand", "match_over") for e in public(table))
         early = any(e["kind"] == "action" and e["action"] == "tute" for e in first_hand)
         return (mine if ended else -1), len(received), early
 

@@ -25,6 +25,7 @@ from tute.server.site.accounts import Account
 from tute.server.site.bots import FRESH, BotError, bearer
 from tute.server.site.names import name_key
 from tute.server.social.friends import Presence
+from tute.server.tables.events import MatchEnded, Shown, Started
 from tute.server.wire.answers import Sent
 from tute.server.wire.edge import client_address
 from tute.server.wire.hub import SPECTATOR, Viewer
@@ -54,13 +55,13 @@ class Challenge(_Body, frozen=True, forbid_unknown_fields=True):
     bot: Name
 
 
-def news(presence: Presence) -> Callable[[Any, dict[str, Any]], None]:
+def news(presence: Presence) -> Callable[[Any, Shown], None]:
     """What a table tells the bots seated at it, on their streams: a match starting
     (``game_start``, with the bot's seat) and ending (``game_over``, with the winner)."""
-    def told(table: Any, p: dict[str, Any]) -> None:
-        kind = p.get("kind")
-        if kind not in ("start", "match_over"):
+    def told(table: Any, p: Shown) -> None:
+        if not isinstance(p.event, Started | MatchEnded):
             return
+        kind = p.kind
         for seat, row in table.seats.items():
             if row.account is None or not row.bot:
                 continue
@@ -68,7 +69,7 @@ def news(presence: Presence) -> Callable[[Any, dict[str, Any]], None]:
                                     "table": table.id, "seat": seat,
                                     "variant": str(table.variant)}
             if kind == "match_over":
-                note["winner"] = p.get("winner")
+                note["winner"] = p.event.winner if isinstance(p.event, MatchEnded) else None
             presence.notify(row.account, note)
     return told
 

@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 import msgspec
 
 from tute.core.game import Game
 from tute.core.match import Match
 from tute.server.db.ops import SeatRow
+from tute.server.tables.events import Acted, Said, Shown
 from tute.server.wire.hub import SPECTATOR, Hub, Viewer
 from tute.server.wire.summary import ClockRunning, DealSummary, TableSummary
 from tute.server.wire.views import (
@@ -54,25 +55,27 @@ def author_of(player: str | None, account: int | None, table_id: str) -> str:
     return "g" + hashlib.sha256(f"{table_id}:{player}".encode()).hexdigest()[:12]
 
 
-def placeholder(seq: int) -> dict[str, Any]:
+class Hidden(msgspec.Struct, kw_only=True):
     """What a viewer gets of an event it may not see: only its number."""
-    return {"seq": seq, "kind": "hidden"}
+
+    seq: int
+    kind: str = "hidden"
 
 
-def sees(event: dict[str, Any], seat: int, hidden: set[str]) -> bool:
+def placeholder(seq: int) -> msgspec.Raw:
+    return msgspec.Raw(ENCODE(Hidden(seq=seq)))
+
+
+def sees(event: Shown, seat: int, hidden: set[str]) -> bool:
     """May a viewer of ``seat`` (:data:`SPECTATOR` for a spectator) that hides the
-    authors ``hidden`` see this public event?"""
-    if event.get("kind") != "chat":
-        return True
-    if event.get("author") in hidden:
-        return False
-    return not (event.get("quiet") and seat != SPECTATOR)
+    authors ``hidden`` see this event?  (The event says: ``TableEvent.hidden_from``.)"""
+    return event.seen_by(seat, hidden)
 
 
-def viewer_sees(event: dict[str, Any]) -> Any:
+def viewer_sees(event: Shown) -> Callable[[Viewer], bool]:
     """:func:`sees` for one event, as a test of a viewer (the hub's ``sees``)."""
     def test(v: Viewer) -> bool:
-        return sees(event, v.seat, v.hidden)
+        return event.seen_by(v.seat, v.hidden)
     return test
 
 
@@ -91,7 +94,7 @@ class SentTable(Protocol):
     @property
     def match(self) -> Match | None: ...
     @property
-    def history(self) -> list[dict[str, Any]]: ...
+    def history(self) -> list[Shown]: ...
     @property
     def seats(self) -> dict[int, SeatRow]: ...
 
@@ -142,19 +145,18 @@ class Audience:
             own.legal, own.legal_cards = [], []
         return own
 
-    def broadcast(self, p: dict[str, Any], game: Game | None, match: Match | None) -> None:
+    def broadcast(self, p: Shown, game: Game | None, match: Match | None) -> None:
         """One public event to every viewer, with its view (chat: none; a viewer that
         may not see it gets its number only); what they share encoded once."""
         t = self.table
-        chat = p["kind"] == "chat"
-        event = raw(p)
-        if chat:
-            hidden = encode(EventMessage(event=raw(placeholder(p["seq"]))))
+        event = p.text
+        if isinstance(p.event, Said):                 # a chat line: some may not see it
+            hidden = encode(EventMessage(event=placeholder(p.seq)))
             text = encode(EventMessage(event=event))
             for seat in t.hub.watched():
                 t.hub.send(seat, text, hidden, viewer_sees(p))
             return
-        changed = p["kind"] != "action"        # the summaries: after all but a move
+        changed = not isinstance(p.event, Acted)   # the summaries: after all but a move
         table = raw(t.summary()) if changed else msgspec.UNSET
         deal = raw(t.deal_summary()) if changed else msgspec.UNSET
         running = t.clock_state()
@@ -170,9 +172,9 @@ class Audience:
         """The events after ``last_seq`` (those the viewer may not see as placeholders),
         then the viewer's current view: the messages' texts."""
         t = self.table
-        out = [encode(EventMessage(event=raw(e if sees(e, viewer.seat, viewer.hidden)
-                                             else placeholder(int(e["seq"])))))
-               for e in t.history if int(e["seq"]) > last_seq]
+        out = [encode(EventMessage(event=e.text if e.seen_by(viewer.seat, viewer.hidden)
+                                   else placeholder(e.seq)))
+               for e in t.history if e.seq > last_seq]
         game = t.match.game if t.match is not None else None
         watching = t.hub.spectators()
         clock = t.clock_state()

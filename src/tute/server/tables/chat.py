@@ -26,7 +26,7 @@ from tute.server.social.moderation import Moderation, ReportDesk, Reported
 from tute.server.social.phrases import phrase
 from tute.server.store import SeatRow
 from tute.server.tables import decide
-from tute.server.tables.events import TableEvent
+from tute.server.tables.events import Said, Shown, TableEvent
 from tute.server.tables.options import Options
 from tute.server.tables.state import TableState
 from tute.server.wire.hub import SPECTATOR, Hub, Viewer
@@ -48,7 +48,7 @@ class ChatTable(Protocol):
     @property
     def options(self) -> Options: ...
     @property
-    def history(self) -> list[dict[str, Any]]: ...
+    def history(self) -> list[Shown]: ...
 
     async def emit(self, events: Sequence[TableEvent], ops: Sequence[Any] = (),
                    before_sending: Callable[[], Awaitable[None]] | None = None
@@ -66,7 +66,7 @@ class TableChat:
         self.moderation: Moderation | None = None
 
     def count(self) -> int:
-        return sum(1 for e in self.table.history if e["kind"] == "chat")
+        return sum(1 for e in self.table.history if isinstance(e.event, Said))
 
     def _writer(self, viewer: Viewer) -> tuple[str, int]:
         t = self.table
@@ -112,7 +112,8 @@ class TableChat:
         mine = [v for vs in t.hub.viewers.values() for v in vs
                 if viewer.author and v.author == viewer.author] or [viewer]
         if on:
-            here = any(e["kind"] == "chat" and e.get("author") == author for e in t.history) \
+            here = any(isinstance(e.event, Said) and e.event.author == author
+                       for e in t.history) \
                 or any(v.author == author for vs in t.hub.viewers.values() for v in vs)
             if not here:
                 raise ChatError("chat_bad_author")
@@ -128,7 +129,7 @@ class TableChat:
     async def report(self, viewer: Viewer, seq: int) -> None:
         """Keep the message numbered ``seq`` for the operator."""
         t = self.table
-        said = next((Reported(str(e["author"]), str(e["name"]), str(e["text"]))
-                     for e in t.history if e["seq"] == seq and e["kind"] == "chat"), None)
+        said = next((Reported(e.event.author, e.event.name, e.event.text)
+                     for e in t.history if e.seq == seq and isinstance(e.event, Said)), None)
         await self.reports.file(self.moderation, t.id, seq, viewer.author, viewer.address,
                                 said)

@@ -363,6 +363,6 @@ def say(state: TableState, author: str, name: str, seat: int, text: str,
     in_hand = state.match is not None and not state.match.is_over
     if in_hand and not state.options.chat_in_hand:   # players' and spectators': no
         raise ChatError("chat_closed_in_hand")       # word, and no sign, in a hand
-    if sum(1 for e in state.history if e["kind"] == "chat") >= TABLE_MESSAGES:
+    if sum(1 for e in state.history if isinstance(e.event, Said)) >= TABLE_MESSAGES:
         raise ChatError("chat_full")
     return Said(author, name, seat, text, spectator and in_hand, phrase)

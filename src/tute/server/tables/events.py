@@ -10,6 +10,8 @@ a person's key and place stay on the server.
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -18,6 +20,7 @@ from tute.core.errors import TuteError
 from tute.core.result import HandResult
 from tute.server.store import Event
 from tute.server.tables.options import Fields
+from tute.server.wire.hub import SPECTATOR
 
 
 class EventError(TuteError):
@@ -26,6 +29,13 @@ class EventError(TuteError):
 
 class TableEvent(msgspec.Struct, frozen=True, tag_field="kind", omit_defaults=True):
     """One thing that happened at a table."""
+
+    def hidden_from(self, seat: int, hidden: AbstractSet[str]) -> bool:
+        """Whether a viewer of ``seat`` (:data:`~tute.server.wire.hub.SPECTATOR` for a
+        spectator) who hides the authors ``hidden`` may not see this event -- every
+        viewer sees every event but some chat lines (:meth:`Said.hidden_from`); one it
+        may not see reaches it as a placeholder with the same number."""
+        return False
 
 
 class OptionsSet(TableEvent, Fields[str], frozen=True, tag="options"):
@@ -240,6 +250,12 @@ class Said(TableEvent, frozen=True, tag="chat"):
     quiet: bool = False
     phrase: str | None = None
 
+    def hidden_from(self, seat: int, hidden: AbstractSet[str]) -> bool:
+        """A line of someone the viewer muted or blocked; and -- against collusion --
+        a spectator's line written while a hand was played (``quiet``), for the
+        players (spectators see it)."""
+        return self.author in hidden or (self.quiet and seat != SPECTATOR)
+
 
 AnyEvent = (OptionsSet | Seated | Committed | ClientSeed | Started | Practice | Staged | Acted | HandEnded | MatchEnded
             | Settled | Earned | Invited | AutomaticSet | Editing | Abandoned | AnnulVoted | AnnulRefused
@@ -278,6 +294,35 @@ def typed(e: Event) -> AnyEvent:
         return event
     except msgspec.ValidationError as error:
         raise EventError("bad_event", seq=e.seq, why=str(error)) from error
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """An event of a table's history, as every viewer may know it: its number, the
+    event, and its public form (the event less its secrets, :func:`public`) encoded once
+    for every viewer it is sent to."""
+
+    seq: int
+    event: TableEvent
+    text: msgspec.Raw
+
+    @property
+    def kind(self) -> str:
+        return str(self.event.__struct_config__.tag)
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The public form as plain JSON values (what a page reads)."""
+        out: dict[str, Any] = _DECODE(self.text)
+        return out
+
+    def seen_by(self, seat: int, hidden: AbstractSet[str]) -> bool:
+        return not self.event.hidden_from(seat, hidden)
+
+
+def shown(seq: int, event: TableEvent) -> Shown:
+    """An event as the history keeps it (:class:`Shown`)."""
+    return Shown(seq, event, msgspec.Raw(_ENCODE(public(seq, event))))
 
 
 def public(seq: int, event: TableEvent) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from tute.server.store import Event, Op, Status, Store, StoreError
 from tute.server.tables.audience import Audience
 from tute.server.tables.autoplay import Autoplay
 from tute.server.tables.decide import TableBrokenError, TableError
-from tute.server.tables.events import TableEvent, stored
+from tute.server.tables.events import ClientSeed, Said, Shown, TableEvent, stored
 from tute.server.tables.state import apply, replay
 from tute.server.tables.view import TableView
 from tute.server.wire.hub import Viewer
@@ -30,7 +30,7 @@ from tute.server.wire.views import refusal
 
 log = logging.getLogger("tute.server")
 
-QUIET = ("chat", "client_seed")        # events that move no clock and wake no robot
+QUIET = (Said, ClientSeed)              # events that move no clock and wake no robot
 
 
 class TableJournal(TableView):
@@ -42,7 +42,7 @@ class TableJournal(TableView):
     suspect: bool                    # a write failed: check the store before the next
     moved: bool                      # its lease was lost (cluster.py)
     last_activity: float
-    on_sent: Callable[[Any, dict[str, Any]], None] | None
+    on_sent: Callable[[Any, Shown], None] | None
 
     def missed(self, viewer: Viewer, last_seq: int) -> list[str]:
         """The events after ``last_seq`` (placeholders for those the viewer may not
@@ -91,7 +91,7 @@ class TableJournal(TableView):
 
     def _send(self, count: int, shown: list[tuple[Game | None, Match | None]]) -> None:
         published = self.history[-count:]
-        if any(p["kind"] not in QUIET for p in published):   # no clock, no robot moved
+        if any(not isinstance(p.event, QUIET) for p in published):  # no clock, no robot
             self.last_activity = time.monotonic()
             self.auto.moved()                     # the clock first: it goes with the views
         for p, (game, match) in zip(published, shown, strict=True):

@@ -32,7 +32,7 @@ from tute.server.social.invites import server_key
 from tute.server.social.moderation import Moderation
 from tute.server.store import Status, Store, TableRecord
 from tute.server.tables.decide import options_of
-from tute.server.tables.events import DealSeeds, MatchEnded, Staged, Started, typed
+from tute.server.tables.events import DealSeeds, MatchEnded, Shown, Staged, Started, typed
 from tute.server.tables.log import match_events, unearned_seats
 from tute.server.tables.options import Options
 from tute.server.tables.places import placer
@@ -68,7 +68,7 @@ class Lobby:
         self.metrics = Metrics()                    # what GET /metrics reports
         self.broken: dict[str, str] = {}
         self.purse = purse                         # competitive matches' chips and XP
-        self.on_sent: Callable[[TableRuntime, dict[str, Any]], None] | None = None
+        self.on_sent: Callable[[TableRuntime, Shown], None] | None = None
         self.moderation = moderation               # reported chat messages
         self._new_tables = RateLimit(limits.tables_per_minute, 60.0)
         self.place = placer(server_key(store.engine))   # one for every process
@@ -157,8 +157,7 @@ class Lobby:
                     _finished_match(record, number, escrow)
                 if record is not None and finished is not None:
                     stakes = stakes_of(record.seats)
-                    played = [{**e.data, "kind": e.kind}
-                              for e in match_events(record.events, number)]
+                    played = [typed(e) for e in match_events(record.events, number)]
                     unearned = accounts_at(record.seats, unearned_seats(
                         played, {r.seat: r for r in record.seats}))
                     purse.settle(table_id, escrow, finished.variant,

@@ -13,13 +13,13 @@ competitive match's chips and XP, once paid), ``invite``,
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
 from tute.core.game import Game
 from tute.core.records import GameRecord, record_of_games
 from tute.core.variants import parse_variant
 from tute.server.store import Event, SeatRow
-from tute.server.tables.events import HandEnded, MatchEnded, Started, typed
+from tute.server.tables.events import Acted, HandEnded, MatchEnded, Started, TableEvent, typed
 from tute.server.tables.options import Options
 from tute.server.tables.state import Replayed, TableState, apply, replay
 
@@ -48,9 +48,9 @@ def match_events(stored: list[Event], number: int) -> list[Event]:
     return out
 
 
-def unearned_seats(match: list[dict[str, Any]], seats: dict[int, SeatRow]) -> set[int]:
-    """The people's seats that earn no XP from a match (its events, stored or public,
-    each with its ``kind``): every one when fewer than two people played it, and any
+def unearned_seats(match: Sequence[TableEvent], seats: dict[int, SeatRow]) -> set[int]:
+    """The people's seats that earn no XP from a match (its events): every one when
+    fewer than two people played it, and any
     whose moves were mostly made for them -- by the clock or by automatic play (an
     ``action`` marked ``auto``).  Seed 001's ranking counts real competition."""
     people = {s for s, r in seats.items() if r.kind == "human"}
@@ -59,9 +59,8 @@ def unearned_seats(match: list[dict[str, Any]], seats: dict[int, SeatRow]) -> se
     own = dict.fromkeys(people, 0)
     made = dict.fromkeys(people, 0)
     for e in match:
-        seat = e.get("seat")
-        if e.get("kind") == "action" and isinstance(seat, int) and seat in people:
-            (made if e.get("auto") else own)[seat] += 1
+        if isinstance(e, Acted) and e.seat in people:
+            (made if e.auto else own)[e.seat] += 1
     return {s for s in people if made[s] > own[s]}
 
 

@@ -57,7 +57,7 @@ class TableMoney(TableView):
             return []
         try:
             if step == "settle" and match is not None:
-                played = [e for e in self.history if int(e["seq"]) >= self.state.started_at]
+                played = [e.event for e in self.history if e.seq >= self.state.started_at]
                 unearned = accounts_at(self.seats.values(),
                                        unearned_seats(played, self.seats))
                 winners = winning_seats(match, list(self.seats))

@@ -25,7 +25,6 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from typing import Any
 
 from tute.core.errors import TuteError
 from tute.server.site.economy import Gain, Purse
@@ -52,6 +51,7 @@ from tute.server.tables.events import (
     Seated,
     SeatGain,
     Settled,
+    Shown,
     Staged,
     TableEvent,
 )
@@ -105,7 +105,7 @@ class TableRuntime(TableJournal, TableAchievements, SeriesTable, TourneyTable):
         self.moved = False                         # its lease was lost (cluster.py)
         self.purse: Purse | None = None            # bets and XP of competitive matches
         # told of each event sent (the lobby: a bot's stream hears its games start/end)
-        self.on_sent: Callable[[TableRuntime, dict[str, Any]], None] | None = None
+        self.on_sent: Callable[[TableRuntime, Shown], None] | None = None
         self.annulment = Annulment(self)           # a proposal to annul the match
         self.rematch = Rematch(self)               # a proposal of another, the same people
         self.metrics: Metrics | None = None        # the process's counters (the lobby's)

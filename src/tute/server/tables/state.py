@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from tute.core.actions import Action, parse_action
 from tute.core.deal import Deal, deal_from_hands
@@ -45,10 +44,11 @@ from tute.server.tables.events import (
     Seated,
     SeatGain,
     Settled,
+    Shown,
     Staged,
     Started,
     TableEvent,
-    public,
+    shown,
     stored,
     typed,
 )
@@ -104,7 +104,7 @@ class TableState:
     pending: tuple[str, str, int] | None = None   # the next shuffle's commitment, seed, event
     client_seeds: dict[int, tuple[str, int]] = field(default_factory=dict)  # for it: seed, event
     revealed: tuple[str, str] | None = None       # the last ended hand's commitment and seed
-    history: list[dict[str, Any]] = field(default_factory=list)   # public, for pages
+    history: list[Shown] = field(default_factory=list)   # as viewers may know it
     series_again: str | None = None   # a series' deal played again here: that series
     annul_vote: OpenVote | None = None    # a proposal to annul the running match
     rematch_vote: OpenVote | None = None  # a proposal of another match, the same people
@@ -346,7 +346,7 @@ def apply(state: TableState, seq: int, event: TableEvent) -> None:
     state.seq = seq
     if not isinstance(event, Said | ClientSeed):     # neither moves the game on
         state.turn = seq
-    state.history.append(public(seq, event))
+    state.history.append(shown(seq, event))
 
 
 @dataclass(slots=True)

@@ -5,8 +5,6 @@ does, through its events)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from tute.core.match import Match
 from tute.core.shuffle import ALGORITHM
 from tute.core.variants import Variant
@@ -16,6 +14,7 @@ from tute.server.store import SeatRow
 from tute.server.tables import decide
 from tute.server.tables.annul import Annulment
 from tute.server.tables.decide import TableError
+from tute.server.tables.events import Shown
 from tute.server.tables.options import Options
 from tute.server.tables.places import Place
 from tute.server.tables.rematch import Rematch
@@ -70,7 +69,7 @@ class TableView:
         return self.state.turn
 
     @property
-    def history(self) -> list[dict[str, Any]]:
+    def history(self) -> list[Shown]:
         """The public events, for reconnection."""
         return self.state.history
 
