@@ -29,7 +29,7 @@ from typing import Any
 import msgspec
 
 from tute.server.cluster.bus import Cluster
-from tute.server.social.friends import Presence
+from tute.server.social.friends import Notice, Presence
 from tute.server.social.lobbychat import LobbyChat, LobbyLine
 from tute.server.wire.lobbyfeed import LobbyFeed
 from tute.server.wire.views import encode
@@ -73,9 +73,10 @@ class Relay:
         """A lobby chat line kept here: to the other processes."""
         self._publish({"kind": "chat", "message": msgspec.to_builtins(message)})
 
-    def noticed(self, account: int, message: dict[str, Any]) -> None:
+    def noticed(self, account: int, message: Notice) -> None:
         """A notice for a person: to the other processes' pages of theirs."""
-        self._publish({"kind": "notice", "account": account, "message": message})
+        self._publish({"kind": "notice", "account": account,
+                       "message": msgspec.to_builtins(message)})
 
     def _publish(self, data: dict[str, Any]) -> None:
         text = json.dumps({"from": self.cluster.pid, **data})
@@ -114,7 +115,8 @@ class Relay:
                     if message.author not in v.hidden:
                         v.push(out)
             elif data["kind"] == "notice":
-                self.presence.notify(int(data["account"]), data["message"], relay=False)
+                self.presence.notify(int(data["account"]),
+                                     msgspec.convert(data["message"], Notice), relay=False)
         except Exception:
             log.exception("the cluster's channel: a message could not be read")
 

@@ -24,7 +24,7 @@ from tute.server.routes.seatsocket import TOKEN_SECONDS  # a quiet stream asks a
 from tute.server.site.accounts import Account
 from tute.server.site.bots import FRESH, BotError, bearer
 from tute.server.site.names import name_key
-from tute.server.social.friends import Presence
+from tute.server.social.friends import Notice, Presence
 from tute.server.tables.events import MatchEnded, Shown, Started
 from tute.server.wire.answers import Sent
 from tute.server.wire.edge import client_address
@@ -61,16 +61,13 @@ def news(presence: Presence) -> Callable[[Any, Shown], None]:
     def told(table: Any, p: Shown) -> None:
         if not isinstance(p.event, Started | MatchEnded):
             return
-        kind = p.kind
         for seat, row in table.seats.items():
             if row.account is None or not row.bot:
                 continue
-            note: dict[str, Any] = {"kind": "game_start" if kind == "start" else "game_over",
-                                    "table": table.id, "seat": seat,
-                                    "variant": str(table.variant)}
-            if kind == "match_over":
-                note["winner"] = p.event.winner if isinstance(p.event, MatchEnded) else None
-            presence.notify(row.account, note)
+            presence.notify(row.account, Notice(
+                kind="game_over" if isinstance(p.event, MatchEnded) else "game_start",
+                table=table.id, seat=seat, variant=str(table.variant),
+                winner=p.event.winner if isinstance(p.event, MatchEnded) else msgspec.UNSET))
     return told
 
 
@@ -191,10 +188,9 @@ def routes(site: Site) -> list[BaseRoute]:
         if not first and (table.id, bot_id) in told:
             raise BotError("bot_already_challenged", name=data.bot)
         told[(table.id, bot_id)] = now
-        presence.notify(bot_id, {"kind": "challenge", "from": host.name, "table": table.id,
-                                 "variant": str(table.variant),
-                                 "seats": sorted(set(range(table.variant.players))
-                                                 - set(table.seats))})
+        presence.notify(bot_id, Notice(
+            kind="challenge", sender=host.name, table=table.id, variant=str(table.variant),
+            seats=sorted(set(range(table.variant.players)) - set(table.seats))))
         return Sent({"table": table.summary()})
 
     return [Route("/api/me/bot", become, methods=["POST"]),

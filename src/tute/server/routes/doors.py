@@ -17,7 +17,7 @@ from starlette.routing import Route
 from tute.core.errors import TuteError
 from tute.server.routes.common import run
 from tute.server.site.accounts import Account
-from tute.server.social.friends import FriendError, Friends, Presence, Sitting
+from tute.server.social.friends import FriendError, Friends, Notice, Presence, Sitting
 from tute.server.social.invites import Invites
 from tute.server.tables.lobby import Lobby
 from tute.server.tables.runtime import TableError, TableRuntime
@@ -69,12 +69,15 @@ class Social:
         here = [door_of(t) for t in self.lobby.tables.values()]
         return [*here, *(d for d in self.elsewhere() if d.id not in self.lobby.tables)]
 
-    def notify(self, to: int, kind: str, sender: Account, **more: Any) -> None:
-        """A notice from ``sender`` to ``to`` -- not again for a while (asking or
-        inviting again is no way to flood someone)."""
-        if self.notices.allow(f"{kind}:{sender.id}:{to}:{more.get('table', '')}"):
-            self.presence.notify(to, {"kind": kind, "from": sender.name, "id": sender.id,
-                                      **more})
+    def notify(self, to: int, kind: str, sender: Account, table: str = "",
+               variant: str = "") -> None:
+        """A notice from ``sender`` to ``to`` (of ``table`` and its ``variant``: an
+        invitation) -- not again for a while (asking or inviting again is no way to
+        flood someone)."""
+        if self.notices.allow(f"{kind}:{sender.id}:{to}:{table}"):
+            self.presence.notify(to, Notice(
+                kind=kind, sender=sender.name, id=sender.id,
+                table=table or msgspec.UNSET, variant=variant or msgspec.UNSET))
 
     # ------------------------------------------------------------------ rules
     def may_sit(self, door: Door, person: Account | None, token: str | None) -> bool:

@@ -145,6 +145,26 @@ class FriendLists(msgspec.Struct):
     outgoing: list[Friend]
 
 
+_UNSET = msgspec.UNSET
+
+
+class Notice(msgspec.Struct, kw_only=True):
+    """A notice to a person's open pages (not an event: no number): a friend's request
+    or acceptance, an invitation, a bot's challenge, a bot's game starting or over --
+    who it is from (``from``: a name; ``id``: an account), the table, its game, the seat,
+    the seats free, the winner, where the kind has them."""
+
+    type: str = "notice"
+    kind: str
+    sender: str | msgspec.UnsetType = msgspec.field(default=_UNSET, name="from")
+    id: int | msgspec.UnsetType = _UNSET
+    table: str | msgspec.UnsetType = _UNSET
+    variant: str | msgspec.UnsetType = _UNSET
+    seat: int | msgspec.UnsetType = _UNSET
+    seats: list[int] | msgspec.UnsetType = _UNSET
+    winner: int | msgspec.UnsetType | None = _UNSET
+
+
 class Presence:
     """Who has a page open now, and how to reach them: the open sockets (lobby and
     tables) of each logged-in account in this process; with several processes, the
@@ -154,7 +174,7 @@ class Presence:
     def __init__(self) -> None:
         self._open: dict[int, set[Viewer]] = {}
         self.elsewhere: set[int] = set()
-        self.relay: Callable[[int, dict[str, Any]], None] | None = None
+        self.relay: Callable[[int, Notice], None] | None = None
 
     def came(self, account: int, viewer: Viewer) -> None:
         self._open.setdefault(account, set()).add(viewer)
@@ -174,10 +194,10 @@ class Presence:
         """The accounts with a page open in this process."""
         return {a for a, vs in self._open.items() if any(not v.dropped for v in vs)}
 
-    def notify(self, account: int, message: dict[str, Any], relay: bool = True) -> None:
+    def notify(self, account: int, message: Notice, relay: bool = True) -> None:
         """A notice to every open page of ``account`` (not an event: no number), in
         every process unless ``relay`` is false."""
-        text = encode({"type": "notice", **message})
+        text = encode(message)
         for viewer in list(self._open.get(account, ())):
             viewer.push(text)
         if relay and self.relay is not None:
