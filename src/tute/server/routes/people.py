@@ -24,8 +24,8 @@ from tute.server.social.moderation import account_of_author
 from tute.server.tables.kept import KeptDoor, KeptError, parse_game_id, replay_hand
 from tute.server.wire.answers import Sent
 from tute.server.wire.edge import client_address
+from tute.server.wire.games import GameAnswer
 from tute.server.wire.protocol import AvatarBody, BlockBody, Credentials, decode_body
-from tute.server.wire.views import GameAnswer
 
 
 def may_see(site: Site, social: Social, request: Request, table_id: str,

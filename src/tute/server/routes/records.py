@@ -21,9 +21,9 @@ from tute.server.tables.kept import parse_game_id, replay_hand
 from tute.server.tables.review import file_id
 from tute.server.wire.answers import Sent
 from tute.server.wire.edge import client_address
+from tute.server.wire.games import GameAnswer, GameSummary, Winner
 from tute.server.wire.limits import RateLimit
 from tute.server.wire.protocol import ProtocolError, RecordOpen, decode_body
-from tute.server.wire.views import GameAnswer, GameSummary, Winner
 
 OPENS = 20                    # records opened a minute from one address
 

@@ -29,7 +29,8 @@ from tute.server.site import ledger
 from tute.server.site.economy import winning_seats
 from tute.server.store import Event, KeepMatch, MatchResult, SeatRow
 from tute.server.tables.log import table_record
-from tute.server.wire.views import GameSummary, HandReplay, PlayedMatch, Position, table_json
+from tute.server.wire.games import GameSummary, HandReplay, PlayedMatch, Position
+from tute.server.wire.views import table_json
 
 _ID = re.compile(r"([0-9a-f]{12})-([1-9][0-9]{0,5})")
 HISTORY = 50                       # matches shown in a profile

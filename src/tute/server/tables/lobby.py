@@ -39,11 +39,11 @@ from tute.server.tables.places import placer
 from tute.server.tables.robots import Thinkers
 from tute.server.tables.runtime import TableError, TableRuntime, new_table_id
 from tute.server.tables.state import TableState, apply, escrow_number
+from tute.server.wire.games import SeatHeld
 from tute.server.wire.limits import Limits, RateLimit
 from tute.server.wire.metrics import Metrics
 from tute.server.wire.protocol import CreateTable
 from tute.server.wire.summary import TableSummary
-from tute.server.wire.views import SeatHeld
 
 log = logging.getLogger("tute.server")
 

@@ -19,7 +19,6 @@ from tute.core.result import HandResult, result_from_json
 from tute.core.tables import rank_order
 from tute.core.variants import parse_variant
 from tute.core.views import CanteShown, PlayerView, TableView
-from tute.server.db.ops import MatchResult
 from tute.server.wire.summary import ClockRunning, DealSummary, TableSummary
 
 
@@ -109,85 +108,6 @@ class SpectatorPart(msgspec.Struct):
     spectator: bool = True
     dealt: list[list[str]] | msgspec.UnsetType = msgspec.UNSET
     drawn: list[tuple[int, str]] | msgspec.UnsetType = msgspec.UNSET
-
-
-class Position(TableJson, kw_only=True):
-    """The table at one step of a finished hand's replay, every hand face up
-    (``faces``), and the move that led to it (``move``: None at the deal)."""
-
-    faces: list[list[str]]
-    move: dict[str, int | str] | None
-    seat: None = None
-    hand: list[str] = []
-    legal: list[str] = []
-    legal_cards: list[str] = []
-    known_cards: list[list[str]] = []
-
-
-class HandReplay(msgspec.Struct):
-    """A finished hand step by step (hand ``hand`` of ``hands``): the deal, then the
-    table after every action, every hand face up (``steps``), and the hand's count."""
-
-    hand: int
-    hands: int
-    names: list[str]
-    seats: list[int]
-    steps: list[Position]
-    result: HandResult | None
-
-
-class Winner(msgspec.Struct):
-    """How a match read from a file ended: its winning side (None: nobody)."""
-
-    winner: int | None
-
-
-class GameSummary(msgspec.Struct, kw_only=True):
-    """A match as its page heads it: a kept one (``id``, when it ``finished``, its
-    ``result``), or one read from a file (no id; its ``date`` and ``event``, which of the
-    file's ``games`` it is, the name its analysis goes by: ``file``)."""
-
-    id: str | None
-    finished: int | None
-    variant: str
-    robot_level: str | None
-    status: str
-    names: list[str]
-    result: MatchResult | Winner
-    date: str | msgspec.UnsetType | None = msgspec.UNSET
-    event: str | msgspec.UnsetType | None = msgspec.UNSET
-    games: int | msgspec.UnsetType = msgspec.UNSET
-    game: int | msgspec.UnsetType = msgspec.UNSET
-    file: str | msgspec.UnsetType = msgspec.UNSET
-
-
-class PlayedMatch(msgspec.Struct):
-    """A finished match in a person's history: when, what, with whom, their seat, how
-    it ended for them, the XP and chips they won or lost."""
-
-    id: str
-    finished: int
-    variant: str
-    names: list[str]
-    seat: int
-    outcome: str
-    xp: int
-    chips: int
-
-
-class GameAnswer(msgspec.Struct):
-    """A match and one of its hands step by step, as the replay page reads them."""
-
-    game: GameSummary
-    replay: HandReplay
-
-
-class SeatHeld(msgspec.Struct):
-    """Where a person sits now: the table, the seat, how the table stands."""
-
-    id: str
-    seat: int
-    status: str
 
 
 class LogMessage(msgspec.Struct, kw_only=True):
