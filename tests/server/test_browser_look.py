@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -36,6 +37,14 @@ def _hand_faces(page: object) -> dict[str, str]:
     return {str(code): str(fill) for code, fill in found}
 
 
+def _card_width(page: Any) -> float:
+    """A hand card's width, asked of the card in the hand now (the hand is drawn again
+    at every robot's move: an element found a moment before may be gone)."""
+    box = page.locator("#hand button.card").first.bounding_box()
+    assert box is not None
+    return float(box["width"])
+
+
 def test_the_deck_style_and_card_size_change_the_table(server: Server) -> None:
     from playwright.sync_api import sync_playwright
 
@@ -45,7 +54,7 @@ def test_the_deck_style_and_card_size_change_the_table(server: Server) -> None:
         open_lobby(page, server.port)
         start_against_robots(page, "parejas", "random")
         page.wait_for_selector("#hand button.card")
-        width = page.query_selector("#hand button.card").bounding_box()["width"]
+        width = _card_width(page)
         assert set(_hand_faces(page).values()) == {"#fbf5e6"}   # the classic cream face
         page.click("#look-open")
         page.wait_for_selector("#look-box:not([hidden]) #look-sample .card")
@@ -59,7 +68,7 @@ def test_the_deck_style_and_card_size_change_the_table(server: Server) -> None:
         faces = _hand_faces(page)
         assert len(faces) == 10
         assert all(fill == suits[code[-1]] for code, fill in faces.items()), faces
-        bigger = page.query_selector("#hand button.card").bounding_box()["width"]
+        bigger = _card_width(page)
         assert bigger > width * 1.1, (width, bigger)
         for card in page.query_selector_all("#hand button.card"):   # still on the phone
             box = card.bounding_box()
@@ -68,7 +77,7 @@ def test_the_deck_style_and_card_size_change_the_table(server: Server) -> None:
         page.reload()
         page.wait_for_selector("#hand button.card")
         assert page.input_value("#deck") == "four" and page.input_value("#card-size") == "large"
-        again = page.query_selector("#hand button.card").bounding_box()["width"]
+        again = _card_width(page)
         assert abs(again - bigger) < 1
         browser.close()
 

@@ -12,10 +12,12 @@ from collections.abc import Awaitable, Callable
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from tute.core.actions import parse_action
 from tute.core.errors import TuteError
 from tute.server.tables.runtime import TableRuntime
 from tute.server.wire.hub import Viewer
 from tute.server.wire.limits import Window
+from tute.server.wire.moves import move
 from tute.server.wire.protocol import (
     Act,
     Annul,
@@ -36,7 +38,7 @@ from tute.server.wire.protocol import (
     StartMatch,
     decode_message,
 )
-from tute.server.wire.views import encode, refusal
+from tute.server.wire.views import HintMessage, encode, refusal
 
 log = logging.getLogger("tute.server")
 HINT_SECONDS = 4.0               # one hint at a time, now and then
@@ -167,8 +169,9 @@ async def _messages(ws: WebSocket, table: TableRuntime, player: str | None, view
                     if not hints.allow():
                         raise TuteError("hint_wait", seconds=int(HINT_SECONDS))
                     action, why = await table.thinkers.advise(view, lang)
-                    viewer.push(encode({"type": "hint", "action": action, "reason": why,
-                                        "seq": table.seq}))
+                    viewer.push(encode(HintMessage(action=action,
+                                                   move=move(parse_action(action)),
+                                                   reason=why, seq=table.seq)))
             except TuteError as e:
                 refuse(e)
             except Exception:                    # a fault of ours: said, logged, kept on

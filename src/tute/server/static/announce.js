@@ -1,7 +1,8 @@
 // Cantes, tutes, swaps, bids and trump choices said in words, with their cards, in a
 // bubble beside the seat that made them -- placed where it covers least of the trick,
 // the other seats and the stock, inside the cloth -- for a few seconds.
-import { cardWords, suitName, t } from "/static/i18n.js";
+import { cardWords, t } from "/static/i18n.js";
+import { isCante, isPlay, moveTold } from "/static/moves.js";
 import { pause } from "/static/settings.js";
 import { play } from "/static/sound.js";
 import { cardView, shortName } from "/static/table.js";
@@ -12,27 +13,18 @@ let seatShown = null;          // the seat the bubble belongs to, while it is sh
 
 // what an action says, and the cards it shows (null: nothing to announce)
 function words(event, v, before) {
-  const a = event.action;
+  const m = event.move;
+  if (!m || isPlay(m)) return null;
   const name = shortName(v.names[event.seat] || "");
-  const you = event.seat === v.seat ? "_you" : "";      // "cantas las cuarenta"
-  const spoken = (key, params) => t(key + you, params);
-  const last = v.cantes_shown[v.cantes_shown.length - 1];
-  if (a === "40") return { text: spoken("announce_forty", { name }), cards: last ? last.cards : [], cante: true };
-  if (/^20[oceb]$/.test(a)) {
-    return { text: spoken("announce_twenty", { name, suit: suitName(a[2]) }), cards: last ? last.cards : [], cante: true };
-  }
-  if (a === "tute") return { text: spoken("announce_tute", { name }), cards: v.tute_cards || [], cante: true };
-  if (a === "swap" && before && before.turn_up && v.turn_up) {
-    return { text: spoken("announce_swap", { name, mine: cardWords(v.turn_up), card: cardWords(before.turn_up) }),
+  const you = event.seat === v.seat;                    // "cantas las cuarenta"
+  if (m.kind === "swap") {
+    if (!(before && before.turn_up && v.turn_up)) return null;
+    return { text: t(you ? "announce_swap_you" : "announce_swap", { name, mine: cardWords(v.turn_up), card: cardWords(before.turn_up) }),
       cards: [v.turn_up, before.turn_up] };
   }
-  if (a.startsWith("bid ")) return { text: spoken("announce_bid", { name, points: a.slice(4) }), cards: [] };
-  if (a === "pass") return { text: spoken("announce_pass", { name }), cards: [] };
-  if (a.startsWith("trump ")) return { text: spoken("announce_trump", { name, suit: suitName(a.slice(6)) }), cards: [] };
-  if (a.startsWith("manilla ")) {
-    return { text: spoken("announce_manilla", { name, suit: suitName(a.slice(8)) }), cards: [] };
-  }
-  return null;
+  const last = v.cantes_shown[v.cantes_shown.length - 1];
+  const cards = m.kind === "tute" ? v.tute_cards || [] : isCante(m) && last ? last.cards : [];
+  return { text: moveTold(m, name, you), cards, cante: isCante(m) };
 }
 
 export function announce(event, v, before) {

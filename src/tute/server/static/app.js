@@ -1,7 +1,7 @@
 // The page: the lobby, a seat's socket, and the table drawn from each view the server
 // sends.  Messages are shown in order; a closed trick and a hand's count stay on the
 // cloth a moment (or until a click) before the next ones are drawn.
-import { cardWords, getLang, LANGS, loadText, setLang, t, translate } from "/static/i18n.js";
+import { getLang, LANGS, loadText, setLang, t, translate } from "/static/i18n.js";
 import { ChatBox } from "/static/chat.js";
 import { makeLink, showFriends, showInvites, showNotice, wireFriends } from "/static/friends.js";
 import { api } from "/static/api.js";
@@ -12,7 +12,8 @@ import { wireOptions } from "/static/options.js";
 import { current as currentAccount, fillRankGames, refreshMe, showRankings, wireAccount } from "/static/account.js";
 import { pause, save, settings, SPEEDS } from "/static/settings.js";
 import { play } from "/static/sound.js";
-import { actionLabel, drawHand as layHand } from "/static/hand.js";
+import { drawHand as layHand } from "/static/hand.js";
+import { isPlay, moveLabel } from "/static/moves.js";
 import { renderGains, renderStake } from "/static/money.js";
 import { heard, renderAuction } from "/static/auction.js";
 import { announce, placeAnnouncement } from "/static/announce.js";
@@ -285,7 +286,7 @@ function handle(msg) {
   const before = current;
   if (ev.kind === "action" && msg.view) {
     announce(ev, msg.view, before);
-    if (/^[A2-9SCR][oceb]$/.test(ev.action)) play("card");
+    if (isPlay(ev.move)) play("card");
   }
   if (ev.kind === "annul_refused") say(t("annul_refused", { name: shortName(current ? current.names[ev.seat] : "") }));
   if (ev.kind === "annul_expired") say(t("annul_expired"));
@@ -427,7 +428,7 @@ function showHint(msg) {
   const other = document.querySelector(`#declare button[data-action="${CSS.escape(msg.action)}"]`);
   if (card) card.classList.add("hinted");
   if (other) other.classList.add("hinted");
-  const said = /^[A2-9SCR][oceb]$/.test(msg.action) ? cardWords(msg.action) : actionLabel(msg.action);
+  const said = moveLabel(msg.move);
   const why = msg.reason ? msg.reason[0].toUpperCase() + msg.reason.slice(1) : "";
   say(t("hint_says", { action: said, reason: why }), true);
 }

@@ -3,8 +3,9 @@
 // cards more than that, the hand is laid out in two rows (the top row shows the cards'
 // upper half, the corner index included).
 import { cardSVG } from "/static/cards.js";
-import { cardWords, suitName, t } from "/static/i18n.js";
+import { cardWords, t } from "/static/i18n.js";
 import { bidButtons } from "/static/auction.js";
+import { isBid, moveLabel } from "/static/moves.js";
 
 const $ = (id) => document.getElementById(id);
 export const TARGET = 44;          // the smallest tap target, in CSS pixels
@@ -31,18 +32,6 @@ function rowsFor(hand, n) {
   const width = hand.clientWidth;
   if (n < 2 || !width || !card) return 1;
   return (width - card) / (n - 1) >= TARGET ? 1 : 2;
-}
-
-export function actionLabel(a) {
-  if (a === "swap") return t("swap");
-  if (a === "pass") return t("pass");
-  if (a === "40") return t("sing_forty");
-  if (a === "tute") return t("sing_tute");
-  if (/^20[oceb]$/.test(a)) return t("sing_twenty", { suit: suitName(a[2]) });
-  if (a.startsWith("trump ")) return t("name_trump", { suit: suitName(a.slice(6)) });
-  if (a.startsWith("manilla ")) return t("manilla", { suit: suitName(a.slice(8)) });
-  if (a.startsWith("bid ")) return t("bid_n", { n: a.slice(4) });
-  return a;
 }
 
 // v: the seat's view; quiet: nothing may be played now (a trick closing, offline)
@@ -80,17 +69,17 @@ export function drawHand(v, quiet, act) {
   const declare = $("declare");
   declare.replaceChildren();
   if (quiet) return;
-  const button = (a) => {
+  const button = (m) => {
     const b = document.createElement("button");
     b.type = "button";
-    b.textContent = actionLabel(a);
-    b.dataset.action = a;
-    b.onclick = () => act(a);
+    b.textContent = moveLabel(m);
+    b.dataset.action = m.action;
+    b.onclick = () => act(m.action);
     return b;
   };
-  for (const a of v.legal) {
-    if (!legal.has(a) && !a.startsWith("bid ")) declare.append(button(a));
+  for (const m of v.calls) {
+    if (!isBid(m)) declare.append(button(m));
   }
-  const bids = v.legal.filter((a) => a.startsWith("bid "));   // every one reachable
+  const bids = v.calls.filter(isBid);                         // every one reachable
   if (bids.length) declare.append(...bidButtons(bids, button, act));
 }

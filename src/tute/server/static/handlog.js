@@ -1,7 +1,8 @@
 // The hand's log ("historial de la mano"): every trick and announcement of the running
 // hand so far, as everybody saw them, asked of the server one tap away (the table's
 // "Historial" button) and shown in a panel over the table.
-import { suitName, t } from "/static/i18n.js";
+import { t } from "/static/i18n.js";
+import { moveTold } from "/static/moves.js";
 import { cardView, shortName } from "/static/table.js";
 
 const $ = (id) => document.getElementById(id);
@@ -13,21 +14,9 @@ function el(tag, cls, text) {
   return e;
 }
 
-// an announcement in words, from the log's action text
+// an announcement in words, from the log's typed move
 function said(e, v) {
-  const a = e.action;
-  const you = e.seat === v.seat ? "_you" : "";
-  const name = shortName(v.names[e.seat] || "");
-  const words = (key, params) => t(key + you, { name, ...params });
-  if (a === "40") return words("announce_forty");
-  if (/^20[oceb]$/.test(a)) return words("announce_twenty", { suit: suitName(a[2]) });
-  if (a === "tute") return words("announce_tute");
-  if (a === "swap") return words("log_swap");
-  if (a.startsWith("bid ")) return words("announce_bid", { points: a.slice(4) });
-  if (a === "pass") return words("announce_pass");
-  if (a.startsWith("trump ")) return words("announce_trump", { suit: suitName(a.slice(6)) });
-  if (a.startsWith("manilla ")) return words("announce_manilla", { suit: suitName(a.slice(8)) });
-  return a;
+  return moveTold(e.move, shortName(v.names[e.seat] || ""), e.seat === v.seat, { swap: "log_swap" });
 }
 
 export function showLog(msg, v) {

@@ -2,7 +2,8 @@
 // match is public once it is over), the cantes and the count; the record to download
 // and a link to share.  The steps come from the server (the core replays them): the
 // page holds no rule.
-import { cardWords, LANGS, loadText, setLang, suitName, t, translate } from "/static/i18n.js";
+import { LANGS, loadText, setLang, t, translate } from "/static/i18n.js";
+import { moveTold } from "/static/moves.js";
 import { request } from "/static/api.js";
 import { save, settings } from "/static/settings.js";
 import { renderCount, renderScore, renderSeats, renderStock, renderTrick, shortName, sideName } from "/static/table.js";
@@ -87,18 +88,7 @@ function moveWords(v) {
   const m = v.move;
   if (!m) return t(v.dealer === v.reader ? "replay_deal_you" : "replay_deal", { name: shortName(v.names[v.dealer] || "") });
   const name = shortName(v.names[m.seat] || "");
-  const a = m.action;
-  const say = (key, params = {}) => t(m.seat === v.reader ? `${key}_you` : key, { name, ...params });
-  if (/^[A2-9SCR][oceb]$/.test(a)) return say("replay_play", { card: cardWords(a) });
-  if (a === "40") return say("announce_forty");
-  if (/^20[oceb]$/.test(a)) return say("announce_twenty", { suit: suitName(a[2]) });
-  if (a === "tute") return say("announce_tute");
-  if (a === "swap") return say("replay_swap");
-  if (a.startsWith("bid ")) return say("announce_bid", { points: a.slice(4) });
-  if (a === "pass") return say("announce_pass");
-  if (a.startsWith("trump ")) return say("announce_trump", { suit: suitName(a.slice(6)) });
-  if (a.startsWith("manilla ")) return say("announce_manilla", { suit: suitName(a.slice(8)) });
-  return a;
+  return moveTold(m, name, m.seat === v.reader, { play: "replay_play", swap: "replay_swap" });
 }
 
 // the steps where a trick closes: "trick by trick"

@@ -142,7 +142,7 @@ class Audience:
             return spectator_part(game)
         own = seat_part(game.view(in_hand), seat in bots)   # a bot's: with the history
         if match is not None and match.annulled:     # no move is left to make
-            own.legal, own.legal_cards = [], []
+            own.legal, own.legal_cards, own.calls = [], [], []
         return own
 
     def broadcast(self, p: Shown, game: Game | None, match: Match | None) -> None:

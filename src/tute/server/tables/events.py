@@ -16,11 +16,13 @@ from typing import Any
 
 import msgspec
 
+from tute.core.actions import parse_action
 from tute.core.errors import TuteError
 from tute.core.result import HandResult
 from tute.server.store import Event
 from tute.server.tables.options import Fields
 from tute.server.wire.hub import SPECTATOR
+from tute.server.wire.moves import move
 
 
 class EventError(TuteError):
@@ -332,5 +334,7 @@ def public(seq: int, event: TableEvent) -> dict[str, Any]:
         data.pop(secret, None)
     if data["kind"] == "start":
         data.pop("practice", None)
+    if isinstance(event, Acted):                      # typed for a page: wire/moves.py
+        data["move"] = msgspec.to_builtins(move(parse_action(event.action)))
     data["seq"] = seq
     return data

@@ -30,6 +30,7 @@ from tute.server.site.economy import winning_seats
 from tute.server.store import Event, KeepMatch, MatchResult, SeatRow
 from tute.server.tables.log import table_record
 from tute.server.wire.games import GameSummary, HandReplay, PlayedMatch, Position
+from tute.server.wire.moves import SeatMove, seat_move
 from tute.server.wire.views import table_json
 
 _ID = re.compile(r"([0-9a-f]{12})-([1-9][0-9]{0,5})")
@@ -228,12 +229,12 @@ def replay_hand(record: GameRecord, hand: int) -> HandReplay:
     steps = [_position(game, names, None)]
     for seat, action in played.history:
         game.apply(seat, action)
-        steps.append(_position(game, names, (seat, str(action))))
+        steps.append(_position(game, names, seat_move(seat, action)))
     return HandReplay(hand, len(done.games), names, list(seats), steps, game.result())
 
 
-def _position(g: Game, names: list[str], move: tuple[int, str] | None) -> Position:
+def _position(g: Game, names: list[str], move: SeatMove | None) -> Position:
     table = msgspec.structs.asdict(table_json(g.table_view(), names))
     return Position(**table, known_cards=[[] for _ in range(g.players)],
                     faces=[sorted(c.code for c in g.hand(s)) for s in range(g.players)],
-                    move=None if move is None else {"seat": move[0], "action": move[1]})
+                    move=move)

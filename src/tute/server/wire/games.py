@@ -7,6 +7,7 @@ import msgspec
 
 from tute.core.result import HandResult
 from tute.server.db.ops import MatchResult
+from tute.server.wire.moves import Move, SeatMove
 from tute.server.wire.views import TableJson
 
 
@@ -15,11 +16,12 @@ class Position(TableJson, kw_only=True):
     (``faces``), and the move that led to it (``move``: None at the deal)."""
 
     faces: list[list[str]]
-    move: dict[str, int | str] | None
+    move: SeatMove | None
     seat: None = None
     hand: list[str] = msgspec.field(default_factory=list)
     legal: list[str] = msgspec.field(default_factory=list)
     legal_cards: list[str] = msgspec.field(default_factory=list)
+    calls: list[Move] = msgspec.field(default_factory=list)
     known_cards: list[list[str]] = msgspec.field(default_factory=list)
 
 

@@ -167,6 +167,7 @@ async def _play(http: httpx.AsyncClient, t: Table, window: tuple[float, float],
     await http.post(f"/api/tables/{t.id}/start", headers=_cookie(t.tokens[0]), json={})
     # (the client's base is the first process: a start made elsewhere is forwarded)
     beat = time.perf_counter()
+    asked = False                 # the next match asked for, its answer not come yet
     while time.perf_counter() < window[1]:
         await asyncio.sleep(max(0.0, beat - time.perf_counter()))
         beat += interval
@@ -179,8 +180,11 @@ async def _play(http: httpx.AsyncClient, t: Table, window: tuple[float, float],
                 break
         else:
             v0 = t.seats[0].view
-            if v0 and v0.match is not None and v0.match.over:    # the host: the next match
+            over = bool(v0 and v0.match is not None and v0.match.over)
+            if over and not asked:     # the host: the next match, asked once (not again
+                asked = True           # while the answer is on its way: a refusal)
                 await t.sockets[0].send('{"type": "start"}')
+            asked = asked and over
     await asyncio.sleep(1.0)                 # the answers to the last actions
     for ws in t.sockets:
         await ws.close()
@@ -244,7 +248,8 @@ async def _run(tables: int, seconds: float, interval: float, ports: list[int],
             "p50_ms": round(1000 * statistics.median(latencies), 1) if latencies else None,
             "p99_ms": round(1000 * latencies[int(0.99 * (len(latencies) - 1))], 1)
             if latencies else None,
-            "errors": len(errors)}
+            "errors": len(errors),
+            **({"error_texts": sorted(set(errors))[:5]} if errors else {})}
 
 
 class Costs:

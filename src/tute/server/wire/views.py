@@ -19,6 +19,7 @@ from tute.core.result import HandResult, result_from_json
 from tute.core.tables import rank_order
 from tute.core.variants import parse_variant
 from tute.core.views import CanteShown, PlayerView, TableView
+from tute.server.wire.moves import Move, move
 from tute.server.wire.summary import ClockRunning, DealSummary, TableSummary
 
 
@@ -82,7 +83,9 @@ class TableJson(msgspec.Struct):
 
 class SeatPart(msgspec.Struct):
     """What only this seat sees: its hand, its draws, what others showed it, what it may
-    do; ``history``: and the hand's public actions in order -- for a bot's seat, whose
+    do (``legal``; the cards of it, ``legal_cards``; the rest typed for a page's
+    buttons, ``calls``: cantes, tute, swap, bids, pass, trump, manilla);
+    ``history``: and the hand's public actions in order -- for a bot's seat, whose
     program rebuilds the view (:func:`view_from_json`), not for a page, which follows
     the events (a third more bytes a message)."""
 
@@ -92,6 +95,7 @@ class SeatPart(msgspec.Struct):
     own_draws: list[str]
     legal: list[str]
     legal_cards: list[str]
+    calls: list[Move]
     history: list[tuple[int, str]] | msgspec.UnsetType = msgspec.UNSET
 
 
@@ -105,6 +109,7 @@ class SpectatorPart(msgspec.Struct):
     hand: list[str] = []
     legal: list[str] = []
     legal_cards: list[str] = []
+    calls: list[Move] = []
     spectator: bool = True
     dealt: list[list[str]] | msgspec.UnsetType = msgspec.UNSET
     drawn: list[tuple[int, str]] | msgspec.UnsetType = msgspec.UNSET
@@ -120,6 +125,17 @@ class LogMessage(msgspec.Struct, kw_only=True):
     seq: int
 
 
+class HintMessage(msgspec.Struct, kw_only=True):
+    """A practice table's "pista" for one's seat: the best action, typed (``move``),
+    and why, in words, at the table's event ``seq``."""
+
+    type: str = "hint"
+    action: str
+    move: Move
+    reason: str
+    seq: int
+
+
 class Trick(msgspec.Struct, tag="trick", tag_field="kind"):
     """A trick of the hand's log: its cards by seat, who took it once complete."""
 
@@ -129,10 +145,12 @@ class Trick(msgspec.Struct, tag="trick", tag_field="kind"):
 
 
 class Said(msgspec.Struct, tag="said", tag_field="kind"):
-    """An announcement of the hand's log (cante, tute, swap, bid, trump named)."""
+    """An announcement of the hand's log (cante, tute, swap, bid, trump named), its
+    text and typed (``move``)."""
 
     seat: int
     action: str
+    move: Move
 
 
 Part = SeatPart | SpectatorPart
@@ -152,7 +170,8 @@ def seat_part(v: PlayerView, history: bool = False) -> SeatPart:
         known_cards=[sorted(c.code for c in k) for k in v.known_cards],
         own_draws=[c.code for c in v.own_draws],
         legal=[str(a) for a in v.legal],
-        legal_cards=[a.card.code for a in v.legal if isinstance(a, Play)])
+        legal_cards=[a.card.code for a in v.legal if isinstance(a, Play)],
+        calls=[move(a) for a in v.legal if not isinstance(a, Play)])
     if history:
         out.history = [(s, str(a)) for s, a in v.table.history]
     return out
@@ -354,5 +373,5 @@ def hand_log(game: Game) -> list[Trick | Said]:
                 done += 1
                 current = None
         else:
-            out.append(Said(seat, str(action)))
+            out.append(Said(seat, str(action), move(action)))
     return out
