@@ -45,6 +45,6 @@ def test_a_move_on_the_wire_carries_only_what_it_names() -> None:
 def test_a_moves_public_event_carries_it_typed_and_the_store_its_text() -> None:
     from tute.server.tables.events import Acted, public, stored
 
-    assert public(3, Acted(seat=2, action="20o"))["move"] == {
+    assert public(3, Acted(seat=2, action=parse_action("20o")))["move"] == {
         "action": "20o", "kind": "twenty", "suit": "o"}
-    assert "move" not in stored(3, Acted(seat=2, action="20o")).data
+    assert "move" not in stored(3, Acted(seat=2, action=parse_action("20o"))).data

@@ -118,7 +118,7 @@ EVENTS: list[ev.TableEvent] = [
     ev.OptionsSet("habanero", "random", 0.0),
     ev.Seated(1, "Ana", False, "k" * 64, 7, "p" * 32), ev.Seated(2, "Ada (robot)", True),
     ev.Started(2**62, True, "9f2c"), ev.Started(5), ev.Practice("same_address"),
-    ev.Acted(0, "Ao"), ev.Acted(3, "20o", True), ev.HandEnded(2, WON),
+    ev.Acted(0, parse_action("Ao")), ev.Acted(3, parse_action("20o"), True), ev.HandEnded(2, WON),
     ev.MatchEnded(None, CONTRACT), ev.MatchEnded(1, POROTOS), ev.Invited(3, "Zoe"),
     ev.Settled([ev.SeatGain(0, 50, 20), ev.SeatGain(2, -100, 5)]), ev.Settled([]),
     ev.AutomaticSet(2, True), ev.Editing(False), ev.Abandoned(1), ev.AnnulVoted(0, [0, 2]),

@@ -109,6 +109,8 @@ class Manilla:
 
 
 Action = Play | SingTwenty | SingForty | DeclareTute | Swap | Bid | Pass | NameTrump | Manilla
+ACTION_TYPES: Final = (Play, SingTwenty, SingForty, DeclareTute, Swap, Bid, Pass, NameTrump, Manilla)
+"""Every kind of :data:`Action` (for ``isinstance``)."""
 DECLARATIONS: Final = (SingTwenty, SingForty, DeclareTute, Swap, Manilla)
 
 PLAYS: Final[tuple[Play, ...]] = tuple(Play(c) for c in ALL_CARDS)

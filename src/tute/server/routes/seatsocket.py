@@ -137,7 +137,7 @@ async def _messages(ws: WebSocket, table: TableRuntime, player: str | None, view
                 elif isinstance(message, StartMatch):
                     await table.start(player or "")
                 elif isinstance(message, Act):
-                    await table.act(table.seat_of(player), message.action)
+                    await table.act(table.seat_of(player), parse_action(message.action))
                 elif isinstance(message, Annul):
                     await table.vote_annul(player, message.agree)
                 elif isinstance(message, RematchVote):

@@ -139,7 +139,7 @@ class Autoplay:
             seat, action, seq = move
             await asyncio.sleep(t.robot_delay)
             try:
-                await t.act(seat, str(action), expect_seq=seq)   # stale: think again
+                await t.act(seat, action, expect_seq=seq)   # stale: think again
                 pause = RETRY_FIRST
             except StoreError:
                 await asyncio.sleep(pause)                       # the store is back soon
@@ -215,7 +215,7 @@ class Autoplay:
                     t.robot_level, t.robot_seed_for(seq, seat, view), view, t.id, True,
                     t.robot_samples())
                 if declared is not None:
-                    if not await t.act(seat, str(declared), expect_seq=seq):
+                    if not await t.act(seat, declared, expect_seq=seq):
                         return
                     seq = t.turn
             if t.match is not None and t.match.game.to_act == in_hand:
@@ -223,7 +223,7 @@ class Autoplay:
                 choice = await t.thinkers.choose(t.robot_level,
                                                  t.robot_seed_for(seq, seat, view), view,
                                                  t.id, True, t.robot_samples())
-                await t.act(seat, str(choice), expect_seq=seq, by_clock=True)
+                await t.act(seat, choice, expect_seq=seq, by_clock=True)
         except StoreError:
             if t.turn == seq:
                 self._arm_clock(RETRY_FIRST * 5)          # try again in a moment

@@ -15,7 +15,7 @@ import secrets
 from dataclasses import dataclass
 
 from tute.bots import BEST, check_level
-from tute.core.actions import parse_action
+from tute.core.actions import ACTION_TYPES, Action, parse_action
 from tute.core.errors import OutOfTurnError, TuteError, WrongPhaseError
 from tute.core.match import Match
 from tute.core.shuffle import CLIENT_SEED
@@ -252,9 +252,18 @@ class Played:
     after: Match
 
 
+def _typed(action: object) -> Action:
+    """An action as given: typed (the socket, the robots, the clock), or its text."""
+    if isinstance(action, str):
+        return parse_action(action)
+    if isinstance(action, ACTION_TYPES):
+        return action
+    raise TableError("bad_message")
+
+
 def act(state: TableState, broken: str | None, seat: int | None, text: object,
         auto: bool, clock: bool = False) -> Played:
-    """A seat's action, checked by the core; with the hand's end when it ends one
+    """A seat's action (typed, or its text), checked by the core; with the hand's end when it ends one
     (``auto``: made for a person; ``clock``: by the clock, the person's time out)."""
     if seat is None:
         raise OutOfTurnError("not_seated")
@@ -263,14 +272,12 @@ def act(state: TableState, broken: str | None, seat: int | None, text: object,
     match = state.match
     if match is None or match.is_over:
         raise WrongPhaseError("no_game")
-    if not isinstance(text, str):
-        raise TableError("bad_message")
-    action = parse_action(text)
+    action = _typed(text)
     if seat not in match.seat_map:
         raise OutOfTurnError("out_of_match")
     at = match.seat_map.index(seat)
     match.game.check(at, action)                      # the one authority; raises
-    events: list[TableEvent] = [Acted(seat, str(action), auto, auto and clock)]
+    events: list[TableEvent] = [Acted(seat, action, auto, auto and clock)]
     if not match.game.may_end(at, action):            # most moves: nothing to copy
         return Played(events, match)
     game = match.game.copy()

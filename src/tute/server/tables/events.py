@@ -10,13 +10,14 @@ a person's key and place stay on the server.
 
 from __future__ import annotations
 
+from abc import ABC
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from tute.core.actions import parse_action
+from tute.core.actions import ACTION_TYPES, Action, parse_action
 from tute.core.errors import TuteError
 from tute.core.result import HandResult
 from tute.server.store import Event
@@ -27,6 +28,30 @@ from tute.server.wire.moves import move
 
 class EventError(TuteError):
     """A stored event that is not one of a table's kinds (the table cannot replay)."""
+
+
+if TYPE_CHECKING:
+    ActionField = Action
+else:
+    class ActionField(ABC):  # noqa: B024 -- a virtual base: the actions registered
+        """An action in an event: msgspec holds no union of dataclasses, so it reads this
+        field's text with :func:`_read` (each kind of action registered as one, for
+        msgspec's check of what it read) and the event is written with the text
+        (:func:`_plain`)."""
+
+    for _kind in ACTION_TYPES:
+        ActionField.register(_kind)
+
+
+def _read(kind: object, value: object) -> object:
+    if kind is ActionField:
+        if not isinstance(value, str):
+            raise ValueError("an action is its text")
+        try:
+            return parse_action(value)
+        except TuteError as error:
+            raise ValueError(str(error)) from None
+    raise NotImplementedError(kind)
 
 
 class TableEvent(msgspec.Struct, frozen=True, tag_field="kind", omit_defaults=True):
@@ -127,13 +152,13 @@ class Staged(TableEvent, frozen=True, tag="staged"):
 
 
 class Acted(TableEvent, frozen=True, tag="action"):
-    """A seat's action, in the canonical text; ``auto``: made for a person (the clock,
+    """A seat's action (typed; stored in its canonical text); ``auto``: made for a person (the clock,
     automatic play); ``clock``: by the clock, the person's time having run out (the
     plays in a row it made put the seat in automatic play; False in an action stored
     before it was said)."""
 
     seat: int
-    action: str
+    action: ActionField
     auto: bool = False
     clock: bool = False
 
@@ -270,6 +295,8 @@ _SECRET = {"start": ("seed", "escrow", "deal", "next_seed"), "next_hand": ("deal
 def _plain(event: TableEvent) -> dict[str, Any]:
     """An event as JSON's own values (its tuples -- a hand's count -- as lists, as they
     read back from the store)."""
+    if isinstance(event, Acted):                      # the action as its text
+        event = msgspec.structs.replace(event, action=str(event.action))
     data: dict[str, Any] = _DECODE(_ENCODE(event))
     return data
 
@@ -292,7 +319,7 @@ def typed(e: Event) -> AnyEvent:
     if e.kind == "seat" and "bot" not in data and str(data.get("name", "")).endswith(" (bot)"):
         data["bot"] = True                            # stored before the flag: its name said so
     try:
-        event: AnyEvent = msgspec.convert({**data, "kind": e.kind}, AnyEvent)
+        event: AnyEvent = msgspec.convert({**data, "kind": e.kind}, AnyEvent, dec_hook=_read)
         return event
     except msgspec.ValidationError as error:
         raise EventError("bad_event", seq=e.seq, why=str(error)) from error
@@ -335,6 +362,6 @@ def public(seq: int, event: TableEvent) -> dict[str, Any]:
     if data["kind"] == "start":
         data.pop("practice", None)
     if isinstance(event, Acted):                      # typed for a page: wire/moves.py
-        data["move"] = msgspec.to_builtins(move(parse_action(event.action)))
+        data["move"] = msgspec.to_builtins(move(event.action))
     data["seq"] = seq
     return data

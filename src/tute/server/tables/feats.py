@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
 
-from tute.core.actions import DeclareTute, SingForty, parse_action
+from tute.core.actions import DeclareTute, SingForty
 from tute.core.cards import Rank
 from tute.core.match import Match
 from tute.core.result import HandResult
@@ -94,7 +94,7 @@ def table_feats(table_id: str, stored: Sequence[Event], variant: str,
         if isinstance(event, Acted) and before is not None:
             if event.auto or event.seat in state.automatic:
                 helped.add(event.seat)
-            action = parse_action(event.action)
+            action = event.action
             game_seat = before.seat_map.index(event.seat)
             if isinstance(action, SingForty):
                 current.setdefault(event.seat, set()).add("forty")

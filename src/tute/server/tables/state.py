@@ -291,7 +291,7 @@ def apply(state: TableState, seq: int, event: TableEvent) -> None:
     elif isinstance(event, Acted):
         if m is None:
             raise ValueError(f"event {seq}: an action before the match started")
-        m.game.apply(m.seat_map.index(event.seat), parse_action(event.action))
+        m.game.apply(m.seat_map.index(event.seat), event.action)
         if event.clock:                  # the person's time ran out once more
             state.timeouts[event.seat] = state.timeouts.get(event.seat, 0) + 1
         elif not event.auto and event.seat in state.timeouts:    # the person played
