@@ -177,3 +177,26 @@ def test_nobody_outside_game_py_reads_a_private_of_game() -> None:
             if isinstance(node, ast.Attribute) and node.attr in private - own:
                 elsewhere.append(f"{path.relative_to(SRC)}:{node.lineno} {node.attr}")
     assert not elsewhere, elsewhere
+
+
+def test_routes_are_made_in_routes_only_and_in_one_form() -> None:
+    """docs/server-layout.md, "Routes have one form": only ``routes/`` (and the
+    composition root) make a ``Route``; each module there that does has a module-level
+    ``routes(...)``, and no class anywhere has a ``routes`` method."""
+    server = SRC / "server"
+    wrong = []
+    for path in server.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        rel = path.relative_to(server).as_posix()
+        makes = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                    and n.func.id in ("Route", "WebSocketRoute") for n in ast.walk(tree))
+        if makes and not rel.startswith("routes/") and rel != "app.py":
+            wrong.append(f"{rel} makes a route")
+        if makes and rel.startswith("routes/") and not any(
+                isinstance(n, ast.FunctionDef) and n.name == "routes" for n in tree.body):
+            wrong.append(f"{rel} makes routes outside a module-level routes()")
+        for cls in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)):
+            if any(isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef) and f.name == "routes"
+                   for f in cls.body):
+                wrong.append(f"{rel}: {cls.name}.routes")
+    assert not wrong, sorted(wrong)

@@ -7,26 +7,47 @@ from typing import Any
 
 from tute.analysis.judge import Decision, Summary
 from tute.analysis.reasons import Reason, words
-from tute.core.actions import Play, parse_action
+from tute.core.actions import (
+    Action,
+    Bid,
+    DeclareTute,
+    Manilla,
+    NameTrump,
+    Pass,
+    Play,
+    SingForty,
+    SingTwenty,
+    Swap,
+    parse_action,
+)
 from tute.core.records import GameRecord, replay
 from tute.i18n import card_name, render
 
 
-def action_words(text: str, lang: str) -> str:
-    """An action as a player says it: "el as de oros", "las cuarenta", "pasar"."""
-    a = parse_action(text)
-    if isinstance(a, Play):
-        return card_name(a.card.code, lang)
-    if text.startswith("20"):
-        return render("analysis_twenty", {"suit": text[2]}, lang)
-    if text.startswith("trump ") or text.startswith("manilla "):
-        key = "analysis_trump" if text.startswith("trump ") else "analysis_manilla"
-        return render(key, {"suit": text.split()[1]}, lang)
-    if text.startswith("bid "):
-        return render("analysis_bid", {"n": text[4:]}, lang)
-    said = {"40": "analysis_forty", "tute": "analysis_tute", "swap": "analysis_swap",
-            "pass": "analysis_pass"}.get(text)
-    return render(said, {}, lang) if said else text
+def action_words(action: str | Action, lang: str) -> str:
+    """An action (or its text) as a player says it: "el as de oros", "las cuarenta",
+    "pasar"."""
+    a = parse_action(action) if isinstance(action, str) else action
+    match a:
+        case Play(card):
+            return card_name(card.code, lang)
+        case SingTwenty(suit):
+            return render("analysis_twenty", {"suit": suit.value}, lang)
+        case NameTrump(suit):
+            return render("analysis_trump", {"suit": suit.value}, lang)
+        case Manilla(suit):
+            return render("analysis_manilla", {"suit": suit.value}, lang)
+        case Bid(points):
+            return render("analysis_bid", {"n": str(points)}, lang)
+        case SingForty():
+            return render("analysis_forty", {}, lang)
+        case DeclareTute():
+            return render("analysis_tute", {}, lang)
+        case Swap():
+            return render("analysis_swap", {}, lang)
+        case Pass():
+            return render("analysis_pass", {}, lang)
+    raise AssertionError(a)                     # every kind of action is said above
 
 
 def unrepeated(decisions: list[Decision]) -> list[Decision]:

@@ -28,7 +28,6 @@ from contextlib import asynccontextmanager
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.requests import Request
 
 from tute.analysis import Settings
 from tute.core.errors import TuteError
@@ -40,6 +39,7 @@ from tute.server.db.migrate import check as check_schema
 from tute.server.routes import (
     again,
     bots,
+    friends,
     pages,
     people,
     records,
@@ -48,7 +48,10 @@ from tute.server.routes import (
     tables,
     tourneys,
 )
-from tute.server.routes.common import Site, error, locked, refused, run
+from tute.server.routes import (
+    analysis as analyses,
+)
+from tute.server.routes.common import Site, locked, refused
 from tute.server.routes.doors import Social
 from tute.server.site.accounts import Accounts
 from tute.server.site.bots import Bots
@@ -116,14 +119,10 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
                 Bots(store.engine), Guests(key))
     lobby.on_sent = bots.news(presence)              # a bot's stream: its games' news
     relay = None if ownership is None else Relay(ownership.cluster, talk, feed, presence)
-    social = Social(Friends(store.engine), presence, Invites(key),
-                    lobby, site.account, error, site.who)
+    social = Social(Friends(store.engine), presence, Invites(key), lobby)
     if ownership is not None:
         social.elsewhere = ownership.doors
-
-    async def may_see(request: Request, table_id: str, number: int) -> None:
-        await run(lambda: people.may_see(site, social, request, table_id, number))
-    reviews = Reviews(store.engine, site.kept, site.who, error, analysis, may_see)
+    reviews = Reviews(store.engine, site.kept, analysis)
     open_hands = OpenHands(reviews)
 
     collector = Collector()
@@ -173,7 +172,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
             store.close()
 
     app = Starlette(routes=[
-        *social.routes(), *reviews.routes(), *open_hands.routes(), *pages.routes(site),
+        *friends.routes(site, social), *analyses.routes(site, social, reviews, open_hands), *pages.routes(site),
         *tables.routes(site, social), *people.routes(site, social), *again.routes(site, social),
         *records.routes(site, social), *bots.routes(site),
         *series.routes(site), *tourneys.routes(site, director),

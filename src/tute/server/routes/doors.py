@@ -1,5 +1,5 @@
-"""Friends, invitations and private tables over HTTP (``/api/friends...``,
-``/api/tables/{id}/invite`` and ``/link``), and who may sit at a private table.
+"""Who may sit at a private table, where a friend sits, and the notices friends and
+invitations send (their HTTP: :mod:`tute.server.routes.friends`).
 
 Notices (a friend's request, an invitation) reach a person's open pages through
 :class:`~tute.server.social.friends.Presence` as ``{"type": "notice", "kind": ...}``.
@@ -8,23 +8,15 @@ Notices (a friend's request, an invitation) reach a person's open pages through
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import msgspec
-from starlette.requests import Request
-from starlette.routing import Route
 
-from tute.core.errors import TuteError
-from tute.server.routes.common import run
 from tute.server.site.accounts import Account
-from tute.server.social.friends import FriendError, Friends, Notice, Presence, Sitting
+from tute.server.social.friends import Friends, Notice, Presence, Sitting
 from tute.server.social.invites import Invites
 from tute.server.tables.lobby import Lobby
 from tute.server.tables.runtime import TableError, TableRuntime
-from tute.server.wire.answers import Sent
-from tute.server.wire.edge import lang_of
 from tute.server.wire.limits import RateLimit
-from tute.server.wire.protocol import Empty, FriendAnswer, FriendName, Invite, decode_body
 
 NOTICE_SECONDS = 600.0          # the same notice from the same person: once in this time
 
@@ -54,12 +46,12 @@ def door_of(table: TableRuntime) -> Door:
 
 
 class Social:
-    def __init__(self, friends: Friends, presence: Presence, invites: Invites, lobby: Lobby,
-                 account: Callable[[Any], Account | None],
-                 error: Callable[[TuteError, str], Sent],
-                 who: Callable[[Any], str | None]) -> None:
+    """Who may sit at a table and where a friend sits, and a person's notices (over
+    HTTP: :mod:`tute.server.routes.friends`)."""
+
+    def __init__(self, friends: Friends, presence: Presence, invites: Invites, lobby: Lobby
+                 ) -> None:
         self.friends, self.presence, self.invites, self.lobby = friends, presence, invites, lobby
-        self.account, self.error, self.who = account, error, who
         self.notices = RateLimit(1, NOTICE_SECONDS)     # one of a kind per pair a while
         # with several processes: the doors of the tables the others hold
         self.elsewhere: Callable[[], list[Door]] = list
@@ -107,90 +99,3 @@ class Social:
             if d.status in ("open", "playing") and account in d.accounts and not d.unlisted:
                 return Sitting(d.id, d.variant, d.status, d.spectators)
         return None
-
-    # ------------------------------------------------------------------ handlers
-    def _me(self, request: Request) -> Account:
-        person = self.account(request)
-        if person is None:
-            raise TuteError("not_logged_in")
-        return person
-
-    async def list_friends(self, request: Request) -> Sent:
-        try:
-            me = await run(lambda: self._me(request))
-            found = await run(lambda: self.friends.of(me.id))
-        except TuteError as e:
-            return self.error(e, lang_of(request.scope))
-        for f in found.friends:
-            f.online = self.presence.online(f.id)
-            f.table = self.where(f.id)
-        return Sent(found)
-
-    async def ask(self, request: Request) -> Sent:
-        try:
-            me = await run(lambda: self._me(request))
-            data = decode_body(FriendName, await request.body())
-            state, other = await run(lambda: self.friends.request(me.id, data.name))
-        except TuteError as e:
-            return self.error(e, lang_of(request.scope))
-        self.notify(other, "friend_request" if state == "pending" else "friend_accepted", me)
-        return Sent({"state": state})
-
-    async def answer(self, request: Request) -> Sent:
-        try:
-            me = await run(lambda: self._me(request))
-            data = decode_body(FriendAnswer, await request.body())
-            await run(lambda: self.friends.answer(me.id, data.id, data.accept))
-        except TuteError as e:
-            return self.error(e, lang_of(request.scope))
-        if data.accept:
-            self.notify(data.id, "friend_accepted", me)
-        return Sent({"ok": True})
-
-    async def remove(self, request: Request) -> Sent:
-        try:
-            me = await run(lambda: self._me(request))
-            data = decode_body(FriendAnswer, await request.body())
-            await run(lambda: self.friends.remove(me.id, data.id))
-        except TuteError as e:
-            return self.error(e, lang_of(request.scope))
-        return Sent({"ok": True})
-
-    async def invite(self, request: Request) -> Sent:
-        """The host invites a friend: the table keeps it, the friend is told."""
-        lang = lang_of(request.scope)
-        try:
-            me = await run(lambda: self._me(request))
-            data = decode_body(Invite, await request.body())
-            table = self.lobby.get(request.path_params["table_id"])
-            if not await run(lambda: self.friends.are_friends(me.id, data.friend)):
-                raise FriendError("not_friends")
-            found = await run(lambda: self.friends.of(me.id))
-            name = next(f.name for f in found.friends if f.id == data.friend)
-            await table.invite(await run(lambda: self.who(request)) or "", data.friend, name)
-        except TuteError as e:
-            return self.error(e, lang)
-        self.notify(data.friend, "invite", me, table=table.id, variant=str(table.variant))
-        return Sent({"table": table.summary()})
-
-    async def link(self, request: Request) -> Sent:
-        """The host's link that seats its holder (signed, for a day, this table only)."""
-        lang = lang_of(request.scope)
-        try:
-            decode_body(Empty, await request.body())
-            table = self.lobby.get(request.path_params["table_id"])
-            table.check_host(await run(lambda: self.who(request)))
-        except TuteError as e:
-            return self.error(e, lang)
-        token = self.invites.token(table.id)
-        return Sent({"token": token, "path": f"/?invite={token}"})
-
-    def routes(self) -> list[Route]:
-        return [
-            Route("/api/friends", self.list_friends, methods=["GET"]),
-            Route("/api/friends", self.ask, methods=["POST"]),
-            Route("/api/friends/answer", self.answer, methods=["POST"]),
-            Route("/api/friends/remove", self.remove, methods=["POST"]),
-            Route("/api/tables/{table_id}/invite", self.invite, methods=["POST"]),
-            Route("/api/tables/{table_id}/link", self.link, methods=["POST"]),
-        ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from html import escape
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse
+from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -18,8 +18,7 @@ from tute.server.routes.common import STATIC, Site
 from tute.server.site.help import help_page
 from tute.server.tables.lobby import offered_variants
 from tute.server.wire.answers import Sent
-from tute.server.wire.edge import lang_of
-from tute.server.wire.metrics import metrics_route
+from tute.server.wire.edge import lang_of, loopback
 
 
 def routes(site: Site) -> list[BaseRoute]:
@@ -54,13 +53,24 @@ def routes(site: Site) -> list[BaseRoute]:
                          for v in offered_variants()],
             "levels": list(LEVELS), "best": BEST, "local_only": site.local_only})
 
+    async def metrics(request: Request) -> Response:
+        """``GET /metrics`` for this process, to this machine only (404 elsewhere)."""
+        if not loopback(request.client.host if request.client else ""):
+            return Sent({"error": "not found"}, status_code=404)
+        lobby = site.lobby
+        tables = list(lobby.tables.values())
+        sockets = sum(len(v) for t in tables for v in t.hub.viewers.values())
+        text = lobby.metrics.text((t.status for t in tables), sockets,
+                                  lobby.thinkers.waiting(), lobby.thinkers.busy())
+        return Response(text, media_type="text/plain; version=0.0.4")
+
     async def replay_page(request: Request) -> FileResponse:
         return FileResponse(STATIC / "replay.html")
 
     return [Route("/", index),
             Route("/i18n/{lang}.json", catalog, methods=["GET"]),
             Route("/api/meta", meta, methods=["GET"]),
-            metrics_route(site.lobby),
+            Route("/metrics", metrics, methods=["GET"]),
             Route("/help/{variant:path}", rules, methods=["GET"]),
             Route("/games/{game_id}", replay_page, methods=["GET"]),
             Route("/open", replay_page, methods=["GET"]),

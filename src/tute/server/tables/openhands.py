@@ -15,19 +15,12 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 
-from starlette.requests import Request
-from starlette.routing import Route
-
 from tute.analysis.openhand import OpenLine, could_have_won, line_words, side_of
 from tute.core.errors import TuteError
 from tute.core.records import format_record, parse_record
-from tute.server.tables.kept import parse_game_id
-from tute.server.tables.review import LANGS, Key, ReviewError, Reviews, query_number
-from tute.server.wire.answers import Sent
-from tute.server.wire.edge import client_address, lang_of
+from tute.server.tables.review import LANGS, Key, ReviewError, Reviews
 from tute.server.wire.judged import OpenLines, OpenLineWords
 from tute.server.wire.limits import RateLimit
-from tute.server.wire.protocol import AnalysisAsk, decode_body
 
 AT_ONCE = 4                       # hands being solved at once, server-wide
 PER_ADDRESS = 1                   # of them from one address (a guest may change cookies)
@@ -62,32 +55,16 @@ class OpenHands:
         self.asking: dict[str, str] = {}          # who asks: from which address
         self.asks = RateLimit(ASKS, 60.0)
 
-    def routes(self) -> list[Route]:
-        return [Route("/api/games/{game_id}/openhand", self.http, methods=["GET"])]
-
-    async def http(self, request: Request) -> Sent:
-        lang = lang_of(request.scope)
-        r = self.reviews
-        try:
-            table_id, number = parse_game_id(request.path_params["game_id"])
-            if r.may_see is not None:
-                await r.may_see(request, table_id, number)
-            ask = decode_body(AnalysisAsk, _query(request))
-            key = (table_id, number, ask.hand, ask.seat)
-            lines = self.kept.get(key)
-            if lines is None:
-                lines = await self._solve(request, key)
-            return Sent(in_words(lines, lang))
-        except TuteError as e:
-            return r.error(e, lang)
-
-    async def _solve(self, request: Request, key: Key) -> FaceUp:
-        r = self.reviews
+    async def ask(self, key: Key, who: str, address: str) -> FaceUp:
+        """The hand ``key`` face up, for ``who`` (a person's key, else the address)
+        asking from ``address``: kept, being solved (waited on), or solved now if a
+        place is free -- else a :class:`ReviewError` (one at a time, busy) or too many
+        asks.  From here to the place's taking nothing awaits, so two asks cannot both
+        find the job not started nor a place free."""
+        found = self.kept.get(key)
+        if found is not None:
+            return found
         loop = asyncio.get_running_loop()
-        # who asks (a session: the store) first: from here to the place's taking nothing
-        # awaits, so two asks cannot both find the job not started nor a place free
-        address = client_address(request.scope)
-        who = await loop.run_in_executor(None, r.who, request) or address
         waiting = self.running.get(key)
         if waiting is not None:                   # asked already: the same answer
             return await asyncio.shield(waiting)
@@ -123,10 +100,3 @@ class OpenHands:
         while len(self.kept) > KEPT:
             self.kept.popitem(last=False)
         return lines
-
-
-def _query(request: Request) -> bytes:
-    import json
-
-    return json.dumps({"hand": query_number(request.query_params.get("hand", "")),
-                       "seat": query_number(request.query_params.get("seat", ""))}).encode()

@@ -19,34 +19,26 @@ from __future__ import annotations
 import asyncio
 import functools
 import hashlib
-import json
 import logging
 import time
-from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any
 
 import msgspec
 from sqlalchemy import insert, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
-from starlette.requests import Request
-from starlette.routing import Route
 
 from tute.analysis import Settings, Step, decision_at, move_accuracy, steps
 from tute.analysis.reasons import words
 from tute.analysis.text import action_words, equal_words, lost_words
 from tute.core.errors import TuteError
-from tute.core.notation import read_game
 from tute.core.records import GameRecord, format_record, parse_record
 from tute.server.db.schema import analyses
 from tute.server.store import StoreError
-from tute.server.tables.kept import Kept, parse_game_id
+from tute.server.tables.kept import Kept
 from tute.server.tables.workers import worker_pool
-from tute.server.wire.answers import Sent
-from tute.server.wire.edge import FILE_ID, client_address, lang_of
 from tute.server.wire.judged import (
     AnalysisDone,
     AnalysisFailed,
@@ -58,8 +50,6 @@ from tute.server.wire.judged import (
     Valued,
     ValuedWords,
 )
-from tute.server.wire.limits import RateLimit
-from tute.server.wire.protocol import AnalysisAsk, RecordAnalysis, decode_body
 
 log = logging.getLogger("tute.review")
 LANGS = ("es", "pt", "it", "en")
@@ -153,19 +143,17 @@ def _warm() -> None:
 
 
 class Reviews:
-    def __init__(self, engine: Engine, kept: Kept, who: Callable[[Any], str | None],
-                 error: Callable[[TuteError, str], Sent],
-                 settings: Settings = SETTINGS,
-                 may_see: Callable[[Request, str, int], Awaitable[None]] | None = None,
+    """Judging kept hands: a worker process of its own, the hands judged kept in the
+    store (its HTTP: :mod:`tute.server.routes.analysis`)."""
+
+    def __init__(self, engine: Engine, kept: Kept, settings: Settings = SETTINGS,
                  queue: int = QUEUE) -> None:
-        self.engine, self.kept, self.who, self.error = engine, kept, who, error
-        self.may_see = may_see            # raises for who may not see the match
+        self.engine, self.kept = engine, kept
         self.settings = settings
         self.queue = queue
         self.jobs: dict[Key, _Job] = {}
         self.started = 0                  # hands whose judging began (a figure to watch)
         self._pool: ProcessPoolExecutor | None = None
-        self.reads = RateLimit(FILE_READS, 60.0)
 
     def pool(self) -> ProcessPoolExecutor:
         if self._pool is None:             # one worker: a review never takes every core
@@ -285,84 +273,6 @@ class Reviews:
             return
         if self.jobs.get(key) is job:
             del self.jobs[key]
-
-    # ------------------------------------------------------------------ HTTP
-    def routes(self) -> list[Route]:
-        return [Route("/api/games/{game_id}/analysis", self.http, methods=["GET", "POST"])]
-
-    async def http(self, request: Request) -> Sent:
-        """GET: how the analysis of ``?hand=&seat=`` stands; POST ``{"hand", "seat"}``:
-        start it (or say how it stands).  A match opened from a file (``file-...``,
-        :func:`file_id`): POST sends the file's text again (``RecordAnalysis``)."""
-        lang = lang_of(request.scope)
-        loop = asyncio.get_running_loop()
-        try:
-            game_id = request.path_params["game_id"]
-            if FILE_ID.fullmatch(game_id):
-                return await self._file(request, game_id, lang)
-            table_id, number = parse_game_id(game_id)
-            if self.may_see is not None:
-                await self.may_see(request, table_id, number)
-            ask = await _asked(request, AnalysisAsk)
-
-            async def kept() -> GameRecord:
-                return await loop.run_in_executor(None, self.kept.record, table_id, number)
-            return await self._answer(request, (table_id, number, ask.hand, ask.seat), kept,
-                                      lang)
-        except TuteError as e:
-            return self.error(e, lang)
-
-    async def _file(self, request: Request, game_id: str, lang: str) -> Sent:
-        """A match the person opened from a file: polls need only its name; a start
-        reads the text sent (a read a person may ask :data:`FILE_READS` times a
-        minute) and checks it is the match so named."""
-        loop = asyncio.get_running_loop()
-        ask = await _asked(request, RecordAnalysis)
-        key = (game_id, 0, ask.hand, ask.seat)
-        if not isinstance(ask, RecordAnalysis):
-            return await self._answer(request, key, None, lang)
-        text, game = ask.text, ask.game
-
-        async def opened() -> GameRecord:
-            if not self.reads.allow(client_address(request.scope)):
-                raise TuteError("too_many_requests")
-            record, _ = await loop.run_in_executor(None, read_game, text, game)
-            if await loop.run_in_executor(None, file_id, record) != game_id:
-                raise ReviewError("analysis_not_this_file")
-            return record
-        return await self._answer(request, key, opened, lang)
-
-    async def _answer(self, request: Request, key: Key,
-                      record: Callable[[], Awaitable[GameRecord]] | None, lang: str
-                      ) -> Sent:
-        """How the analysis of ``key`` stands; a POST starts it.  ``record``: the
-        match, read when it is needed (None: a poll that cannot read it)."""
-        loop = asyncio.get_running_loop()
-        now = self.running(key)                 # a poll while it runs: nothing read
-        if now is not None:
-            return Sent(now)
-        got = None if record is None else await record()
-        points = None if got is None else await loop.run_in_executor(
-            None, self.check_ask, got, key[2], key[3])
-        state = await loop.run_in_executor(None, self.state, key, lang)
-        if request.method == "GET" or isinstance(state, AnalysisRunning | AnalysisDone) \
-                or got is None or points is None:
-            return Sent(state)
-        address = client_address(request.scope)
-        text = await loop.run_in_executor(None, format_record, got)
-        who = await loop.run_in_executor(None, self.who, request)    # a session: the store
-        return Sent(self.start(key, text, points, who or address, address),
-                            status_code=202)
-
-
-async def _asked(request: Request, kind: type[AnalysisAsk] | type[RecordAnalysis]
-                 ) -> AnalysisAsk | RecordAnalysis:
-    """What a request asks: a POST's body as ``kind``, a GET's ``?hand=&seat=``."""
-    if request.method == "POST":
-        return decode_body(kind, await request.body())
-    return decode_body(AnalysisAsk, json.dumps({
-        "hand": query_number(request.query_params.get("hand", "")),
-        "seat": query_number(request.query_params.get("seat", ""))}).encode())
 
 
 def file_id(record: GameRecord) -> str:

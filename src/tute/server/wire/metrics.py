@@ -1,4 +1,5 @@
-"""What an operator watches: ``GET /metrics`` in Prometheus's text format.
+"""What an operator watches: ``GET /metrics`` in Prometheus's text format (its route:
+:mod:`tute.server.routes.pages`).
 
 Tables by status, sockets, actions (a counter, the rate of the last minute, and the
 median and 99th percentile of the time from an action's arrival at its table to its
@@ -15,17 +16,9 @@ from __future__ import annotations
 import time
 from bisect import bisect_left
 from collections import deque
-from collections.abc import Iterable, Mapping
-from typing import Protocol
+from collections.abc import Iterable
 
-from starlette.requests import Request
-from starlette.responses import Response
-from starlette.routing import Route
-
-from tute.server.wire.answers import Sent
 from tute.server.wire.collector import Collector
-from tute.server.wire.edge import loopback
-from tute.server.wire.hub import Hub
 
 # the histogram's upper bounds, seconds (an action over the last is counted in +Inf)
 BUCKETS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
@@ -137,47 +130,3 @@ def histogram_quantile(q: float, buckets: list[tuple[float, float]]) -> float | 
             return lower + (bound - lower) * ((rank - below) / inside if inside else 0.0)
         below, lower = count, bound
     return lower
-
-
-class _Table(Protocol):
-    @property
-    def status(self) -> str: ...
-
-    @property
-    def hub(self) -> Hub: ...
-
-
-class _Thinkers(Protocol):
-    """The robots' pool (:class:`~tute.server.tables.robots.Thinkers`): how many turns
-    wait for a worker, and how many workers think now."""
-
-    def waiting(self) -> int: ...
-
-    def busy(self) -> int: ...
-
-
-class Watched(Protocol):
-    """What the figures are read from (:class:`~tute.server.tables.lobby.Lobby`)."""
-
-    @property
-    def tables(self) -> Mapping[str, _Table]: ...
-
-    @property
-    def thinkers(self) -> _Thinkers: ...
-
-    @property
-    def metrics(self) -> Metrics: ...
-
-
-def metrics_route(lobby: Watched) -> Route:
-    """``GET /metrics`` for ``lobby``'s process, to this machine only (404 elsewhere)."""
-    async def metrics(request: Request) -> Response:
-        if not loopback(request.client.host if request.client else ""):
-            return Sent({"error": "not found"}, status_code=404)
-        tables = list(lobby.tables.values())
-        sockets = sum(len(v) for t in tables for v in t.hub.viewers.values())
-        text = lobby.metrics.text((t.status for t in tables), sockets,
-                                  lobby.thinkers.waiting(), lobby.thinkers.busy())
-        return Response(text, media_type="text/plain; version=0.0.4")
-
-    return Route("/metrics", metrics, methods=["GET"])
