@@ -172,7 +172,8 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
             store.close()
 
     app = Starlette(routes=[
-        *friends.routes(site, social), *analyses.routes(site, social, reviews, open_hands), *pages.routes(site),
+        *friends.routes(site, social), *analyses.routes(site, social, reviews, open_hands),
+        *pages.routes(site),
         *tables.routes(site, social), *people.routes(site, social), *again.routes(site, social),
         *records.routes(site, social), *bots.routes(site),
         *series.routes(site), *tourneys.routes(site, director),

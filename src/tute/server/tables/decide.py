@@ -263,8 +263,9 @@ def _typed(action: object) -> Action:
 
 def act(state: TableState, broken: str | None, seat: int | None, text: object,
         auto: bool, clock: bool = False) -> Played:
-    """A seat's action (typed, or its text), checked by the core; with the hand's end when it ends one
-    (``auto``: made for a person; ``clock``: by the clock, the person's time out)."""
+    """A seat's action (typed, or its text), checked by the core; with the hand's end
+    when it ends one (``auto``: made for a person; ``clock``: by the clock, the person's
+    time out)."""
     if seat is None:
         raise OutOfTurnError("not_seated")
     if broken is not None:

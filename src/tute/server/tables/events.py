@@ -152,10 +152,10 @@ class Staged(TableEvent, frozen=True, tag="staged"):
 
 
 class Acted(TableEvent, frozen=True, tag="action"):
-    """A seat's action (typed; stored in its canonical text); ``auto``: made for a person (the clock,
-    automatic play); ``clock``: by the clock, the person's time having run out (the
-    plays in a row it made put the seat in automatic play; False in an action stored
-    before it was said)."""
+    """A seat's action (typed; stored in its canonical text); ``auto``: made for a
+    person (the clock, automatic play); ``clock``: by the clock, the person's time having
+    run out (the plays in a row it made put the seat in automatic play; False in an
+    action stored before it was said)."""
 
     seat: int
     action: ActionField
