@@ -9,6 +9,7 @@ from typing import Any
 
 from server_harness import Server, until
 from tute.server.site import ledger
+from tute.server.wire.limits import Window
 
 
 def _kind(kind: str) -> Any:
@@ -42,6 +43,21 @@ def test_a_hint_at_a_practice_table(db: str) -> None:
                 "not_seated"
     finally:
         s.stop()
+
+
+def test_a_hints_wait_counts_from_its_answer() -> None:
+    """On a busy machine a hint took longer than the wait between hints, so the next
+    one asked at once was given (CI's slow run found it): the wait starts when the hint
+    is answered."""
+    now = [0.0]
+    hints = Window(1, 4.0, clock=lambda: now[0])
+    assert hints.allow()
+    now[0] = 6.0                          # the hint thought for 6 s, then answered
+    hints.renew()
+    now[0] = 6.5                          # asked again at once
+    assert not hints.allow()
+    now[0] = 10.0
+    assert hints.allow()
 
 
 def test_no_hint_where_xp_and_chips_are_at_stake(db: str) -> None:

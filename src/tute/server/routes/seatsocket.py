@@ -169,6 +169,7 @@ async def _messages(ws: WebSocket, table: TableRuntime, player: str | None, view
                     if not hints.allow():
                         raise TuteError("hint_wait", seconds=int(HINT_SECONDS))
                     action, why = await table.thinkers.advise(view, lang)
+                    hints.renew()                # the wait counts from the answer
                     viewer.push(encode(HintMessage(action=action,
                                                    move=move(parse_action(action)),
                                                    reason=why, seq=table.seq)))

@@ -85,3 +85,9 @@ class Window:
             return False
         self._times.append(now)
         return True
+
+    def renew(self) -> None:
+        """The newest use counted from now: a use that took a while (a hint thought on a
+        busy machine) starts its wait when it is done, not when it was asked."""
+        if self._times:
+            self._times[-1] = self._clock()
