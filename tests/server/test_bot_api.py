@@ -112,7 +112,7 @@ def test_an_account_becomes_a_bot_for_good_and_its_tokens(server: Server) -> Non
         assert r.status_code == 401 and r.json()["key"] == "bot_bad_token", junk
     # an account that has played cannot become a bot
     player = s.account("Ana", "127.0.0.2")
-    play_out(player, "habanero")
+    play_out(player, "habanero", robot_level="heuristic")
     r = player.post("/api/me/bot", {"confirm": "Ana"})
     assert r.status_code == 409 and r.json()["key"] == "bot_has_played"
 
@@ -767,3 +767,43 @@ def test_a_sit_and_a_become_wait_for_each_other_in_the_database() -> None:
         assert read == [True]
     finally:
         engine.dispose()
+
+
+def test_a_server_stops_while_a_bot_listens(tmp_path: Path) -> None:
+    """A bot's stream never ends by itself: a server told to stop (Ctrl+C, a redeploy's
+    SIGTERM) waited for it for ever.  It now waits a few seconds for what is under way,
+    then stops."""
+    from server_harness import serve
+
+    proc, base = serve(["--db", f"sqlite:///{tmp_path / 'b.db'}"])
+    try:
+        c = httpx.Client(base_url=base, timeout=10)
+        c.get("/api/meta")
+        c.headers["x-csrf-token"] = str(c.cookies.get("tute_csrf"))
+        assert c.post("/api/register", json={"name": "Robo",
+                                             "password": "naipes de la abuela"}
+                      ).status_code == 200
+        assert c.post("/api/me/bot", json={"confirm": "Robo"}).status_code == 200
+        token = c.post("/api/me/bot/tokens", json={"label": "x"}).json()["token"]
+        heard: list[dict[str, Any]] = []
+
+        def listen() -> None:
+            try:
+                for note in bot_client.Api(base, token).stream():
+                    heard.append(note)
+            except httpx.HTTPError:
+                pass
+        threading.Thread(target=listen, daemon=True).start()
+        for _ in range(200):
+            if heard:
+                break
+            time.sleep(0.05)
+        assert heard and heard[0]["type"] == "hello"
+        began = time.monotonic()
+        proc.terminate()
+        proc.wait(timeout=15)              # was: still waiting for the stream
+        assert time.monotonic() - began < 10
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)

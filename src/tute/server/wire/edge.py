@@ -361,6 +361,9 @@ def guarded_http(limits: Limits) -> type[asyncio.Protocol]:
     return Guarded
 
 
+STOP_SECONDS = 3              # a stopping server's wait for the answers under way
+
+
 def server_config(app: Any, host: str, port: int, limits: Limits,
                   log_level: str = "warning",
                   trusted_proxies: str | None = None) -> uvicorn.Config:
@@ -369,9 +372,13 @@ def server_config(app: Any, host: str, port: int, limits: Limits,
     and compressing each costs more CPU than it saves).  Proxy headers
     (``X-Forwarded-For``, ``X-Forwarded-Proto``) are believed only from the addresses in
     ``trusted_proxies`` (comma-separated: the reverse proxy in front of the server);
-    from anyone else they are ignored, so no client can claim another address."""
+    from anyone else they are ignored, so no client can claim another address.  A
+    stopping server waits at most :data:`STOP_SECONDS` for the answers under way: a
+    bot's stream never ends by itself, and held ``tute serve`` (Ctrl+C, a redeploy) for
+    ever while a bot listened."""
     served = PeerMark(app, trusted_proxies) if trusted_proxies else app
     return uvicorn.Config(served, host=host, port=port, log_level=log_level,
                           http=guarded_http(limits), ws="websockets-sansio",
                           ws_max_size=limits.frame_bytes, ws_per_message_deflate=False,
-                          proxy_headers=False, timeout_keep_alive=5, server_header=False)
+                          proxy_headers=False, timeout_keep_alive=5, server_header=False,
+                          timeout_graceful_shutdown=STOP_SECONDS)
