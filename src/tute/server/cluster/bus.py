@@ -28,12 +28,15 @@ import logging
 import os
 import secrets
 import socket
+from typing import TYPE_CHECKING
 
 import msgspec
-from redis.asyncio import Redis
 
 from tute.server.routes.doors import Door
 from tute.server.wire.summary import TableSummary
+
+if TYPE_CHECKING:                # redis (~0.1 s to import) only where a process has a bus
+    from redis.asyncio import Redis
 
 _RENEW = """
 local holder = redis.call('get', KEYS[1])
@@ -79,8 +82,13 @@ class Cluster:
 
     def __init__(self, bus_url: str, db_url: str, address: str,
                  lease_seconds: float = 6.0) -> None:
+        from redis.asyncio import Redis
+        from redis.exceptions import RedisError
+
         self.redis: Redis = Redis.from_url(bus_url, decode_responses=True,
                                            socket_timeout=5, socket_connect_timeout=5)
+        # what a call to the bus raises when it cannot be reached (the forwarder's)
+        self.failures: tuple[type[Exception], ...] = (OSError, RedisError)
         self.ns = namespace(db_url)
         self.address = address                  # how other processes reach this one
         self.pid = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"

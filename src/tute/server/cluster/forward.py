@@ -28,7 +28,6 @@ from typing import Any
 from urllib.parse import parse_qs
 
 import httpx
-from redis.exceptions import RedisError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
@@ -114,7 +113,7 @@ class Forward:
                 address = await own.locate(table_id)
             except LookupError:             # no such table: the app says so
                 address = None
-            except (TimeoutError, OSError, RedisError) as e:
+            except own.cluster.failures as e:   # (TimeoutError is an OSError)
                 log.warning("table %s: its owner cannot be reached: %r", table_id, e)
                 address = ""
             if address is None:
@@ -163,7 +162,7 @@ class Forward:
                     and not scope.get(FORWARDED) \
                     and await self._request(scope, send, address, body):
                 return
-        except (OSError, RedisError) as e:         # Redis away: this process judges it
+        except own.cluster.failures as e:          # Redis away: this process judges it
             log.warning("analysis %s: where it runs not known: %r", game, e)
         if scope["method"] != "POST":
             await self.app(scope, receive, send)
@@ -171,7 +170,7 @@ class Forward:
 
         async def said(message: Message) -> None:
             if message["type"] == "http.response.start" and message["status"] == 202:
-                with contextlib.suppress(OSError, RedisError):   # it started here: the
+                with contextlib.suppress(*own.cluster.failures):  # it started here: the
                     await own.cluster.redis.set(key, own.cluster.pid,  # asks come here
                                                 px=ANALYSIS_MS)      # (before the page
             await send(message)                                    # hears of it)
