@@ -56,6 +56,7 @@ def _drop_own_database() -> None:
 
 
 POSTGRES = f"postgresql+psycopg://postgres@127.0.0.1:5432/{postgres_name()}"
+QUICK = "heuristic"           # the robots of Client.new_table unless a test names a level
 
 
 def free_port() -> int:
@@ -198,6 +199,11 @@ class Client:
 
     def new_table(self, variant: str = "habanero", name: str = "Ana", robots: bool = True,
                   **more: Any) -> str:
+        """A table of ``c`` (``more``: its options), its free seats given to robots.
+        The robots are of a quick level unless the test names one: a table of a searching
+        level starts the server's pool of worker processes, ~1.5 s of CPU each (the
+        tests of the searching robots at the tables name theirs)."""
+        more.setdefault("robot_level", QUICK)
         r = self.post("/api/tables", {"variant": variant, "name": name, **more})
         assert r.status_code == 200, r.text
         table = str(r.json()["id"])

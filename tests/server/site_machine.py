@@ -271,7 +271,8 @@ class SiteMachine(RuleBasedStateMachine):
             return
         TRIED["annul"] += 1
         h, o = self.people[host], self.people[rival]
-        started = self._two_bet_and_start(h, o, {"move_seconds": 60})
+        started = self._two_bet_and_start(h, o, {"move_seconds": 60,
+                                                  "robot_level": "random"})
         if started is None:
             return
         table, before = started
@@ -429,7 +430,8 @@ class SiteMachine(RuleBasedStateMachine):
         for i in range(index, index + 8):
             for seat in (0, 1, 2, 3):
                 r = p.post(f"/api/games/{k.game}/again", {"seat": seat, "hand": 1,
-                                                          "index": i})
+                                                          "index": i,
+                                                          "robot_level": "random"})
                 if r.status_code == 200:
                     made = r.json()
                     break

@@ -227,7 +227,8 @@ def test_a_seat_played_by_automatic_play_earns_no_xp(db: str) -> None:
     try:
         ana, bea = s.account("Ana"), s.account("Bea", "127.0.0.2")
         table = ana.post("/api/tables", {"variant": "habanero", "name": "Ana",
-                                         "competitive": True, "bet": 10}).json()["id"]
+                                         "competitive": True, "bet": 10,
+                                         "robot_level": "heuristic"}).json()["id"]
         assert bea.post(f"/api/tables/{table}/seats", {"seat": 1, "name": "Bea"}
                         ).status_code == 200
         with Playing(ana, table) as a, bea.ws(table) as wb:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from server_harness import Server, play_out, until
+from tute.bots import BEST
 from tute.core.notation import parse_notation
 from tute.core.records import parse_record, replay
 from tute.server.site import ledger
@@ -26,7 +27,8 @@ def test_a_finished_match_is_kept_replayed_and_downloaded(db: str, tmp_path: Pat
     s = Server(db, robot_delay=0.0)
     try:
         ana = s.account("Ana")
-        table = play_out(ana, "habanero(match_target=2)", competitive=True, bet=50)
+        table = play_out(ana, "habanero(match_target=2)", competitive=True, bet=50,
+                         robot_level=BEST)         # the site's own robots, a whole match
         runtime = s.table(table)
         assert runtime.match is not None and runtime.match.is_over
         results = runtime.match.score().results
@@ -129,7 +131,7 @@ def test_a_private_tables_games_are_only_for_who_could_sit_there(tmp_path: Path)
         assert ana.post("/api/friends", {"name": "Bea"}).status_code == 200
         ana_id = bea.get("/api/friends").json()["incoming"][0]["id"]
         assert bea.post("/api/friends/answer", {"id": ana_id}).status_code == 200
-        table = play_out(ana, "habanero", private=True)
+        table = play_out(ana, "habanero", private=True, robot_level="heuristic")
         game = f"{table}-1"
         stranger, guest = s.account("Caro", "127.0.0.3"), s.client("127.0.0.4")
         for c in (stranger, guest):
@@ -143,7 +145,7 @@ def test_a_private_tables_games_are_only_for_who_could_sit_there(tmp_path: Path)
         for c in (ana, bea):                          # the player, the host's friend
             assert c.get(f"/api/games/{game}?hand=1").status_code == 200
             assert c.get(f"/api/games/{game}/record.tute").status_code == 200
-        public = play_out(ana, "habanero")            # a table that is not private: open
+        public = play_out(ana, "habanero", robot_level="heuristic")   # not private: open
         assert guest.get(f"/api/games/{public}-1?hand=1").status_code == 200
     finally:
         s.stop()

@@ -47,7 +47,7 @@ def test_a_running_series_deal_stays_hidden_from_who_has_not_played_it(db: str) 
     s = Server(db, robot_delay=0.0)
     try:
         book = SeriesBook(s.lobby.store.engine)
-        made = book.create("habanero", 1, "mc", 1.0)
+        made = book.create("habanero", 1, "heuristic", 1.0)
         ana, bea = s.account("Ana"), s.account("Bea", "127.0.0.2")
         vera = s.account("Vera", "127.0.0.3")
         guest = s.client("127.0.0.9")

@@ -17,7 +17,7 @@ from typing import Any
 
 from sqlalchemy import select, update
 
-from server_harness import Client, Server, until
+from server_harness import QUICK, Client, Server, until
 from tute.core.notation import parse_notation
 from tute.server.db.schema import series as series_rows
 from tute.server.site.series import SeriesBook
@@ -56,7 +56,8 @@ def _again_from_first_decision(client: Client, game: str) -> tuple[str, int]:
     table and that decision's index in the hand."""
     steps = client.get(f"/api/games/{game}").json()["replay"]["steps"]
     index = next(k for k, step in enumerate(steps[1:]) if step["move"]["seat"] == 0)
-    r = client.post(f"/api/games/{game}/again", {"seat": 0, "hand": 1, "index": index})
+    r = client.post(f"/api/games/{game}/again", {"seat": 0, "hand": 1, "index": index,
+                                                 "robot_level": QUICK})
     assert r.status_code == 200, r.text
     return str(r.json()["id"]), index
 
@@ -89,10 +90,14 @@ def _close(s: Server, series_id: str) -> None:
                   .values(closes=series_rows.c.opens))
 
 
+# The series' robots and those of a deal played again are of a quick level: what is
+# tested is who may see what, whatever the robots' level (a series of a searching
+# level: test_series_book)
+
 def test_a_series_deal_played_again_is_as_hidden_as_the_deal(db: str) -> None:
     s = Server(db, robot_delay=0.0)
     try:
-        made = SeriesBook(s.lobby.store.engine).create("habanero", 1, "mc", 1.0)
+        made = SeriesBook(s.lobby.store.engine).create("habanero", 1, QUICK, 1.0)
         ana, bea = s.account("Ana"), s.account("Bea", "127.0.0.2")
         vera = s.account("Vera", "127.0.0.3")
         _friends(ana, bea, "Bea")
@@ -126,7 +131,8 @@ def test_a_series_deal_played_again_is_as_hidden_as_the_deal(db: str) -> None:
             assert r.status_code == 404, r.text
 
         # played again from the hand played again: still the series' own
-        r = ana.post(f"/api/games/{replayed}/again", {"seat": 0, "hand": 1, "index": index})
+        r = ana.post(f"/api/games/{replayed}/again",
+                     {"seat": 0, "hand": 1, "index": index, "robot_level": QUICK})
         assert r.status_code == 200, r.text
         twice = r.json()["id"]
         _automatic(ana, twice)
@@ -146,7 +152,7 @@ def test_a_series_deal_played_again_is_as_hidden_as_the_deal(db: str) -> None:
 def test_every_deal_of_a_closed_series_replays_and_exports(db: str, tmp_path: Path) -> None:
     s = Server(db, robot_delay=0.0)
     try:
-        made = SeriesBook(s.lobby.store.engine).create("habanero", 2, "mc", 1.0)
+        made = SeriesBook(s.lobby.store.engine).create("habanero", 2, QUICK, 1.0)
         ana, bea = s.account("Ana"), s.account("Bea", "127.0.0.2")
         guest = s.client("127.0.0.9")
         games: dict[tuple[str, int], str] = {}
@@ -187,7 +193,7 @@ def test_every_deal_of_a_closed_series_replays_and_exports(db: str, tmp_path: Pa
 def test_a_series_deal_cannot_be_annulled(db: str) -> None:
     s = Server(db, robot_delay=0.0)
     try:
-        made = SeriesBook(s.lobby.store.engine).create("habanero", 1, "mc", 1.0)
+        made = SeriesBook(s.lobby.store.engine).create("habanero", 1, QUICK, 1.0)
         ana = s.account("Ana")
         r = ana.post(f"/api/series/{made.id}/play")
         assert r.status_code == 200, r.text
@@ -216,7 +222,7 @@ def test_leaving_a_series_deal_plays_it_out_and_it_counts(db: str) -> None:
     robot plays the seat to the end, and the deal counts as the person's."""
     s = Server(db, robot_delay=0.0)
     try:
-        made = SeriesBook(s.lobby.store.engine).create("habanero", 1, "mc", 1.0)
+        made = SeriesBook(s.lobby.store.engine).create("habanero", 1, QUICK, 1.0)
         ana = s.account("Ana")
         r = ana.post(f"/api/series/{made.id}/play")
         assert r.status_code == 200, r.text
@@ -228,7 +234,8 @@ def test_leaving_a_series_deal_plays_it_out_and_it_counts(db: str) -> None:
         runtime = s.table(table)
         assert not runtime.deserted()                     # not closed, unfinished
         assert table not in s.call(s.lobby.sweep())
-        for _ in range(600):
+        deadline = time.time() + 120         # as long as _automatic gives a match
+        while time.time() < deadline:
             if runtime.match is not None and runtime.match.is_over:
                 break
             time.sleep(0.05)
@@ -252,7 +259,7 @@ def test_a_series_deal_played_again_before_it_was_named_stays_hidden(db: str) ->
 
     s = Server(db, robot_delay=0.0)
     try:
-        made = SeriesBook(s.lobby.store.engine).create("habanero", 1, "mc", 1.0)
+        made = SeriesBook(s.lobby.store.engine).create("habanero", 1, QUICK, 1.0)
         ana, bea = s.account("Ana"), s.account("Bea", "127.0.0.2")
         _friends(ana, bea, "Bea")
         table, _ = _play_out(ana, made.id)

@@ -37,7 +37,7 @@ def test_a_match_dealt_verifiably_from_commitment_to_tute_verify(db: str, tmp_pa
     s = Server(db, robot_delay=0.0)
     try:
         ana = s.account("Ana")
-        table = ana.new_table("habanero(match_target=2)")
+        table = ana.new_table("habanero(match_target=2)", robot_level="heuristic")
         vera = s.account("Vera", "127.0.0.3")
         with ana.ws(table) as w, vera.ws(table, watch=True) as wv:
             state = until(w, _kind("state"))
