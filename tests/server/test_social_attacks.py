@@ -257,9 +257,13 @@ def test_a_unicode_digit_as_last_is_refused_in_words(s: Server) -> None:
 # ---------------------------------------------------------------------- covert channel
 
 def test_a_quiet_message_gives_the_players_no_signal_during_the_hand(s: Server) -> None:
-    ana = s.account("Ana")
+    ana, bea = s.account("Ana"), s.account("Bea", "127.0.0.2")
     vera = s.account("Vera", "127.0.0.3")
-    table = ana.new_table(chat_in_hand=False)
+    # two people and no robot: nothing moves at the table but what they do (a robot
+    # would play at once, and its moves are events)
+    table = ana.new_table(chat_in_hand=False, robots=False)
+    assert bea.post(f"/api/tables/{table}/seats", {"seat": 1, "name": "Bea"}
+                    ).status_code == 200
     with ana.ws(table) as wa, vera.ws(table, watch=True) as wv:
         _ready(wa)
         _ready(wv)
