@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 import shutil
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +32,39 @@ def chromium(p: Any) -> Any:
     """The system Chromium, headless, as every browser test uses it."""
     return p.chromium.launch(executable_path=CHROMIUM, args=[
         "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+
+
+_SHARED: dict[str, Any] = {}          # this worker's Playwright driver and Chromium
+
+
+@contextmanager
+def browsing() -> Iterator[Any]:
+    """A Chromium for one test: the worker's one, started at its first browser test
+    (a driver and a browser cost ~1.7 s of CPU, the suite has ~60 browser tests), each
+    test in contexts of its own -- every page a test opens is in a fresh context
+    (``new_page``'s own or ``new_context``'s: no cookie or storage shared), and all
+    are closed when the test ends, as a fresh browser's would be."""
+    browser = _SHARED.get("browser")
+    if browser is None or not browser.is_connected():
+        from playwright.sync_api import sync_playwright
+
+        if "driver" not in _SHARED:
+            _SHARED["driver"] = sync_playwright().start()
+        browser = _SHARED["browser"] = chromium(_SHARED["driver"])
+    try:
+        yield browser
+    finally:
+        for context in list(browser.contexts):
+            context.close()
+
+
+def close_shared() -> None:
+    """The worker's Chromium and driver stopped (at the session's end)."""
+    browser, driver = _SHARED.pop("browser", None), _SHARED.pop("driver", None)
+    if browser is not None and browser.is_connected():
+        browser.close()
+    if driver is not None:
+        driver.stop()
 
 
 def click(element: object) -> bool:

@@ -26,3 +26,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0"))
     items[:] = arranged([i.nodeid for i in items], items, slowest(), workers)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """The worker's shared Chromium stopped (``browser_kit.browsing``)."""
+    kit = sys.modules.get("browser_kit")            # imported only by browser tests
+    if kit is not None:
+        kit.close_shared()

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from browser_kit import (
-    chromium,
+    browsing,
     click,
     fast,
     needs_chromium,
@@ -32,10 +32,7 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 
 def test_a_whole_hand_by_clicking(server: Server) -> None:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = browser.new_page(viewport={"width": 390, "height": 844})    # a phone
         open_lobby(page, server.port)
         start_against_robots(page, "habanero", level="heuristic", ready="#table:not([hidden])")
@@ -57,18 +54,18 @@ def test_a_whole_hand_by_clicking(server: Server) -> None:
                 clicks += 1
             page.wait_for_timeout(120)
         count = page.inner_text("#count")
-        assert "Cartas" in count and "Cantes" in count and "Total" in count, count
-        assert clicks >= 8
+        # a robot's tute wins the hand whatever the points: its count says so, no total
+        # (a CI-like run dealt one), and the hand may end before eight of Ana's cards
+        tute = "Tute de" in count
+        assert "Cartas" in count and "Cantes" in count, count
+        assert "Total" in count or tute, count
+        assert clicks >= 8 or (tute and clicks >= 1), (clicks, count)
         assert page.query_selector_all("#hand svg") is not None
         del sang
-        browser.close()
 
 
 def test_two_friends_at_one_table(server: Server) -> None:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         ana = browser.new_context().new_page()
         bea = browser.new_context().new_page()
         ana.goto(f"http://127.0.0.1:{server.port}/")
@@ -96,21 +93,20 @@ def test_two_friends_at_one_table(server: Server) -> None:
         for pg in (ana, bea):
             count = pg.inner_text("#count")
             assert "Ana" in count and "Bea" in count, count
-        browser.close()
 
 
 def test_reload_mid_hand_and_server_restart(tmp_path: Path) -> None:
-    from playwright.sync_api import sync_playwright
-
     db = f"sqlite:///{tmp_path / 'restart.db'}"
     first = Server(db)
     port = first.port
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = browser.new_page()
         open_lobby(page, port)
         fast(page)
-        start_against_robots(page, "habanero", ready="#hand button.card.legal")
+        # quick robots: the first turn of the site's own (searching) robots starts their
+        # worker process, which a loaded machine gave more than the page's 30 s
+        start_against_robots(page, "habanero", level="heuristic",
+                             ready="#hand button.card.legal")
         for _ in range(3):                                   # a few tricks
             page.click("#hand button.card.legal")
             page.wait_for_timeout(300)
@@ -130,7 +126,6 @@ def test_reload_mid_hand_and_server_restart(tmp_path: Path) -> None:
             assert "Cartas" in page.inner_text("#count")
         finally:
             second.stop()
-        browser.close()
 
 
 def test_markup_in_names_never_runs_and_the_seat_key_is_out_of_reach(server: Server,
@@ -138,12 +133,10 @@ def test_markup_in_names_never_runs_and_the_seat_key_is_out_of_reach(server: Ser
     """A name the server would refuse today (as if stored before names were checked)
     reaches the page as text: its markup never runs.  Page scripts cannot read the
     seat's key."""
-    from playwright.sync_api import sync_playwright
 
     from tute.server.store import SeatRow
 
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = browser.new_page()
         violations: list[str] = []
         page.on("console", lambda m: violations.append(m.text)
@@ -174,7 +167,6 @@ def test_markup_in_names_never_runs_and_the_seat_key_is_out_of_reach(server: Ser
             s.textContent = 'window.__inline = 1'; document.body.append(s); }""")
         assert page.evaluate("window.__inline") is None         # CSP: no inline script
         shot(page, "hostile-name")
-        browser.close()
     assert violations                                          # the inline one, refused
 
 
@@ -182,19 +174,16 @@ def test_markup_in_names_never_runs_and_the_seat_key_is_out_of_reach(server: Ser
 def test_the_hand_is_sorted_in_the_variants_own_order(server: Server, variant: str) -> None:
     """The browser sorts by the order the server sends (the core's ranking): in Guiñote
     the Sota is above the Caballo."""
-    from playwright.sync_api import sync_playwright
 
     from tute.core.cards import parse_card
     from tute.core.tables import strength
 
     ranking = "guinote" if variant == "guinote" else "tute"
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = browser.new_page()
         open_lobby(page, server.port)
         start_against_robots(page, variant)
         codes = [b.get_attribute("data-card") for b in page.query_selector_all("#hand button")]
-        browser.close()
     cards = [parse_card(c) for c in codes if c]
     assert len(cards) >= 6
     key = [(c.suit.index, -strength(c.rank, ranking)) for c in cards]
@@ -205,14 +194,12 @@ def test_the_hand_is_sorted_in_the_variants_own_order(server: Server, variant: s
 def test_the_page_speaks_the_catalogs_language(server: Server, lang: str) -> None:
     """The page's words come from the server's catalog for the language (the files Python
     reads): no Spanish left on a Portuguese, Italian or English lobby."""
-    from playwright.sync_api import sync_playwright
 
     from tute.i18n import load_catalog
 
     web = load_catalog(lang)["web"]
     spanish = load_catalog("es")["web"]
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = browser.new_page()
         page.goto(f"http://127.0.0.1:{server.port}/")
         page.select_option("#lang", lang)
@@ -221,19 +208,16 @@ def test_the_page_speaks_the_catalogs_language(server: Server, lang: str) -> Non
             assert web[key] in page.inner_text("#lobby"), key
             if spanish[key] != web[key]:
                 assert spanish[key] not in page.inner_text("#lobby"), key
-        browser.close()
 
 
 def test_the_lobby_offers_the_engines_games_and_levels(server: Server) -> None:
     """The games and robot levels come from the server (the engine's presets and the
     bots' registry), named in the page's language, the strongest level chosen."""
-    from playwright.sync_api import sync_playwright
 
     from tute.bots import BEST, LEVELS
     from tute.server.tables.lobby import offered_variants
 
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = browser.new_page()
         page.goto(f"http://127.0.0.1:{server.port}/")
         page.wait_for_selector("#robot-level option", state="attached")
@@ -241,7 +225,6 @@ def test_the_lobby_offers_the_engines_games_and_levels(server: Server) -> None:
         levels = page.eval_on_selector_all("#robot-level option", "os => os.map(o => o.value)")
         labels = page.inner_text("#robot-level")
         chosen = page.eval_on_selector("#robot-level", "s => s.value")
-        browser.close()
     assert values == [str(v) for v in offered_variants()]
     assert sorted(levels) == sorted(LEVELS) and chosen == BEST
     assert "Experto" in labels and "expert" not in labels
@@ -264,10 +247,8 @@ def test_every_trick_is_seen_whole_then_another_match(server: Server, tmp_path: 
     """A whole parejas hand against robots: every trick stays on the cloth with all four
     cards (and who takes it) before it is cleared; the last trick on request; at the
     match's end "another match" deals again and "back to the tables" returns to the lobby."""
-    from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = browser.new_page(viewport={"width": 390, "height": 844})
         open_lobby(page, server.port)
         start_against_robots(page, "parejas", "heuristic")
@@ -294,17 +275,13 @@ def test_every_trick_is_seen_whole_then_another_match(server: Server, tmp_path: 
         assert page.inner_text("#count").strip() == ""
         page.click("#hand button.card.legal")                 # and it plays
         page.wait_for_timeout(300)
-        browser.close()
 
 
 def test_the_page_says_when_the_connection_is_lost_and_comes_back(tmp_path: Path) -> None:
-    from playwright.sync_api import sync_playwright
-
     db = f"sqlite:///{tmp_path / 'off.db'}"
     first = Server(db)
     port = first.port
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = browser.new_page()
         open_lobby(page, port)
         start_against_robots(page, "habanero", ready="#hand button.card.legal")
@@ -318,17 +295,14 @@ def test_the_page_says_when_the_connection_is_lost_and_comes_back(tmp_path: Path
             page.wait_for_selector("#hand button.card.legal", timeout=10_000)
         finally:
             second.stop()
-        browser.close()
 
 
 def test_counts_in_the_page_agree_in_number(server: Server) -> None:
     """"1 baza", "2 bazas": the page uses the catalogs' plural forms."""
     import re
 
-    from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = browser.new_page()
         open_lobby(page, server.port)
         start_against_robots(page, "habanero")
@@ -341,17 +315,13 @@ def test_counts_in_the_page_agree_in_number(server: Server) -> None:
             page.wait_for_timeout(100)
             if any(re.search(r"\b1 baza\b", x) for x in texts):
                 break
-        browser.close()
     seen = " ".join(texts)
     assert re.search(r"\b1 baza\b", seen) and not re.search(r"\b1 (bazas|puntos|cartas)\b", seen)
 
 
 def test_the_lobby_refreshes_itself(server: Server) -> None:
     """A table opened by someone else appears in the lobby without a reload."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = browser.new_page()
         page.goto(f"http://127.0.0.1:{server.port}/")
         page.wait_for_selector("#variant option", state="attached")
@@ -359,16 +329,13 @@ def test_the_lobby_refreshes_itself(server: Server) -> None:
         server.client().new_table("parejas", robots=False, name="Luis")
         page.wait_for_selector("#tables li button[data-seat='1']", timeout=8000)
         assert "Luis" in page.inner_text("#tables")
-        browser.close()
 
 
 def test_seed_001s_table_options_make_the_table(server: Server) -> None:
     """Tute online with seed 001's options from the page: 3 rounds, no tute, trump on
     trump while the stock lasts, 30 s a move -- the table is made with exactly those."""
-    from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = browser.new_page()
         page.goto(f"http://127.0.0.1:{server.port}/")
         page.fill("#name", "Ana")
@@ -381,7 +348,6 @@ def test_seed_001s_table_options_make_the_table(server: Server) -> None:
         page.select_option("#move-seconds", "30")
         page.click("#friends")
         page.wait_for_selector("#waiting:not([hidden])")
-        browser.close()
     (table,) = server.lobby.tables.values()
     assert str(table.variant) == ("online(players=2,stock_obligations=trump_on_trump,"
                                   "tute_set=off,match_target=3)")

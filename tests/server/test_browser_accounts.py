@@ -9,16 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_kit import (
-    DESKTOP,
-    PHONE,
-    chromium,
-    click,
-    fast,
-    needs_chromium,
-    shot,
-    wait_until,
-)
+from browser_kit import DESKTOP, PHONE, browsing, click, fast, needs_chromium, shot, wait_until
 from server_harness import Server
 from tute.server.site import ledger
 
@@ -33,12 +24,9 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 
 def test_register_play_for_chips_and_see_the_profile(server: Server) -> None:
-    from playwright.sync_api import sync_playwright
-
     from tute.server.site.economy import winning_seats
 
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = browser.new_context(viewport=DESKTOP).new_page()
         page.goto(f"http://127.0.0.1:{server.port}/")
         page.wait_for_selector("#variant option", state="attached")
@@ -127,16 +115,13 @@ def test_register_play_for_chips_and_see_the_profile(server: Server) -> None:
         phone.click("#login")
         phone.wait_for_selector("#account-in:not([hidden])")
         shot(phone, "lobby-phone-logged-in")
-        browser.close()
 
 
 def test_two_people_in_two_browsers_at_one_address_play_as_practice(server: Server) -> None:
     """Two accounts at one competitive table, both browsers at one address (a house's
     connection): the page tells them the match is practice, and no chip moves."""
-    from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         pages = []
         for name in ("Ana", "Bea"):
             page = browser.new_context(viewport=PHONE).new_page()
@@ -163,7 +148,6 @@ def test_two_people_in_two_browsers_at_one_address_play_as_practice(server: Serv
         shot(bea, "table-phone-practice-same-address")
         for page in pages:
             assert "1000" in page.inner_text("#account-in").replace(".", "")
-        browser.close()
     people = server.app.state.accounts
     with server.lobby.store.engine.connect() as c:
         assert ledger.balance(c, ledger.player(1)) == ledger.GRANT

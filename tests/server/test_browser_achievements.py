@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_kit import DESKTOP, PHONE, chromium, click, fast, needs_chromium, shot, wait_until
+from browser_kit import DESKTOP, PHONE, browsing, click, fast, needs_chromium, shot, wait_until
 from server_harness import Playing, Server
 
 pytestmark = needs_chromium
@@ -35,8 +35,6 @@ def _log_in(page: object, port: int, name: str) -> None:
 
 
 def test_an_achievement_told_at_the_table_and_seen_on_the_profile(server: Server) -> None:
-    from playwright.sync_api import sync_playwright
-
     from tute.server.site.economy import winning_seats
 
     ana = server.account("Ana")
@@ -45,8 +43,7 @@ def test_an_achievement_told_at_the_table_and_seen_on_the_profile(server: Server
                                      "competitive": True, "bet": 10}).json()["id"]
     assert bea.post(f"/api/tables/{table}/seats", {"seat": 1, "name": "Bea"}
                     ).status_code == 200
-    with sync_playwright() as p, Playing(bea, table) as b:
-        browser = chromium(p)
+    with browsing() as browser, Playing(bea, table) as b:
         page = browser.new_context(viewport=DESKTOP).new_page()
         _log_in(page, server.port, "Ana")
         page.goto(f"http://127.0.0.1:{server.port}/?table={table}")
@@ -139,4 +136,3 @@ def test_an_achievement_told_at_the_table_and_seen_on_the_profile(server: Server
         assert row is not None
         r = row.bounding_box()
         assert r is not None and r["x"] >= 0 and r["x"] + r["width"] <= PHONE["width"] + 1
-        browser.close()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_kit import PHONE, chromium, needs_chromium, shot, wait_until
+from browser_kit import PHONE, browsing, needs_chromium, shot, wait_until
 from server_harness import Server, play_out
 from tute.core.records import parse_record, replay
 
@@ -24,15 +24,12 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 
 def test_a_hand_played_again_keeps_its_address_and_its_score_in_view(server: Server) -> None:
-    from playwright.sync_api import sync_playwright
-
     ana = server.account("Ana")
     game = f"{play_out(ana, 'parejas(match_target=1)', robot_level='heuristic')}-1"
     done = replay(parse_record(ana.get(f"/api/games/{game}/record.tute").text))
     mine = [i for i, (who, _a) in enumerate(done.games[0].history)
             if done.seat_maps[0][who] == 0]
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         context = browser.new_context(viewport=PHONE)
         context.add_cookies([{"name": k, "value": v, "url": server.base}
                              for k, v in ana.http.cookies.items()])   # Ana's browser
@@ -58,4 +55,3 @@ def test_a_hand_played_again_keeps_its_address_and_its_score_in_view(server: Ser
         page.reload()                                       # back at the same table
         page.wait_for_selector("#hand button.card")
         assert page.url == f"{server.base}/?table={table}"
-        browser.close()

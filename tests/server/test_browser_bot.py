@@ -12,7 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from browser_kit import PHONE, chromium, fast, needs_chromium, play_until_count, shot, wait_until
+from browser_kit import (
+    PHONE,
+    browsing,
+    fast,
+    needs_chromium,
+    play_until_count,
+    shot,
+    wait_until,
+)
 from server_harness import Server
 
 pytestmark = needs_chromium
@@ -27,8 +35,6 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 
 def test_a_person_plays_a_bot_in_the_browser(server: Server) -> None:
-    from playwright.sync_api import sync_playwright
-
     sys.path.insert(0, str(EXAMPLES))
     import bot_client
 
@@ -37,8 +43,7 @@ def test_a_person_plays_a_bot_in_the_browser(server: Server) -> None:
     token = owner.post("/api/me/bot/tokens", {"label": "t"}).json()["token"]
     api = bot_client.Api(server.base, token)
     said: list[str] = []
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = browser.new_context(viewport=PHONE).new_page()
         page.goto(f"http://127.0.0.1:{server.port}/")
         fast(page)
@@ -60,17 +65,14 @@ def test_a_person_plays_a_bot_in_the_browser(server: Server) -> None:
         assert any("match over" in line for line in said), said
         (table,) = server.lobby.tables.values()
         assert [s.name for s in table.summary().seats] == ["Ana", "Robo (bot)"]
-        browser.close()
 
 
 def test_the_profile_makes_a_bot_and_its_tokens(server: Server) -> None:
     """On a phone: the profile's bot part -- a wrong name refused, the account made a
     bot, a token made (shown once, and it signs requests), then revoked."""
     import httpx
-    from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = browser.new_context(viewport=PHONE).new_page()
         page.goto(f"http://127.0.0.1:{server.port}/")
         page.click("#login-open")
@@ -101,4 +103,3 @@ def test_the_profile_makes_a_bot_and_its_tokens(server: Server) -> None:
         page.wait_for_selector("#bot-tokens li.revoked")
         me = httpx.get(f"{server.base}/api/me", headers={"Authorization": f"Bearer {token}"})
         assert me.status_code == 401
-        browser.close()

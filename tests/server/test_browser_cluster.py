@@ -11,7 +11,7 @@ from pathlib import Path
 from sqlalchemy import create_engine, text
 
 from browser_kit import (
-    chromium,
+    browsing,
     click,
     fast,
     needs_chromium,
@@ -29,15 +29,12 @@ pytestmark = needs_chromium
 
 
 def test_the_table_plays_on_when_its_process_is_killed(tmp_path: Path) -> None:
-    from playwright.sync_api import sync_playwright
-
     db = postgres_or_skip()
     redis = redis_or_skip()
     site = Site(db, tmp_path / "servers.log", count=2)
     balancer = Balancer(site.ports)
     try:
-        with sync_playwright() as p:
-            browser = chromium(p)
+        with browsing() as browser:
             page = browser.new_page()
             open_lobby(page, balancer.port)
             fast(page)
@@ -74,7 +71,6 @@ def test_the_table_plays_on_when_its_process_is_killed(tmp_path: Path) -> None:
             play_until_count(page)                              # and the hand ends
             assert "Cartas" in page.inner_text("#count")
             shot(page, "cluster-hand-over")
-            browser.close()
     finally:
         balancer.close()
         site.close()

@@ -13,7 +13,7 @@ import pytest
 
 from browser_kit import (
     PHONE,
-    chromium,
+    browsing,
     click,
     deal_again_if_over,
     fast,
@@ -35,10 +35,7 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 
 def test_the_page_seeds_each_shuffle_and_shows_the_proof(server: Server) -> None:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = browser.new_context(viewport=PHONE).new_page()
         open_lobby(page, server.port)
         fast(page)
@@ -82,4 +79,3 @@ def test_the_page_seeds_each_shuffle_and_shows_the_proof(server: Server) -> None
         box = page.query_selector("#log-box").bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
         shot(page, "fair-deal-log-phone")
-        browser.close()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_kit import PHONE, chromium, click, needs_chromium, shot
+from browser_kit import PHONE, browsing, click, needs_chromium, shot
 from server_harness import Server, play_out
 
 pytestmark = needs_chromium
@@ -27,14 +27,12 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 def test_the_open_page_speaks_to_you_and_of_pairs_in_the_plural(server: Server,
                                                                  tmp_path: Path) -> None:
-    from playwright.sync_api import sync_playwright
 
     ana = server.account("Ana")
     game = f"{play_out(ana, 'parejas(match_target=1)', robot_level='heuristic')}-1"
     pairs = tmp_path / "pairs.tute"
     pairs.write_text(ana.get(f"/api/games/{game}/record.tute").text, encoding="utf-8")
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = browser.new_context(viewport=PHONE).new_page()
         page.goto(f"{server.base}/open")
         page.wait_for_selector("#open-box:not([hidden])")
@@ -76,4 +74,3 @@ def test_the_open_page_speaks_to_you_and_of_pairs_in_the_plural(server: Server,
         assert joined[0] == "Ana troca o 7 de ouros pelo ás de ouros", joined
         assert joined[1] == "Ana cambia el 7 de oros por el as de oros", joined
         assert "\x00" not in "".join(joined)
-        browser.close()

@@ -9,7 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from browser_kit import DESKTOP, PHONE, chromium, needs_chromium, open_lobby, shot, wait_until
+from browser_kit import (
+    DESKTOP,
+    PHONE,
+    browsing,
+    needs_chromium,
+    open_lobby,
+    shot,
+    wait_until,
+)
 from server_harness import Server
 from tute.core.variants import parse_variant
 from tute.tools.rules_pages import rules_page
@@ -25,10 +33,7 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 
 def test_the_rules_page_from_the_lobby_on_a_phone(server: Server) -> None:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = browser.new_context(viewport=PHONE).new_page()
         open_lobby(page, server.port)
         page.select_option("#variant", "parejas")
@@ -47,14 +52,10 @@ def test_the_rules_page_from_the_lobby_on_a_phone(server: Server) -> None:
         shot(rules, "help-parejas-phone")
         rules.locator("table.options").scroll_into_view_if_needed()
         shot(rules, "help-parejas-phone-options")
-        browser.close()
 
 
 def test_a_host_is_told_friends_elsewhere_cannot_join_yet(server: Server) -> None:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = browser.new_context(viewport=DESKTOP).new_page()
         open_lobby(page, server.port)
         page.select_option("#variant", "parejas")
@@ -64,4 +65,3 @@ def test_a_host_is_told_friends_elsewhere_cannot_join_yet(server: Server) -> Non
         note = page.inner_text("#invite-local")
         assert "tute serve --host 0.0.0.0" in note and "este ordenador" in note
         shot(page, "waiting-local-only-note")
-        browser.close()

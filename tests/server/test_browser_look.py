@@ -10,7 +10,14 @@ from typing import Any
 
 import pytest
 
-from browser_kit import PHONE, chromium, needs_chromium, open_lobby, shot, start_against_robots
+from browser_kit import (
+    PHONE,
+    browsing,
+    needs_chromium,
+    open_lobby,
+    shot,
+    start_against_robots,
+)
 from server_harness import Server
 
 pytestmark = needs_chromium
@@ -46,10 +53,7 @@ def _card_width(page: Any) -> float:
 
 
 def test_the_deck_style_and_card_size_change_the_table(server: Server) -> None:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = browser.new_context(viewport=PHONE).new_page()
         open_lobby(page, server.port)
         start_against_robots(page, "parejas", "random")
@@ -79,16 +83,13 @@ def test_the_deck_style_and_card_size_change_the_table(server: Server) -> None:
         assert page.input_value("#deck") == "four" and page.input_value("#card-size") == "large"
         again = _card_width(page)
         assert abs(again - bigger) < 1
-        browser.close()
 
 
 def test_the_hands_log_one_tap_away(server: Server) -> None:
     """Two tricks into a hand, "Historial" shows each trick's four cards, who took it,
     and where a cante came; it fits a phone."""
-    from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = browser.new_context(viewport=PHONE).new_page()
         open_lobby(page, server.port)
         start_against_robots(page, "parejas", "heuristic")
@@ -115,19 +116,16 @@ def test_the_hands_log_one_tap_away(server: Server) -> None:
         shot(page, "hand-log-phone")
         page.click("#log-close")
         assert page.is_hidden("#log-box")
-        browser.close()
 
 
 def test_faces_chosen_on_the_profile_and_seen_at_the_seats(server: Server) -> None:
     """Ana chooses a face on her profile; at her table her plate shows it, the robots
     show theirs; her chat line too; on a phone, then on a desktop."""
-    from playwright.sync_api import sync_playwright
 
     from browser_kit import DESKTOP
 
     server.account("Ana")
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         for viewport, label in ((PHONE, "phone"), (DESKTOP, "desktop")):
             page = browser.new_context(viewport=viewport).new_page()
             page.goto(f"http://127.0.0.1:{server.port}/")
@@ -171,4 +169,3 @@ def test_faces_chosen_on_the_profile_and_seen_at_the_seats(server: Server) -> No
                 page.press("#chat-text", "Enter")
             page.wait_for_selector("#chat .chat-line svg.avatar")
             shot(page, f"avatars-at-the-seats-{label}")
-        browser.close()

@@ -12,14 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
-from browser_kit import (
-    PHONE,
-    chromium,
-    click,
-    needs_chromium,
-    open_lobby,
-    shot,
-)
+from browser_kit import PHONE, browsing, click, needs_chromium, open_lobby, shot
 from server_harness import Server, public, until
 
 pytestmark = needs_chromium
@@ -65,10 +58,8 @@ def test_the_end_of_a_match_is_announced_with_its_score(server: Server) -> None:
     """A habanero match to two hands: at the first count the tally already counts that
     hand (it waited for "Seguir" before); at the last, the headline says who won the
     match and by how much, and the tally agrees with the server's."""
-    from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = browser.new_context(viewport=PHONE).new_page()
         open_lobby(page, server.port)
         page.select_option("#speed", "fast")
@@ -107,7 +98,6 @@ def test_the_end_of_a_match_is_announced_with_its_score(server: Server) -> None:
         assert headline == expected, (headline, expected)
         assert _tally(page) == [str(n) for n in won]
         shot(page, "moment-match-over-phone")
-        browser.close()
 
 
 def _robots_table(page: Page, variant: str = "habanero") -> None:
@@ -121,10 +111,8 @@ def test_leaving_a_running_match_asks_first(server: Server) -> None:
     """"Salir de la mesa" (never the same word as "Cerrar sesión") asks before leaving a
     running match: no keeps the player at the table; yes leaves, the robot takes the seat
     and the deserted table leaves the lobby."""
-    from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = browser.new_context(viewport=PHONE).new_page()
         open_lobby(page, server.port)
         _robots_table(page)
@@ -157,17 +145,14 @@ def test_leaving_a_running_match_asks_first(server: Server) -> None:
         server.call(server.lobby.sweep())
         assert table_id not in server.lobby.tables
         shot(page, "moment-left-phone")
-        browser.close()
 
 
 def test_an_annulment_ends_the_match_on_the_other_page_too(server: Server) -> None:
     """Ana proposes, Bea agrees: on Ana's page (the other player's) nobody's turn is
     shown, no card or cante is offered, the count says annulled."""
-    from playwright.sync_api import sync_playwright
 
     bea = server.client()
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = browser.new_context(viewport=PHONE).new_page()
         open_lobby(page, server.port)
         page.select_option("#variant", "habanero")
@@ -195,7 +180,6 @@ def test_an_annulment_ends_the_match_on_the_other_page_too(server: Server) -> No
         assert page.query_selector_all("#declare button") == []
         assert "Te toca" not in page.inner_text("#score")
         shot(page, "moment-annulled-other-phone")
-        browser.close()
 
 
 # habanero deals seat 0 (the page's) the four kings or the four knights with this seed
@@ -209,14 +193,12 @@ def test_a_tute_is_shown_with_its_cards_before_the_count(
     card points as taken (not the 'Cartas 0 / Total 0' the issue saw)."""
     import secrets
 
-    from playwright.sync_api import sync_playwright
 
     monkeypatch.setattr(secrets, "randbits", lambda _bits: TUTE_SEED)
     # the first hand dealt from the match's seed, as before verifiable deals, so that the
     # seed above still deals the hand this test needs (the shuffle is not what it tests)
     monkeypatch.setattr("tute.server.tables.decide.deal_seeds", lambda _state, _nonce: None)
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = browser.new_context(viewport=PHONE).new_page()
         open_lobby(page, server.port)
         _robots_table(page)
@@ -253,16 +235,13 @@ def test_a_tute_is_shown_with_its_cards_before_the_count(
         assert cards_row[1:] == [str(n) for n in taken], (cards_row, taken)
         assert all(r[0] != "Total" for r in cells)
         shot(page, "moment-tute-count-phone")
-        browser.close()
 
 
 def test_a_subastado_auction_in_sight_with_every_bid(server: Server) -> None:
     """Subastado for four: the panel on the cloth says who bid what and who passed and
     the bid to beat; every legal bid is offered (the issue saw the four lowest only)."""
-    from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         # the random robots bid before Ana: a deal where they left her more than four
         # bids (a robot's seed is its table's event number: which deal that is depends
         # on when the page's own seed comes in), each try a new guest at a new table
@@ -324,18 +303,15 @@ def test_a_subastado_auction_in_sight_with_every_bid(server: Server) -> None:
         assert "pass" in page.evaluate("window.__announced")
         assert page.evaluate("window.__covered") == 0     # never on the auction's panel
         shot(page, "moment-auction-answered-phone")
-        browser.close()
 
 
 def test_the_dealers_turned_card_is_face_up_at_the_dealers_seat(server: Server) -> None:
     """Parejas: the dealer's last card, turned to make trumps, lies face up in front of
     the dealer until it is played (the issue saw only 'Triunfo: oros')."""
-    from playwright.sync_api import sync_playwright
 
     bea = server.client()
     table = bea.new_table("parejas", name="Bea", robots=False, robot_level="random")
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = browser.new_context(viewport=PHONE).new_page()
         open_lobby(page, server.port)
         page.click(f"li[data-table='{table}'] button[data-seat='1']")
@@ -356,7 +332,6 @@ def test_the_dealers_turned_card_is_face_up_at_the_dealers_seat(server: Server) 
                                     "return [r.width, r.bottom <= innerHeight]; }")
         assert box[0] >= 20 and box[1], box                 # seen, not a sliver
         shot(page, "moment-dealers-card-phone")
-        browser.close()
 
 
 def test_cabreros_resting_dealer_is_told_and_the_count_fits_a_phone(tmp_path: Path) -> None:
@@ -372,10 +347,7 @@ def test_cabreros_resting_dealer_is_told_and_the_count_fits_a_phone(tmp_path: Pa
 
 
 def _rest_and_count(server: Server) -> None:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = browser.new_context(viewport=PHONE).new_page()
         open_lobby(page, server.port)
         page.select_option("#speed", "fast")
@@ -396,16 +368,13 @@ def _rest_and_count(server: Server) -> None:
             "hs => hs.map(h => [h.innerText, h.getBoundingClientRect().right <= innerWidth])")
         assert len(heads) == 6 and all(inside for _, inside in heads), heads
         shot(page, "moment-cabrero-count-phone")
-        browser.close()
 
 
 def test_the_host_changes_tute_onlines_house_rules_between_matches(server: Server) -> None:
     """Seed 001's house rules for Tute online (rounds, tute allowed, trump on trump) are
     in the host's table options too, not only when the table is made."""
-    from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = browser.new_context(viewport=PHONE).new_page()
         open_lobby(page, server.port)
         page.select_option("#variant", "online(players=2)")
@@ -421,7 +390,6 @@ def test_the_host_changes_tute_onlines_house_rules_between_matches(server: Serve
         shot(page, "moment-host-online-options-phone")
         page.click("#opt-save")
         page.wait_for_selector("#table-options", state="hidden")
-        browser.close()
     (table,) = server.lobby.tables.values()
     v = table.variant
     assert (v.preset, v.players, v.match_target) == ("online", 2, 3)

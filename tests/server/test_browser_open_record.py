@@ -11,7 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from browser_kit import DESKTOP, PHONE, chromium, click, inside_width, needs_chromium, shot
+from browser_kit import (
+    DESKTOP,
+    PHONE,
+    browsing,
+    click,
+    inside_width,
+    needs_chromium,
+    shot,
+)
 from server_harness import Server
 from tute.analysis import Settings
 from tute.core.notation import format_notation
@@ -32,15 +40,13 @@ def server(tmp_path: Path) -> Iterator[Server]:
 @pytest.mark.parametrize(("size", "name"), [(PHONE, "phone"), (DESKTOP, "desktop")])
 def test_a_saved_game_opens_and_steps(server: Server, tmp_path: Path,
                                       size: dict[str, int], name: str) -> None:
-    from playwright.sync_api import sync_playwright
 
     record = parse_record(SEED002.read_text(encoding="utf-8"))
     file = tmp_path / "two.tpn"
     file.write_text(format_notation([record, record]), encoding="utf-8")
     junk = tmp_path / "junk.tute"
     junk.write_text("not a record", encoding="utf-8")
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = browser.new_context(viewport=size).new_page()
         page.goto(f"http://127.0.0.1:{server.port}/open")
         page.wait_for_selector("#open-box:not([hidden])")
@@ -80,4 +86,3 @@ def test_a_saved_game_opens_and_steps(server: Server, tmp_path: Path,
         page.select_option("#open-game", "2")
         page.wait_for_timeout(300)
         assert page.inner_text("#open-game option:checked").strip().endswith("2")
-        browser.close()

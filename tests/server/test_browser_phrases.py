@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from browser_kit import PHONE, chromium, fast, needs_chromium, shot, wait_until
+from browser_kit import PHONE, browsing, fast, needs_chromium, shot, wait_until
 from server_harness import Server
 
 pytestmark = needs_chromium
@@ -52,10 +52,7 @@ def _friends_table(browser: Any, port: int, bea_lang: str | None = None,
 
 
 def test_a_quick_phrase_is_read_in_each_readers_language(server: Server) -> None:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         ana, bea = _friends_table(browser, server.port, "en")
         ana.click("#chat .phrases-open")
         ana.wait_for_selector("#chat .phrases:not([hidden]) button[data-phrase]")
@@ -76,19 +73,16 @@ def test_a_quick_phrase_is_read_in_each_readers_language(server: Server) -> None
         assert box is not None and box["width"] >= 16 and box["height"] >= 16
         bea.query_selector("#chat").scroll_into_view_if_needed()
         shot(bea, "phrases-read-in-english-phone")
-        browser.close()
 
 
 def test_a_rematch_agreed_by_two_people_in_two_browsers(server: Server) -> None:
     """Ana and Bea play a match (of one hand: what is tried is what follows it) at a
     friends' table; Bea (not the host) asks for "Otra con los mismos", Ana is asked and
     agrees, and the next match starts for both, of one hand again."""
-    from playwright.sync_api import sync_playwright
 
     from browser_kit import click
 
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         ana, bea = _friends_table(browser, server.port, match="first_to:1")
         wait_until(ana, "document.querySelector('#seats').textContent.includes('Bea')")
         ana.click("#start")
@@ -121,4 +115,3 @@ def test_a_rematch_agreed_by_two_people_in_two_browsers(server: Server) -> None:
         assert t.matches_started() == 2
         assert [r.name for _, r in sorted(t.seats.items())] == ["Ana", "Bea"]
         assert t.match is not None and t.match.variant.match_target == 1     # the same game
-        browser.close()

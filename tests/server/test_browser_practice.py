@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_kit import PHONE, chromium, click, needs_chromium, shot, wait_until
+from browser_kit import PHONE, browsing, click, needs_chromium, shot, wait_until
 from server_harness import Server
 from tute.server.site import ledger
 
@@ -26,10 +26,8 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 def test_a_practice_match_at_a_competitive_table_is_said_so_to_the_end(server: Server
                                                                       ) -> None:
-    from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         pages = []
         for name in ("Ana", "Bea"):
             page = browser.new_context(viewport=PHONE).new_page()
@@ -73,7 +71,6 @@ def test_a_practice_match_at_a_competitive_table_is_said_so_to_the_end(server: S
             wait_until(page, "document.querySelector('#count').textContent"
                              ".includes('partida de práctica')", timeout=90)
         shot(ana, "count-phone-practice")
-        browser.close()
     with server.lobby.store.engine.connect() as c:
         assert ledger.balance(c, ledger.player(1)) == ledger.GRANT
         assert ledger.balance(c, ledger.player(2)) == ledger.GRANT

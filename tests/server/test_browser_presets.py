@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_kit import chromium, needs_chromium, open_lobby, shot
+from browser_kit import browsing, needs_chromium, open_lobby, shot
 from server_harness import Server
 
 pytestmark = needs_chromium
@@ -66,10 +66,8 @@ def server(tmp_path: Path) -> Iterator[Server]:
 @pytest.mark.parametrize(("variant", "size"), GAMES, ids=[g for g, _ in GAMES])
 def test_a_whole_hand_of_every_game_in_sight(server: Server, variant: str,
                                              size: tuple[int, int]) -> None:
-    from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = browser.new_context(viewport={"width": size[0], "height": size[1]}).new_page()
         open_lobby(page, server.port)
         page.select_option("#speed", "fast")
@@ -101,6 +99,5 @@ def test_a_whole_hand_of_every_game_in_sight(server: Server, variant: str,
         assert not page.is_hidden("#count-box"), "the hand never ended"
         shot(page, f"preset-{variant.split('(')[0]}-{size[0]}x{size[1]}")
         seen, wrong = page.evaluate("[window.__seen, window.__wrong]")
-        browser.close()
     assert played > 3 and seen > 20, (played, seen)  # it watched a hand being played
     assert wrong == [], wrong[:10]

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from test_review import _play_out
 
-from browser_kit import DESKTOP, PHONE, chromium, click, needs_chromium, shot, wait_until
+from browser_kit import DESKTOP, PHONE, browsing, click, needs_chromium, shot, wait_until
 from server_harness import Server, public
 from tute.analysis import Settings
 from tute.core.records import parse_record, replay
@@ -29,16 +29,13 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 
 def test_a_hand_reviewed_move_by_move(server: Server) -> None:
-    from playwright.sync_api import sync_playwright
-
     ana = server.account("Ana")
     game = _play_out(ana)
     record = parse_record(ana.get(f"/api/games/{game}/record.tute").text)
     done = replay(record)
     mine = [i for i, (who, _a) in enumerate(done.games[0].history)
             if done.seat_maps[0][who] == 0]
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = browser.new_context(viewport=DESKTOP).new_page()
         page.goto(f"{server.base}/games/{game}")           # anyone: a stranger here
         page.wait_for_selector("#review-seat option", state="attached")
@@ -142,4 +139,3 @@ def test_a_hand_reviewed_move_by_move(server: Server) -> None:
         other.wait_for_selector("#review-moves li")
         assert other.locator("#review-moves li").count() == len(mine)
         assert other.locator("#review-go").is_hidden()
-        browser.close()

@@ -18,7 +18,7 @@ from sqlalchemy import update
 from browser_kit import (
     DESKTOP,
     PHONE,
-    chromium,
+    browsing,
     click,
     fast,
     inside_width,
@@ -42,8 +42,6 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 
 def test_a_person_plays_a_series_deal_and_sees_the_field(server: Server) -> None:
-    from playwright.sync_api import sync_playwright
-
     book = SeriesBook(server.lobby.store.engine)
     made = book.create("habanero", 1, "heuristic", 2.0)
     bea = server.account("Bea", "127.0.0.2")                  # the field: Bea played it
@@ -54,8 +52,7 @@ def test_a_person_plays_a_series_deal_and_sees_the_field(server: Server) -> None
         w.send(json.dumps({"type": "automatic", "on": True}))
         until(w, lambda m: m.get("event", {}).get("kind") == "match_over", 120)
 
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = browser.new_context(viewport=PHONE).new_page()
         register(page, server.port, "Ana")
         fast(page)
@@ -141,4 +138,3 @@ def test_a_person_plays_a_series_deal_and_sees_the_field(server: Server) -> None
         assert len(field) == 2 and all(li.query_selector("a") for li in field)
         assert "Ana" in desk.inner_text("#series-deals li details.field li.mine")
         shot(desk, "series-desktop-page")
-        browser.close()

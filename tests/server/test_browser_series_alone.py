@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_kit import PHONE, chromium, needs_chromium, shot
+from browser_kit import PHONE, browsing, needs_chromium, shot
 from server_harness import Server, until
 from tute.server.site.series import SeriesBook
 
@@ -24,8 +24,6 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 
 def test_a_deal_played_alone_says_nobody_else_has_played_it(server: Server) -> None:
-    from playwright.sync_api import sync_playwright
-
     made = SeriesBook(server.lobby.store.engine).create("habanero", 1, "heuristic", 2.0)
     ana = server.account("Ana")
     r = ana.post(f"/api/series/{made.id}/play")
@@ -34,8 +32,7 @@ def test_a_deal_played_alone_says_nobody_else_has_played_it(server: Server) -> N
         until(w, lambda m: m.get("event", {}).get("kind") == "state")
         w.send(json.dumps({"type": "automatic", "on": True}))
         until(w, lambda m: m.get("event", {}).get("kind") == "match_over", 120)
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         context = browser.new_context(viewport=PHONE)
         context.add_cookies([{"name": k, "value": v, "url": server.base}
                              for k, v in ana.http.cookies.items()])   # Ana's browser
@@ -49,4 +46,3 @@ def test_a_deal_played_alone_says_nobody_else_has_played_it(server: Server) -> N
         assert "aún nadie más la ha jugado" in deal, deal
         assert "superas" not in deal and "50" not in deal, deal
         assert deal.count("nadie más") == 1, deal               # said once
-        browser.close()

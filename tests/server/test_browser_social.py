@@ -16,7 +16,7 @@ from test_spectators import hidden_cards
 from browser_kit import (
     DESKTOP,
     PHONE,
-    chromium,
+    browsing,
     click,
     fast,
     needs_chromium,
@@ -42,15 +42,12 @@ def _kind(kind: str) -> Any:
 
 
 def test_a_spectator_watches_and_chats(server: Server) -> None:
-    from playwright.sync_api import sync_playwright
-
     ana = server.account("Ana", "127.0.0.2")
     table = ana.new_table("parejas", name="Ana")
     assert ana.post(f"/api/tables/{table}/start").status_code == 200
     runtime = server.table(table)
-    with ana.ws(table) as wa, sync_playwright() as p:
+    with ana.ws(table) as wa, browsing() as browser:
         until(wa, _kind("state"))
-        browser = chromium(p)
         page = browser.new_context(viewport=DESKTOP).new_page()
         register(page, server.port, "Vera")
         page.wait_for_selector(f"li[data-table='{table}'] button.watch")
@@ -118,14 +115,10 @@ def test_a_spectator_watches_and_chats(server: Server) -> None:
         page.wait_for_selector(".fan.faces")                 # then every hand as dealt
         assert page.locator(".fan.faces").count() == 4
         shot(page, "table-spectator-hand-over")
-        browser.close()
 
 
 def test_the_lobby_chat_between_two_people(server: Server) -> None:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         ana = browser.new_context(viewport=DESKTOP).new_page()
         bea = browser.new_context(viewport=PHONE).new_page()
         register(ana, server.port, "Ana")
@@ -148,14 +141,10 @@ def test_the_lobby_chat_between_two_people(server: Server) -> None:
         guest.wait_for_selector("#lobby-chat .chat-line")
         assert guest.locator("#lobby-chat .chat-form").is_hidden()
         assert guest.locator("#lobby-chat .chat-login").is_visible()
-        browser.close()
 
 
 def test_history_replay_and_download(server: Server, tmp_path: Path) -> None:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         context = browser.new_context(viewport=DESKTOP, accept_downloads=True)
         page = context.new_page()
         register(page, server.port, "Ana")
@@ -204,14 +193,10 @@ def test_history_replay_and_download(server: Server, tmp_path: Path) -> None:
         got.value.save_as(path)
         record = parse_record(path.read_text(encoding="utf-8"))
         assert replay(record).match.is_over
-        browser.close()
 
 
 def test_friends_invitation_and_a_private_table(server: Server) -> None:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         ana = browser.new_context(viewport=DESKTOP).new_page()
         bea = browser.new_context(viewport=DESKTOP).new_page()
         register(ana, server.port, "Ana")
@@ -269,16 +254,12 @@ def test_friends_invitation_and_a_private_table(server: Server) -> None:
         dani.wait_for_selector("#waiting:not([hidden])")
         table = next(iter(server.lobby.tables.values()))
         assert sorted(r.name for r in table.seats.values()) == ["Ana", "Bea", "Dani"]
-        browser.close()
 
 
 def test_the_hint_at_a_practice_table(server: Server) -> None:
-    from playwright.sync_api import sync_playwright
-
     from browser_kit import open_lobby, start_against_robots
 
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = browser.new_context(viewport=PHONE).new_page()
         open_lobby(page, server.port, "Ana")
         start_against_robots(page, "habanero", "heuristic",
@@ -300,4 +281,3 @@ def test_the_hint_at_a_practice_table(server: Server) -> None:
         }""")
         assert covered == [], covered
         shot(page, "table-hint-phone")
-        browser.close()

@@ -16,7 +16,7 @@ from playwright.sync_api import Page
 from browser_kit import (
     DESKTOP,
     PHONE,
-    chromium,
+    browsing,
     click,
     deal_again_if_over,
     needs_chromium,
@@ -68,14 +68,12 @@ _WATCH_ANNOUNCE = """() => {
 
 def test_a_robots_cante_is_announced_with_its_cards(server: Server,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    from playwright.sync_api import sync_playwright
 
     monkeypatch.setattr(secrets, "randbits", lambda _bits: FORTY_SEED)
     # the first hand dealt from the match's seed, as before verifiable deals, so that the
     # seed above still deals the hand this test needs (the shuffle is not what it tests)
     monkeypatch.setattr("tute.server.tables.decide.deal_seeds", lambda _state, _nonce: None)
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = _open(browser, server, DESKTOP)
         start_against_robots(page, "habanero", "heuristic")
         page.evaluate(_WATCH_ANNOUNCE)
@@ -89,7 +87,6 @@ def test_a_robots_cante_is_announced_with_its_cards(server: Server,
             page.wait_for_timeout(100)
         cante = next(s for s in said if s["action"] in ("40", "20c"))
         shot(page, "table-desktop-robot-cante")
-        browser.close()
     short = robot.replace(" (robot)", "")
     assert short in cante["text"], cante
     assert "cuarenta" in cante["text"] or "veinte" in cante["text"], cante
@@ -99,10 +96,8 @@ def test_a_robots_cante_is_announced_with_its_cards(server: Server,
 def test_partners_chosen_by_two_friends(server: Server) -> None:
     """At parejas Bea sits opposite Ana by choosing the seat "partner of Ana"; the host
     fills the rest with robots; each page shows the other as partner, opposite."""
-    from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         ana = _open(browser, server, DESKTOP, "Ana")
         ana.select_option("#variant", "parejas")
         ana.click("#friends")
@@ -132,7 +127,6 @@ def test_partners_chosen_by_two_friends(server: Server) -> None:
         assert top_for_bea.get_attribute("data-seat") == "0"
         shot(ana, "table-desktop-parejas-friends")
         shot(bea, "table-phone-parejas-friends")
-        browser.close()
     (table,) = server.lobby.tables.values()
     assert table.seats[0].name == "Ana" and table.seats[2].name == "Bea"
 
@@ -171,10 +165,8 @@ def test_the_spanish_page_has_no_english_and_every_control_a_name(server: Server
     """A whole parejas hand in Spanish: every text on the page (and every label a screen
     reader reads) comes from the Spanish catalog; every button, card and field has a
     name; the hand plays from the keyboard (1 = the first card you may play)."""
-    from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = _open(browser, server, DESKTOP)
         shot(page, "lobby-desktop")
         texts = [page.evaluate(_TEXTS)]
@@ -199,7 +191,6 @@ def test_the_spanish_page_has_no_english_and_every_control_a_name(server: Server
         shot(page, "count-desktop-parejas")
         page.click("#last-trick")
         texts.append(page.evaluate(_TEXTS))
-        browser.close()
     assert unlabelled == [], unlabelled
     assert keyed >= 8                                   # the hand was played by keys
     text = "\n".join(texts)
@@ -210,10 +201,8 @@ def test_the_spanish_page_has_no_english_and_every_control_a_name(server: Server
 def test_screens_of_the_table_on_a_phone(server: Server) -> None:
     """Habanero on a phone: the stock with the turn-up under it, the trick, the hand in
     one row; saved for review.  The turn-up leaves the cloth once it is drawn."""
-    from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = _open(browser, server, PHONE)
         shot(page, "lobby-phone")
         start_against_robots(page, "habanero", "heuristic")
@@ -240,15 +229,11 @@ def test_screens_of_the_table_on_a_phone(server: Server) -> None:
             _play_weakest(page)
             page.wait_for_timeout(100)
         shot(page, "count-phone-habanero")
-        browser.close()
     assert seen_gone
 
 
 def test_the_help_page_is_one_click_from_the_lobby(server: Server) -> None:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = _open(browser, server, DESKTOP)
         page.select_option("#lang", "it")
         wait_until(page, "document.documentElement.lang === 'it'")
@@ -261,15 +246,11 @@ def test_the_help_page_is_one_click_from_the_lobby(server: Server) -> None:
         assert "Guiñote" in rules.inner_text("h1")
         assert "briscola" in rules.inner_text("main").lower()
         shot(rules, "help-guinote-it")
-        browser.close()
 
 
 def test_a_match_annulled_from_the_page(server: Server) -> None:
     """Alone against robots, "Anular partida" ends the match at once, for nobody."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = _open(browser, server, PHONE)
         start_against_robots(page, "habanero", "heuristic")
         page.click("#annul")
@@ -277,7 +258,6 @@ def test_a_match_annulled_from_the_page(server: Server) -> None:
         assert "anulada" in page.inner_text("#count")
         assert page.is_hidden("#annul")
         shot(page, "annulled-phone")
-        browser.close()
     (table,) = server.lobby.tables.values()
     assert table.match is not None and table.match.annulled
 
@@ -285,10 +265,8 @@ def test_a_match_annulled_from_the_page(server: Server) -> None:
 def test_the_host_changes_the_options_and_the_others_see_it(server: Server) -> None:
     """Seed 001: the host (starred) opens the table's options; the others are told
     while they are open; what the host saves is the table's."""
-    from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         ana = _open(browser, server, DESKTOP, "Ana")
         ana.select_option("#variant", "habanero")
         ana.click("#friends")
@@ -311,7 +289,6 @@ def test_the_host_changes_the_options_and_the_others_see_it(server: Server) -> N
         ana.uncheck("#opt-spectators")
         ana.click("#opt-save")
         bea.wait_for_selector("#editing-note", state="hidden")
-        browser.close()
     (table,) = server.lobby.tables.values()
     assert table.move_seconds == 30 and table.robot_level == "mc"
     assert table.options.private and not table.options.spectators and \
@@ -345,10 +322,8 @@ def test_the_whole_hand_is_on_the_screen_and_under_the_finger(
     """Issue 29's first finding: on a phone the hand ran off the bottom of the screen.
     Now, on each size (landscape included), through the first tricks, every card lies
     inside the screen without scrolling and leaves a 44 px square of its own to tap."""
-    from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = _open(browser, server, {"width": size[0], "height": size[1]})
         start_against_robots(page, variant, "heuristic", ready="#hand .card")
         seen = 0
@@ -362,7 +337,6 @@ def test_the_whole_hand_is_on_the_screen_and_under_the_finger(
             _play_weakest(page)
             page.wait_for_timeout(150)
         shot(page, f"hand-{size[0]}x{size[1]}-{variant}")
-        browser.close()
     assert seen >= 10
 
 
@@ -370,10 +344,8 @@ def test_after_the_chat_the_score_comes_back_into_view(server: Server) -> None:
     """Issue 46: on a desktop the table's chat lies below the board, so using it
     scrolls the score off the top -- where it stayed for the rest of the match.  Now the
     person's next turn brings the board back: the score's box is within the screen."""
-    from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = _open(browser, server, {"width": 1280, "height": 800})
         start_against_robots(page, "parejas", "heuristic", ready="#hand button.card.legal")
         page.fill("#chat-text", "hola")                 # scrolled down to it
@@ -404,4 +376,3 @@ def test_after_the_chat_the_score_comes_back_into_view(server: Server) -> None:
                 shot(page, "chat-desktop-score-in-view")
             page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
             assert page.locator("#score").bounding_box()["y"] < 0  # type: ignore[index]
-        browser.close()

@@ -17,7 +17,7 @@ import pytest
 from browser_kit import (
     DESKTOP,
     PHONE,
-    chromium,
+    browsing,
     click,
     inside_width,
     needs_chromium,
@@ -55,13 +55,10 @@ def _play_at_table(page: object) -> None:
 
 
 def test_a_person_plays_a_tournament_in_the_browser(server: Server) -> None:
-    from playwright.sync_api import sync_playwright
-
     book = TourneyBook(server.lobby.store.engine)
     t = book.create("Copa del Casino", "habanero", 2, FEE, 30, "random", time.time() + 12)
     others = [server.account(n, f"127.0.0.{k + 2}") for k, n in enumerate(("Bea", "Ciro"))]
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = browser.new_context(viewport=PHONE).new_page()
         register(page, server.port, "Ana")
         page.select_option("#speed", "fast")
@@ -118,7 +115,6 @@ def test_a_person_plays_a_tournament_in_the_browser(server: Server) -> None:
         desk.wait_for_selector("#tourney-box:not([hidden]) #tourney-rows tr")
         inside_width(desk, "#tourney-rows")
         shot(desk, "tourney-desktop-final")
-        browser.close()
     check_tourney(server.lobby.store.engine, t.id, FEE)
 
 
@@ -126,7 +122,6 @@ def test_an_arena_in_the_browser(server: Server) -> None:
     """An arena on a phone: entered while it runs, the person waiting on its page is
     taken to a table, plays, comes back and is shown the arena's own standings (points,
     games, wins, the streak) until it ends."""
-    from playwright.sync_api import sync_playwright
 
     book = TourneyBook(server.lobby.store.engine)
     t = book.create("Arena nocturna", "habanero", 0, 0, 30, "random", time.time() - 30,
@@ -135,8 +130,7 @@ def test_an_arena_in_the_browser(server: Server) -> None:
     assert bea.post(f"/api/tourneys/{t.id}/join").status_code == 200
     other = threading.Thread(target=play_tourney, args=(bea, t.id))
     other.start()
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = browser.new_context(viewport=PHONE).new_page()
         register(page, server.port, "Ana")
         page.select_option("#speed", "fast")
@@ -157,6 +151,5 @@ def test_an_arena_in_the_browser(server: Server) -> None:
         page.locator("#tourney-box").scroll_into_view_if_needed()
         shot(page, "arena-phone")
         page.click("#tourney-close")                      # off the page: not paired
-        browser.close()
     other.join(120)
     assert book.get(t.id).status in ("over", "running")

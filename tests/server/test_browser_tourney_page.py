@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from sqlalchemy import update
 
-from browser_kit import PHONE, chromium, needs_chromium, register, shot, wait_until
+from browser_kit import PHONE, browsing, needs_chromium, register, shot, wait_until
 from server_harness import Server
 from tute.server.db.schema import tourneys
 from tute.server.site.tourneys import TourneyBook
@@ -34,15 +34,12 @@ def _chips(page: Any) -> str:
 
 
 def test_the_fee_the_download_and_the_tie_breaks(server: Server) -> None:
-    from playwright.sync_api import sync_playwright
-
     book = TourneyBook(server.lobby.store.engine)
     copa = book.create("Copa de Otoño", "habanero", 3, 20, 30, "random", time.time() + 3600)
     past = book.create("Copa de Verano", "habanero", 3, 0, 30, "random", time.time() + 3600)
     with server.lobby.store.engine.begin() as c:          # over (no games: an empty file)
         c.execute(update(tourneys).where(tourneys.c.id == past.id).values(status="over"))
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = browser.new_context(viewport=PHONE).new_page()
         page.on("dialog", lambda d: d.accept())
         register(page, server.port, "Ana")
@@ -81,16 +78,12 @@ def test_the_fee_the_download_and_the_tie_breaks(server: Server) -> None:
         assert "Buch.: Buchholz" in legend and "S\u2011B: Sonneborn-Berger" in legend, legend
         page.locator("#tourney-box").scroll_into_view_if_needed()
         shot(page, "tourney-phone-download-legend")
-        browser.close()
 
 
 def test_a_tournament_table_says_which_tournament_and_round(server: Server) -> None:
-    from playwright.sync_api import sync_playwright
-
     book = TourneyBook(server.lobby.store.engine)
     bea = server.account("Bea", "127.0.0.2")
-    with sync_playwright() as p:
-        browser = chromium(p)
+    with browsing() as browser:
         page = browser.new_context(viewport=PHONE).new_page()
         register(page, server.port, "Ana")
         t = book.create("Copa del Casino", "habanero", 2, 0, 30, "random", time.time() + 6)
@@ -104,4 +97,3 @@ def test_a_tournament_table_says_which_tournament_and_round(server: Server) -> N
         page.wait_for_selector("#tourney-at:not([hidden])")
         assert page.inner_text("#tourney-at") == "Torneo Copa del Casino · ronda 1"
         shot(page, "tourney-phone-table-label")
-        browser.close()
