@@ -33,3 +33,13 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     kit = sys.modules.get("browser_kit")            # imported only by browser tests
     if kit is not None:
         kit.close_shared()
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """The shared Chromium's driver stopped before a test that does not use it: it holds
+    an event loop running in this thread, and such a test's ``asyncio.run`` would refuse
+    to start.  (The browser tests run file by file, so they still share it.)"""
+    kit = sys.modules.get("browser_kit")
+    module = getattr(item, "module", None)
+    if kit is not None and getattr(module, "browsing", None) is None:
+        kit.close_shared()
