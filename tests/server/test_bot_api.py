@@ -63,6 +63,24 @@ def assert_no_hint(ws: Any) -> None:
     assert m["type"] == "error" and m["key"] == "bot_no_hints"
 
 
+def listening(api: Any, seconds: float) -> list[dict[str, Any]]:
+    """The notes of a bot's stream as they come (a thread reads it until the server
+    stops), once the first has come or ``seconds`` have passed."""
+    notes: list[dict[str, Any]] = []
+
+    def listen() -> None:
+        try:
+            for note in api.stream():
+                notes.append(note)
+        except httpx.HTTPError:                 # the server stopped at the test's end
+            pass
+    threading.Thread(target=listen, daemon=True).start()
+    deadline = time.monotonic() + seconds
+    while not notes and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return notes
+
+
 def bearer(s: Server, token: str) -> httpx.Client:
     return httpx.Client(base_url=s.base, timeout=15,
                         headers={"Authorization": f"Bearer {token}"})
@@ -601,19 +619,7 @@ def test_a_host_challenges_a_bot_once_at_a_table(server: Server) -> None:
     s = server
     owner, token = make_bot(s)
     api = bot_client.Api(s.base, token)
-    notes: list[dict[str, Any]] = []
-
-    def listen() -> None:
-        try:
-            for note in api.stream():
-                notes.append(note)
-        except httpx.HTTPError:                 # the server stopped at the test's end
-            pass
-    threading.Thread(target=listen, daemon=True).start()
-    for _ in range(100):
-        if notes:
-            break
-        time.sleep(0.05)
+    notes = listening(api, 5.0)
     ana = s.account("Ana", "127.0.0.2")
     table = ana.post("/api/tables", {"variant": "habanero", "name": "Ana",
                                      "bots": "yes"}).json()["id"]
@@ -785,19 +791,7 @@ def test_a_server_stops_while_a_bot_listens(tmp_path: Path) -> None:
                       ).status_code == 200
         assert c.post("/api/me/bot", json={"confirm": "Robo"}).status_code == 200
         token = c.post("/api/me/bot/tokens", json={"label": "x"}).json()["token"]
-        heard: list[dict[str, Any]] = []
-
-        def listen() -> None:
-            try:
-                for note in bot_client.Api(base, token).stream():
-                    heard.append(note)
-            except httpx.HTTPError:
-                pass
-        threading.Thread(target=listen, daemon=True).start()
-        for _ in range(200):
-            if heard:
-                break
-            time.sleep(0.05)
+        heard = listening(bot_client.Api(base, token), 10.0)
         assert heard and heard[0]["type"] == "hello"
         began = time.monotonic()
         proc.terminate()
