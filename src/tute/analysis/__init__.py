@@ -10,11 +10,21 @@ words, or as JSON) and :mod:`~tute.analysis.hint` (the practice tables' hint).
 
 from __future__ import annotations
 
-from tute.analysis.judge import Decision, Summary, Value, accuracy, move_accuracy, summary
+from tute.analysis.judge import (
+    UNFINISHED,
+    Decision,
+    Summary,
+    Value,
+    accuracy,
+    accuracy_of,
+    counted,
+    move_accuracy,
+    summary,
+)
 from tute.analysis.outcome import GRADES, grade
 from tute.analysis.sampling import Settings
 from tute.analysis.walk import Step, analyze, decision_at, decision_points, steps
 
-__all__ = ["GRADES", "Decision", "Settings", "Step", "Summary", "Value", "accuracy",
-           "analyze", "decision_at", "decision_points", "grade", "move_accuracy", "steps",
-           "summary"]
+__all__ = ["GRADES", "UNFINISHED", "Decision", "Settings", "Step", "Summary", "Value",
+           "accuracy", "accuracy_of", "analyze", "counted", "decision_at", "decision_points",
+           "grade", "move_accuracy", "steps", "summary"]

@@ -30,5 +30,6 @@ def hint(view: PlayerView, lang: str = "es", settings: Settings = HINT,
     best = tops[0].first
     said = [r for r in why_best(g, seat, best) if r.key != "reason_value"]
     if not said:
-        said = [by_value(tops[0].mean - tops[1].mean, ev.exact)]
+        said = [by_value(100 * (tops[0].win - tops[1].win), tops[0].margin - tops[1].margin,
+                         ev.exact)]
     return best, "; ".join(words(r, lang) for r in said)

@@ -12,12 +12,18 @@ deals.  Its mean is the **loss** (what ``P`` gave up, in points of score) -- whe
 deals ran out before the verdict settled, only what is sure: the mean less two standard
 errors -- and the loss sets the **grade** (:data:`~tute.analysis.outcome.STEPS`);
 ``loss_win`` (percentage points of winning chance) and ``loss_points`` (points of
-margin) are the loss split in the difference's two parts, so ``loss = loss_points + 2 *
-loss_win``.  A loss under
+margin) are what a player reads beside it: the differences of the two moves' values
+shown, each in its own unit, so ``loss = loss_points + 2 * loss_win`` where the verdict
+settled (an unsettled loss is smaller: only what is sure).  A loss under
 :data:`~tute.analysis.outcome.EQUAL` is no loss: the move is as good as the best
 (``equal`` names the moves as good as the best, beyond noise).  A seat's accuracy is
 lichess's move-accuracy formula on the loss in winning-chance terms (``loss / 2``),
 averaged over its unforced decisions: an error never stands beside 100 %.
+
+**A verdict never depends on the clock.**  A decision stopped by the safety net's clock
+(:attr:`~tute.analysis.sampling.Settings.time_cap_s`) before its deals were all valued
+gets no grade at all -- :data:`UNFINISHED`, "sin terminar" -- and counts in neither the
+accuracy nor the points lost: what a machine's load changes is said, never graded.
 """
 
 from __future__ import annotations
@@ -39,8 +45,10 @@ from tute.analysis.sampling import Evaluation, Option, Settings, Z, evaluate, pa
 from tute.core.actions import Action, Play, format_action, parse_action
 from tute.core.game import Game
 
-__all__ = ["GRADES", "Decision", "Summary", "Value", "accuracy", "judge", "move_accuracy",
-           "summary"]
+__all__ = ["GRADES", "UNFINISHED", "Decision", "Summary", "Value", "accuracy", "accuracy_of",
+           "counted", "judge", "move_accuracy", "summary"]
+
+UNFINISHED = "unfinished"      # the grade of a decision the clock stopped: no verdict
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +63,12 @@ class Value:
     line: str                # the line judged: the move, or a cante then a card
     samples: int             # deals it was valued on (a move out of the race: fewer)
 
+    @property
+    def shown(self) -> tuple[int, int]:
+        """As a player reads it: the winning chance (%) and the margin (points), each
+        rounded -- what every loss said is the difference of."""
+        return round(self.win * 100), round(self.margin)
+
 
 @dataclass(frozen=True, slots=True)
 class Decision:
@@ -68,8 +82,8 @@ class Decision:
     values: tuple[Value, ...]        # best first
     best: str                # the best move (the played one when it is as good)
     loss: float              # points of score given up: sets the grade
-    loss_win: float          # the loss's part in percentage points of winning chance
-    loss_points: float       # the loss's part in points of margin
+    loss_win: float          # the best's winning chance less the played's (% points)
+    loss_points: float       # the best's mean margin less the played's (points)
     grade: str
     equal: tuple[str, ...] = ()      # other moves as good as the best (within EQUAL)
     settled: bool = True     # False: the deals ran out before the verdict was sure
@@ -85,6 +99,7 @@ class Summary:
     accuracy: float          # %, lichess's formula on the losses
     points_lost_per_hand: float      # the losses (points of score) per hand
     worst: tuple[Decision, ...]      # the three biggest mistakes
+    unfinished: int = 0      # stopped by the clock: no verdict, not counted
 
 
 def move_accuracy(loss_win: float) -> float:
@@ -94,21 +109,32 @@ def move_accuracy(loss_win: float) -> float:
     return max(0.0, min(100.0, value))
 
 
-def accuracy(decisions: list[Decision]) -> float:
-    """A seat's accuracy: the mean of its unforced decisions' move accuracies, each on
-    its loss in winning-chance terms (100 with none)."""
-    chosen = [d for d in decisions if not d.forced]
-    if not chosen:
+def counted(forced: bool, grade: str) -> bool:
+    """Whether a decision counts in a seat's accuracy and points lost: a choice that
+    was judged (not forced, not stopped by the clock)."""
+    return not forced and grade != UNFINISHED
+
+
+def accuracy_of(losses: list[float]) -> float:
+    """The mean move accuracy of the counted decisions' losses (100 with none)."""
+    if not losses:
         return 100.0
-    return sum(move_accuracy(d.loss / 2) for d in chosen) / len(chosen)
+    return sum(move_accuracy(loss / 2) for loss in losses) / len(losses)
+
+
+def accuracy(decisions: list[Decision]) -> float:
+    """A seat's accuracy: the mean of its judged decisions' move accuracies, each on
+    its loss in winning-chance terms (100 with none)."""
+    return accuracy_of([d.loss for d in decisions if counted(d.forced, d.grade)])
 
 
 def summary(decisions: list[Decision], seat: int, hands: int) -> Summary:
-    chosen = [d for d in decisions if not d.forced]
+    chosen = [d for d in decisions if counted(d.forced, d.grade)]
     bad = [d for d in chosen if d.grade in ("inaccuracy", "mistake", "blunder")]
     worst = sorted(bad, key=lambda d: (-d.loss, d.hand, d.trick))[:3]
     lost = sum(d.loss for d in chosen) / max(1, hands)
-    return Summary(seat, len(chosen), accuracy(decisions), lost, tuple(worst))
+    stopped = sum(1 for d in decisions if d.grade == UNFINISHED)
+    return Summary(seat, len(chosen), accuracy(decisions), lost, tuple(worst), stopped)
 
 
 def judge(g: Game, seat: int, action: Action, hand: int, settings: Settings,
@@ -124,23 +150,25 @@ def judge(g: Game, seat: int, action: Action, hand: int, settings: Settings,
         return Decision(hand, trick, seat, played, True, False, 0, (only,), played, 0.0,
                         0.0, 0.0, "best", why=(forced(g, seat, played),))
     ev = evaluate(g, seat, action, settings, salt)
+    values = _values(ev)
+    common = (hand, trick, seat, played, False, ev.exact, ev.samples, values)
+    if ev.timed_out:                     # the clock, not the evidence, stopped it
+        return Decision(*common, played, 0.0, 0.0, 0.0, UNFINISHED, (), False, True)
     full = [o for o in ev.options if len(o.wins) == ev.samples]
     tops = best_lines(full)
     best = tops[0]
     own = next(o for o in tops if o.first == played)
     m, se = paired(best.scores, own.scores)
     loss = max(0.0, m if ev.settled else m - Z * se)      # unsettled: what is sure
-    part = loss / m if m > 0 else 0.0
-    lw = 100 * paired(best.wins, own.wins)[0] * part
-    lp = paired(best.margins, own.margins)[0] * part
+    # what a player reads: the differences of the two values shown, in their units
+    lw = 100 * (best.win - own.win) if loss > 0 else 0.0
+    lp = best.margin - own.margin if loss > 0 else 0.0
     graded = grade(loss)
-    values = _values(ev)
-    common = (hand, trick, seat, played, False, ev.exact, ev.samples, values)
     if graded == "best":                 # as good as the best: the best, and its equals
         equal = tuple(o.first for o in tops if o.first != played and _within(best, o))
         said = [r for r in why_best(g, seat, played) if r.key != "reason_value"]
         if not said and not equal:           # no rule of play names it: by how much
-            said = _ahead(own, [o for o in tops if o.first != played])
+            said = _ahead(own, [o for o in tops if o.first != played], values)
         return Decision(*common, played, loss, lw, lp, graded, equal, ev.settled,
                         ev.timed_out, tuple(said))
     equal = tuple(o.first for o in tops[1:] if _within(best, o))
@@ -148,7 +176,8 @@ def judge(g: Game, seat: int, action: Action, hand: int, settings: Settings,
     why = [r for r in why_best(g, seat, best.first)
            if r.key != "reason_value" and r.key not in also]
     if not why:                          # no rule of play names it: what it is worth
-        why = [by_value(loss, ev.exact)]
+        (bw, bm), (ow, om) = _shown(values, best.first), _shown(values, played)
+        why = [by_value(bw - ow, bm - om, ev.exact)]
     lost = list(why_not(g, seat, played, best.first))
     sung = _missed_cante(g, seat, ev, own)
     if sung is not None:                 # the cante named: not the generic line too
@@ -166,7 +195,7 @@ def best_lines(options: list[Option]) -> list[Option]:
     return sorted(by_first.values(), key=lambda o: -o.mean)
 
 
-def _ahead(own: Option, others: list[Option]) -> list[Reason]:
+def _ahead(own: Option, others: list[Option], values: tuple[Value, ...]) -> list[Reason]:
     """How far the played move is ahead of the next one, beyond noise (a card)."""
     if not others:
         return []
@@ -174,7 +203,14 @@ def _ahead(own: Option, others: list[Option]) -> list[Reason]:
     m, se = paired(own.scores, runner.scores)
     if m - Z * se <= 0 or not isinstance(parse_action(runner.first), Play):
         return []
-    return [ahead_of(runner.first, m)]
+    (ow, om), (rw, rm) = _shown(values, own.first), _shown(values, runner.first)
+    if ow - rw < 1 and om - rm < 1:          # nothing a player could read: not said
+        return []
+    return [ahead_of(runner.first, ow - rw, om - rm)]
+
+
+def _shown(values: tuple[Value, ...], action: str) -> tuple[int, int]:
+    return next(v for v in values if v.action == action).shown
 
 
 def _within(best: Option, other: Option) -> bool:

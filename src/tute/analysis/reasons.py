@@ -75,15 +75,26 @@ def forced(g: Game, seat: int, played: str) -> Reason:
     return _reason("reason_last_card")
 
 
-def by_value(points: float, exact: bool) -> Reason:
-    """The reason no rule of play names: what the search found it worth."""
+def by_value(win: float, points: float, exact: bool) -> Reason:
+    """The reason no rule of play names: what the search found it worth, in the units a
+    player reads -- the winning chance where it moved (``win``: percentage points), else
+    the points of margin."""
+    if round(win) >= 1:
+        if exact:
+            return _reason("reason_exact_wins")
+        if round(points) >= 1:
+            return _reason("reason_mean_win_points", win=round(win), points=round(points))
+        return _reason("reason_mean_win", win=round(win))
     return _reason("reason_exact_points" if exact else "reason_mean_points",
-                   points=f"{points:.0f}")
+                   points=round(points))
 
 
-def ahead_of(card: str, points: float) -> Reason:
-    """The best move, where no rule of play names it: by how much it beats the next."""
-    return _reason("reason_ahead_of", card=card, points=f"{points:.0f}")
+def ahead_of(card: str, win: float, points: float) -> Reason:
+    """The best move, where no rule of play names it: by how much it beats the next
+    (the winning chance where it moved, else the points)."""
+    if round(win) >= 1:
+        return _reason("reason_ahead_of_win", card=card, win=round(win))
+    return _reason("reason_ahead_of", card=card, points=round(points))
 
 
 def missed_cante(g: Game, seat: int, cante: str, card: str) -> Reason:

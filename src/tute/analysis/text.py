@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from tute.analysis.judge import Decision, Summary
+from tute.analysis.judge import UNFINISHED, Decision, Summary, Value
 from tute.analysis.reasons import Reason, words
 from tute.core.actions import (
     Action,
@@ -80,14 +80,15 @@ def report_text(decisions: list[Decision], summary: Summary, name: str, lang: st
                          + _said(d.why, lang))
             continue
         mine = next(v for v in d.values if v.action == d.played)
-        facts = render("analysis_facts", {"win": round(mine.win * 100),
-                                          "margin": f"{mine.margin:+.0f}"}, lang)
+        facts = facts_words(mine, lang)
         if d.exact:
             facts += " · " + render("analysis_exact", {}, lang)
+        if d.grade == UNFINISHED:
+            lines.append(render("analysis_unfinished_line", {
+                "where": where, "played": played, "facts": facts}, lang))
+            continue
         if not d.settled:
             facts += " · " + render("analysis_unsettled", {"samples": d.samples}, lang)
-        if d.timed_out:
-            facts += " · " + render("analysis_timed_out", {}, lang)
         if d.grade == "best":
             if d.equal:
                 facts += " · " + equal_words(d.equal, lang)
@@ -95,9 +96,7 @@ def report_text(decisions: list[Decision], summary: Summary, name: str, lang: st
                                                        "facts": facts}, lang)
                          + _said(d.why, lang))
         else:
-            top = d.values[0]
-            best_facts = render("analysis_facts", {"win": round(top.win * 100),
-                                                   "margin": f"{top.margin:+.0f}"}, lang)
+            best_facts = facts_words(d.values[0], lang)
             lines.append(render("analysis_loss_line", {
                 "where": where, "played": played, "grade": render(f"grade_{d.grade}", {}, lang),
                 "lost": lost_words(d, lang), "best": action_words(d.best, lang), "facts": facts,
@@ -109,6 +108,8 @@ def report_text(decisions: list[Decision], summary: Summary, name: str, lang: st
     lines.append(render("analysis_summary", {"accuracy": f"{summary.accuracy:.0f}",
                                              "lost": f"{summary.points_lost_per_hand:.1f}",
                                              "n": summary.decisions}, lang))
+    if summary.unfinished:
+        lines.append(render("analysis_summary_unfinished", {"n": summary.unfinished}, lang))
     for d in summary.worst:
         lines.append(render("analysis_worst", {
             "hand": d.hand, "trick": d.trick, "played": action_words(d.played, lang),
@@ -116,15 +117,24 @@ def report_text(decisions: list[Decision], summary: Summary, name: str, lang: st
     return "\n".join(lines) + "\n"
 
 
+def facts_words(v: Value, lang: str) -> str:
+    """ "victoria 62 %, margen +14" """
+    win, margin = v.shown
+    return render("analysis_facts", {"win": win, "margin": f"{margin:+d}"}, lang)
+
+
 def lost_words(d: Decision, lang: str) -> str:
-    """What a move gave up, as a player reads it: the winning chance where it moved
-    (half a point or more), the points of margin where they count too."""
-    win, points = round(d.loss_win), round(d.loss_points)
+    """What a move gave up, as a player reads it: the difference of the two values shown
+    beside it (the best's and the played's), the winning chance where it moved, the
+    points of margin where they count too."""
+    best_win, best_margin = d.values[0].shown
+    own_win, own_margin = next(v for v in d.values if v.action == d.played).shown
+    win, points = best_win - own_win, best_margin - own_margin
     if win >= 1 and points >= 1:
         return render("analysis_lost_both", {"win": win, "points": points}, lang)
     if win >= 1:
         return render("analysis_lost_win", {"win": win}, lang)
-    return render("analysis_lost_points", {"points": max(points, round(d.loss))}, lang)
+    return render("analysis_lost_points", {"points": max(points, 0)}, lang)
 
 
 def equal_words(moves: tuple[str, ...], lang: str) -> str:
@@ -157,6 +167,7 @@ def report_json(decisions: list[Decision], summary: Summary, lang: str = "es"
         } for d in decisions],
         "summary": {"accuracy": round(summary.accuracy, 1), "decisions": summary.decisions,
                     "points_lost_per_hand": round(summary.points_lost_per_hand, 2),
+                    "unfinished": summary.unfinished,
                     "worst": [{"hand": d.hand, "trick": d.trick, "played": d.played,
                                "best": d.best, "loss": round(d.loss, 2)}
                               for d in summary.worst]},
@@ -190,8 +201,8 @@ def note_of(d: Decision, lang: str) -> str:
     if d.forced:
         head = render("analysis_note_forced", {}, lang)
         why = d.why
-    elif d.grade == "best":
-        head = render("grade_best", {}, lang)
+    elif d.grade in ("best", UNFINISHED):
+        head = render(f"grade_{d.grade}", {}, lang)
         why = d.why
     else:
         head = render("analysis_note_loss", {

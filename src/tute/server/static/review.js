@@ -187,7 +187,7 @@ function drawChart() {
   }
   add("line", { x1: 0, x2: 0, y1: top, y2: bottom, class: "now", id: "review-now" });
   judged.forEach((d, i) => {
-    const dot = add("circle", { cx: x(i), cy: y(mineOf(d).win), r: d.grade === "best" || d.grade === "good" ? 2.6 : 4,
+    const dot = add("circle", { cx: x(i), cy: y(mineOf(d).win), r: ["best", "good", "unfinished"].includes(d.grade) ? 2.6 : 4,
       class: `dot dot-${d.grade}`, "data-index": d.index, tabindex: -1 });
     add("title", {}, dot).textContent = `${where(d)} · ${d.played_words} · ${pct(mineOf(d).win)}`;
     dot.addEventListener("click", () => go(d.index + 1));
@@ -274,8 +274,14 @@ function drawDetail() {
   bar.append(fill);
   box.append(bar, para("facts", t(d.exact ? "review_facts_exact" : "review_facts",
     { win: Math.round(mine.win * 100), margin: signed(mine.margin), samples: d.samples })));
-  if (d.settled === false) box.append(para("unsettled", t("review_unsettled", { samples: d.samples })));
-  if (d.grade === "best") {
+  if (d.grade === "unfinished") {
+    box.append(para("unsettled", t("review_unfinished", { samples: d.samples })));
+  } else if (d.settled === false) {
+    box.append(para("unsettled", t("review_unsettled", { samples: d.samples })));
+  }
+  if (d.grade === "unfinished") {
+    // no verdict: the values found so far, below, and nothing said of them
+  } else if (d.grade === "best") {
     box.append(para("said", d.equal_words ? t("review_is_best_equal", { equal: d.equal_words })
       : t("review_is_best")), reasons(d.why, "why"));
   } else {

@@ -30,7 +30,7 @@ from sqlalchemy import insert, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
-from tute.analysis import Settings, Step, decision_at, move_accuracy, steps
+from tute.analysis import Settings, Step, accuracy_of, counted, decision_at, steps
 from tute.analysis.reasons import words
 from tute.analysis.text import action_words, equal_words, lost_words
 from tute.core.errors import TuteError
@@ -61,7 +61,7 @@ PER_ADDRESS = 2                  # of them from one address (a guest can change 
 # fair share, so a few addresses (the third attack: four filled a queue of four) slow
 # the others down but cannot shut them out.
 FAILED_SECONDS = 60.0            # a failed hand is said so this long, then forgotten
-VERSION = 2                      # of the judgement: a new one judges kept hands again
+VERSION = 3                      # of the judgement: a new one judges kept hands again
 FILE_READS = 20                  # files read to start an analysis, a minute per address
 
 
@@ -114,10 +114,8 @@ def in_words(decisions: list[Judged], lang: str) -> AnalysisDone:
             equal_words=d.equal_words.get(lang, d.equal_words["es"]),
             played_words=action_words(d.played, lang), best_words=action_words(d.best, lang)))
         said = reasons
-    chosen = [d for d in decisions if not d.forced]
-    accuracy = (sum(move_accuracy(d.loss / 2) for d in chosen) / len(chosen)
-                if chosen else 100.0)
-    return AnalysisDone(out, round(accuracy, 1), round(sum(d.loss for d in chosen), 1))
+    losses = [d.loss for d in decisions if counted(d.forced, d.grade)]
+    return AnalysisDone(out, round(accuracy_of(losses), 1), round(sum(losses), 1))
 
 
 @dataclass
