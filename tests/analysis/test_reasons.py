@@ -131,11 +131,41 @@ def test_a_marriage_broken_and_kept() -> None:
     assert {"Rc", "4e"} <= {str(a) for a in g.legal_actions(1)}
     broken = why_not(g, 1, "Rc", "4e")
     assert "reason_breaks_twenty" in [r.key for r in broken]
-    assert "rompe rey y caballo de copas" in words(
+    assert "separa el rey de copas y el caballo de copas: pierde las veinte" in words(
         next(r for r in broken if r.key == "reason_breaks_twenty"), "es")
     kept = why_best(g, 1, "4e")
     assert "reason_keeps_twenty" in [r.key for r in kept]
     assert "reason_keeps_twenty" not in [r.key for r in why_best(g, 1, "Rc")]
+
+
+def test_guinote_s_marriage_is_rey_and_sota() -> None:
+    """Guiñote's cante is the rey and the SOTA: its reasons name them (never "rey y
+    caballo"), a caballo breaks no marriage, and a trump caballo is no forty."""
+    g = deal("guinote", {0: "2c 2o 3o 4o 5o 6o", 1: "Rc Sc Cc 4e Ro Co"},
+             turn_up="7o", dealer=1)
+    run(g, "0:2c")
+    broken = why_not(g, 1, "Sc", "4e")
+    said = [words(r, "es") for r in broken]
+    assert "separa el rey de copas y la sota de copas: pierde las veinte" in said, said
+    assert not any("caballo" in w for w in said), said
+    caballo = why_not(g, 1, "Cc", "4e") + why_not(g, 1, "Co", "4e")
+    assert not {"reason_breaks_twenty", "reason_breaks_forty"} & {r.key for r in caballo}
+    kept = [words(r, "es") for r in why_best(g, 1, "4e")]
+    assert "guarda el rey de copas y la sota de copas para las veinte" in kept, kept
+    for lang in ("pt", "it", "en"):
+        text = words(next(r for r in broken if r.key == "reason_breaks_twenty"), lang)
+        assert card_name("Sc", lang) in text and card_name("Cc", lang) not in text
+
+
+def test_a_trump_spent_on_a_trick_the_seat_had_says_whose() -> None:
+    """A trump spent where the seat's own card took the trick says it was the seat's
+    ("tuya"), never "vuestra" (there is no partner in habanero)."""
+    g = deal("habanero", {0: "2c 2o 3o 4o 5o 6o 7o So", 1: "Ac 7c 4e 5e 6e 7e Se Cb"},
+             turn_up="Rb", dealer=1)
+    run(g, "0:2c")
+    wasted = [r for r in why_not(g, 1, "Cb", "Ac") if r.key.startswith("reason_wastes")]
+    assert [r.key for r in wasted] == ["reason_wastes_trump_alone"], wasted
+    assert "vuestra" not in words(wasted[0], "es") and "tuya" in words(wasted[0], "es")
 
 
 def _tops(g: Game, s: int) -> tuple[str | None, bool]:

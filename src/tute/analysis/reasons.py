@@ -16,10 +16,17 @@ from dataclasses import dataclass
 from tute.bots.knowledge import played, unseen
 from tute.bots.sampler import exclusions
 from tute.core.actions import Action, Play, Swap, parse_action
-from tute.core.cards import Card, deck
+from tute.core.cards import Card, Rank, Suit, deck
 from tute.core.errors import TuteError
 from tute.core.game import Game
-from tute.core.tables import rank_points, ranking, strength, trick_winner
+from tute.core.tables import (
+    marriage_ranks,
+    plain_figure,
+    rank_points,
+    ranking,
+    strength,
+    trick_winner,
+)
 from tute.i18n import render
 
 
@@ -117,7 +124,7 @@ def why_best(g: Game, seat: int, best: str) -> list[Reason]:
         if best == "40" and (any(a.startswith("20") for a in legal) or any(
                 found is not None and not found[0]
                 for found in (_marriage(g, seat, f"R{c.suit.value}") for c in g.hand(seat)
-                              if c.rank.value == "R"))):
+                              if c.rank == marriage_ranks(v.ranking)[0]))):
             out.append(_reason("reason_forty_first"))     # a twenty waits its turn
         out.append(_reason("reason_sing", points=sung.points, suit=sung.suit.value))
         out.append(_reason("reason_cante_tells"))         # both cards are shown
@@ -143,16 +150,17 @@ def why_best(g: Game, seat: int, best: str) -> list[Reason]:
             out.append(_reason("reason_last_trick", bonus=v.last_trick_bonus))
         elif taker != seat and _points(g, best) >= 10:     # the partner's, loaded
             out.append(_reason("reason_loads_partner", card=best, points=points))
-        elif taker == seat:
+        elif taker == seat and points > 0:          # a trick of no points: no praise
             out.append(_reason("reason_wins_trick", card=best, points=points))
     if not g.trick and g.trump is not None and action.card.suit == g.trump \
             and g.view(seat).table.stock_left == 0:
         left = trumps_out(g, seat)
         if left:
             out.append(_reason("reason_draw_trumps", left=left))
-    if not g.trick and action.card.rank.value in ("3", "S") and \
+    if not g.trick and action.card.rank in (Rank.TRES, plain_figure(v.ranking)) and \
             action.card.suit != g.trump and figures_kept(g, seat):
-        out.append(_reason("reason_leads_keeps_figures", card=best))
+        out.append(_reason("reason_leads_keeps_figures" + (
+            "_guinote" if v.ranking == "guinote" else ""), card=best))
     kept = _marriage_kept(g, seat, best)
     if kept:
         out.append(kept)
@@ -216,20 +224,28 @@ def why_not(g: Game, seat: int, played: str, best: str) -> list[Reason]:
     return out
 
 
-def _marriage(g: Game, seat: int, card_text: str) -> tuple[bool, str] | None:
-    """Whether ``card_text`` is a king or knight of a marriage the seat still holds
-    (both cards, not sung, a cante still possible): (of trumps, suit)."""
+def _pair(g: Game, suit: Suit) -> tuple[str, str]:
+    """The codes of ``suit``'s marriage in the game's ranking: the Rey, then the
+    Caballo (the Sota in Guiñote)."""
+    high, low = marriage_ranks(g.variant.ranking)
+    return Card(suit, high).code, Card(suit, low).code
+
+
+def _marriage(g: Game, seat: int, card_text: str) -> tuple[bool, Suit] | None:
+    """Whether ``card_text`` is one of a marriage the seat still holds (both cards, not
+    sung): (of trumps, suit)."""
     action = parse_action(card_text)
-    if not isinstance(action, Play) or action.card.rank.value not in ("R", "C"):
+    if not isinstance(action, Play) or \
+            action.card.rank not in marriage_ranks(g.variant.ranking):
         return None
     suit = action.card.suit
     hand = {c.code for c in g.hand(seat)}
-    if not {f"R{suit.value}", f"C{suit.value}"} <= hand:
+    if not set(_pair(g, suit)) <= hand:
         return None
     sung = {c.suit for c in g.view(seat).table.cantes_shown}
     if suit in sung:
         return None
-    return g.trump == suit, suit.value
+    return g.trump == suit, suit
 
 
 def _marriage_kept(g: Game, seat: int, best: str) -> Reason | None:
@@ -246,8 +262,9 @@ def _marriage_kept(g: Game, seat: int, best: str) -> Reason | None:
         taker = trick_taker(g, seat, card.code) if found else None
         tempting = taker is not None and g.variant.side_of(taker) == side  # it would win
         if found and tempting and _marriage(g, seat, best) is None:
+            king, low = _pair(g, found[1])
             return _reason("reason_keeps_forty" if found[0] else "reason_keeps_twenty",
-                           suit=found[1])
+                           card=king, card2=low)
     return None
 
 
@@ -255,8 +272,9 @@ def _marriage_broken(g: Game, seat: int, played: str) -> Reason | None:
     found = _marriage(g, seat, played)
     if found is None:
         return None
+    king, low = _pair(g, found[1])
     return _reason("reason_breaks_forty" if found[0] else "reason_breaks_twenty",
-                   suit=found[1])
+                   card=king, card2=low)
 
 
 def _master_trump(g: Game, seat: int) -> str | None:
@@ -305,6 +323,8 @@ def _trump_wasted(g: Game, seat: int, action: Play, best: str) -> Reason | None:
         return None
     if len(g.trick) != g.nplay - 1 and keeps == seat:
         return None                      # the others still to play: not sure
+    if keeps == seat:                    # the seat's own card was enough
+        return _reason("reason_wastes_trump_alone", card=action.card.code)
     return _reason("reason_wastes_trump", card=action.card.code)
 
 
@@ -397,15 +417,16 @@ def _cante_possible(g: Game, seat: int) -> bool:
     """Whether a cante may still come for the seat in this hand (the variant lets it
     sing, and the stock has not run out where cantes end with it)."""
     v = g.variant
-    return v.ranking != "guinote" and v.sing_who != "declarer" \
+    return v.sing_who != "declarer" \
         and not (v.sing_while_stock_only and g.view(seat).table.stock_left == 0)
 
 
 def _partner_may_come(g: Game, seat: int, card: Card) -> bool:
     """Whether the other card of ``card``'s marriage is not held by the seat and may
     still reach it: not seen, or the live turn-up (the stock not yet drawn out)."""
-    other = next(c for c in deck(g.variant.deck) if c.suit == card.suit and
-                 c.rank.value == ("C" if card.rank.value == "R" else "R"))
+    king, low = _pair(g, card.suit)
+    other = next(c for c in deck(g.variant.deck)
+                 if c.code == (low if card.code == king else king))
     t = g.view(seat).table
     return t.stock_left > 0 and (other in unseen(g.view(seat)) or other == t.turn_up)
 
@@ -422,7 +443,7 @@ def figures_kept(g: Game, seat: int) -> bool:
         return False
     held = set(g.hand(seat))
     for c in held:
-        if c.rank.value in ("R", "C") and not _sung(g, seat, c.suit):
+        if c.rank in marriage_ranks(g.variant.ranking) and not _sung(g, seat, c.suit):
             pair = _marriage(g, seat, c.code) is not None
             if pair or _partner_may_come(g, seat, c):
                 return True
@@ -432,7 +453,8 @@ def figures_kept(g: Game, seat: int) -> bool:
 def figure_thrown(g: Game, seat: int, action: Action) -> Reason | None:
     """A lone king or caballo played while its pair may still come from the stock: the
     cante it could have made is given up."""
-    if not isinstance(action, Play) or action.card.rank.value not in ("R", "C") or \
+    if not isinstance(action, Play) or \
+            action.card.rank not in marriage_ranks(g.variant.ranking) or \
             not _cante_possible(g, seat) or _sung(g, seat, action.card.suit) or \
             _marriage(g, seat, action.card.code) is not None or \
             not _partner_may_come(g, seat, action.card):

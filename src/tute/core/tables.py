@@ -70,6 +70,18 @@ def trick_winner(plays: Sequence[tuple[int, int]], trump: int) -> tuple[int, int
     return seat, win
 
 
+def marriage_ranks(ranking_name: str = "tute") -> tuple[Rank, Rank]:
+    """The two ranks of a marriage (a cante): the Rey, then the Caballo -- the Sota in
+    Guiñote's ranking."""
+    order = ORDER[ranking_name]
+    return order[STRENGTH_MARRIAGE_LOW + 1], order[STRENGTH_MARRIAGE_LOW]
+
+
+def plain_figure(ranking_name: str = "tute") -> Rank:
+    """The figure that makes no marriage: the Sota -- the Caballo in Guiñote."""
+    return ORDER[ranking_name][STRENGTH_MARRIAGE_LOW - 1]
+
+
 def strength(rank: Rank, ranking_name: str = "tute") -> int:
     """0 (the 2) .. 9 (the As): a rank's strength within its suit -- the one home of
     card order (bots, the terminal and the browser all read it from here)."""

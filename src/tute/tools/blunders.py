@@ -44,7 +44,7 @@ KINDS = ("cante", "master", "trump", "void", "tute", "overtake")
 NAMED = {                                 # the reasons that name each blunder
     "cante": {"reason_missed_forty_card", "reason_missed_twenty_card", "reason_missed_cante"},
     "master": {"reason_gives_points"},
-    "trump": {"reason_wastes_trump"},
+    "trump": {"reason_wastes_trump", "reason_wastes_trump_alone"},
     "void": {"reason_led_into_void"},
     "tute": {"reason_missed_tute"},
     "overtake": {"reason_overtakes_partner"},
