@@ -39,7 +39,7 @@ from tute.core.actions import Play, parse_action
 from tute.core.game import Game
 from tute.core.records import parse_record, replay
 from tute.core.value import tute_margin
-from tute.search.solver import TUTE_VALUE, WIN, solve
+from tute.search.solver import TUTE_VALUE, WIN, nothing_to_draw, solve
 
 SEED002 = Path(__file__).parent.parent.parent / "examples" / "seed002.tute"
 JUDGED = Settings(min_samples=8, max_samples=32, seed=1)
@@ -399,3 +399,29 @@ def test_the_analysis_benchmark_runs() -> None:
     assert isinstance(rows, list) and [r["game"] for r in rows] == ["seed002", "parejas"]
     assert all(int(r["decisions"]) >= 10 and float(r["seconds"]) > 0 for r in rows)
     assert float(str(fig["max_s"])) >= float(str(fig["median_s"])) > 0
+
+
+def test_after_the_last_draw_the_solver_plays_every_card() -> None:
+    """A line that draws the stock out is valued by the exact solver from the very next
+    card (no robot's card first): in Guiñote, the card that closes the trick before the
+    last draw is worth what the solver says of the position after it."""
+    from tute.analysis.sampling import _value
+
+    rng = random.Random(5)
+    checked = 0
+    while checked < 40:
+        g = Game.new("guinote", seed=rng.randrange(1 << 30))
+        while not g.is_over:
+            seat = g.acting
+            t = g.view(seat).table
+            if 0 < t.stock_left < g.nplay and len(g.trick) == g.nplay - 1:
+                for card in [a for a in g.legal_actions(seat) if isinstance(a, Play)]:
+                    after = g.copy()
+                    after.apply(seat, card)
+                    assert nothing_to_draw(after) and not after.is_over
+                    exact = solved(solve(after, perspective=seat, all_moves=False).value,
+                                   after.variant)
+                    assert _value(g, (card,), seat, False, 7, 10) == exact, card
+                    checked += 1
+                break
+            g.apply(seat, rng.choice(g.legal_actions(seat)))

@@ -175,10 +175,11 @@ def _value(g: Game, seq: tuple[Action, ...], seat: int, exact: bool, seed: int,
     players = [HeuristicBot(seed + s) for s in range(h.players)]
     for s, p in enumerate(players):
         p.start_hand(h.view(s))
-    while step(h, players):                  # the L1 robots draw the stock out ...
-        if nothing_to_draw(h) and solvable(h, deep=deep):
+    while True:                              # the L1 robots draw the stock out ...
+        if nothing_to_draw(h) and solvable(h, deep=deep):   # ... not a card further
             return solved(solve(h, perspective=seat, all_moves=False).value, h.variant)
-    return finished(h, seat)                 # ... and the solver plays the rest
+        if not step(h, players):
+            return finished(h, seat)
 
 
 def evaluate(game: Game, seat: int, played: Action | None, settings: Settings = DEFAULT,
