@@ -42,7 +42,7 @@ def _wait_done(c: Client, game: str, hand: int, seat: int, lang: str = "es",
             return body, seen
         assert body["status"] == "running", body
         seen.append((body["done"], body["total"]))
-        time.sleep(0.05)
+        time.sleep(0.25)          # as a page polls: under the 600 a minute
     raise AssertionError("the analysis never finished")
 
 
