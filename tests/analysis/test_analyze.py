@@ -262,11 +262,21 @@ def test_the_same_record_gives_the_same_json() -> None:
     assert json.loads(first)["summary"]["unfinished"] == 0     # the clock stopped none
 
 
+def _late(variant: str, seed: int, cards: int = 5) -> Game:
+    """A random hand played on until the seat to act holds ``cards`` cards and has a
+    choice."""
+    rng = random.Random(seed)
+    g = Game.new(variant, seed=seed)
+    while len(g.hand(g.acting)) > cards or len(g.legal_actions(g.acting)) < 3:
+        g.apply(g.acting, rng.choice(g.legal_actions(g.acting)))
+    return g
+
+
 def test_the_clock_never_grades_a_decision() -> None:
     """A decision the safety net's clock stops has no verdict: no grade, no loss, no
     reason, and it counts in neither the accuracy nor the points lost (the summary
     says how many); the same decision with time to finish is graded."""
-    g = Game.new("parejas", seed=11)
+    g = _late("parejas", 11)
     seat = g.acting
     played = g.legal_actions(seat)[-1]
     cut = judge(g.copy(), seat, played, 1, Settings(min_samples=16, time_cap_s=1e-9), 3)
@@ -425,3 +435,20 @@ def test_after_the_last_draw_the_solver_plays_every_card() -> None:
                     checked += 1
                 break
             g.apply(seat, rng.choice(g.legal_actions(seat)))
+
+
+def test_no_verdict_without_evidence() -> None:
+    """A decision valued on fewer sampled deals than a verdict needs is never settled,
+    and is graded only by what is sure; on a single deal nothing is sure (the bid that
+    was "error grave: pierde 100 %" on one deal)."""
+    from tute.analysis.judge import EVIDENCE
+
+    g = _late("parejas", 11)
+    seat = g.acting
+    for played in g.legal_actions(seat)[:4]:
+        few = judge(g.copy(), seat, played, 1, Settings(min_samples=4, max_samples=4), 3)
+        assert few.samples == 4 < EVIDENCE and not few.settled and not few.exact
+        assert few.loss <= few.loss_points + 2 * few.loss_win + 1e-6
+        one = judge(g.copy(), seat, played, 1, Settings(min_samples=1, max_samples=1), 3)
+        assert one.samples == 1 and not one.settled
+        assert one.loss == 0 and one.grade == "best" and one.why_not == ()

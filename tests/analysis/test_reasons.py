@@ -380,3 +380,22 @@ def test_a_lone_figure_thrown_while_its_pair_may_come() -> None:
 def test_a_cante_says_it_shows_the_two_cards() -> None:
     g, seat = _first("habanero", lambda g, s: "40" in _legal(g, s))
     assert _keys(why_best(g, seat, "40"))[-1] == "reason_cante_tells"
+
+
+def test_the_surest_void_is_named() -> None:
+    """Seed 002, trick 17: every other espada is seen and Ada holds trumps that were
+    seen (the 7 of bastos taken, the rey of oros...): the 3 of espadas led into her is
+    trumped -- the void known from the cards seen, not only from a suit not followed."""
+    from pathlib import Path
+
+    from tute.analysis.reasons import led_into_void
+    from tute.analysis.walk import steps
+    from tute.core.records import parse_record
+
+    record = parse_record((Path(__file__).parents[2] / "examples" / "seed002.tute")
+                          .read_text(encoding="utf-8"))
+    g = next(s.game for s in steps(record, 0) if sum(s.game.tricks_won) == 16)
+    said = {str(a): led_into_void(g, 0, a) for a in g.legal_actions(0)
+            if isinstance(a, Play)}
+    assert said["3e"] is not None and "fallará" in words(said["3e"], "es")
+    assert all(r is None for card, r in said.items() if card != "3e")

@@ -20,6 +20,10 @@ settled (an unsettled loss is smaller: only what is sure).  A loss under
 lichess's move-accuracy formula on the loss in winning-chance terms (``loss / 2``),
 averaged over its unforced decisions: an error never stands beside 100 %.
 
+**No verdict without evidence.**  A decision valued on fewer than :data:`EVIDENCE`
+sampled deals (settings asking for fewer) is never settled: it is graded by what is
+sure only, and said to be uncertain; on one deal nothing is sure.
+
 **A verdict never depends on the clock.**  A decision stopped by the safety net's clock
 (:attr:`~tute.analysis.sampling.Settings.time_cap_s`) before its deals were all valued
 gets no grade at all -- :data:`UNFINISHED`, "sin terminar" -- and counts in neither the
@@ -49,6 +53,7 @@ __all__ = ["GRADES", "UNFINISHED", "Decision", "Summary", "Value", "accuracy", "
            "counted", "judge", "move_accuracy", "summary"]
 
 UNFINISHED = "unfinished"      # the grade of a decision the clock stopped: no verdict
+EVIDENCE = 16                  # sampled deals a verdict needs to be settled (not exact)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +164,11 @@ def judge(g: Game, seat: int, action: Action, hand: int, settings: Settings,
     best = tops[0]
     own = next(o for o in tops if o.first == played)
     m, se = paired(best.scores, own.scores)
-    loss = max(0.0, m if ev.settled else m - Z * se)      # unsettled: what is sure
+    settled = ev.settled and (ev.exact or ev.samples >= EVIDENCE)
+    if not (ev.exact or ev.samples >= 2):
+        loss = 0.0                       # one sampled deal: nothing is sure
+    else:
+        loss = max(0.0, m if settled else m - Z * se)     # unsettled: what is sure
     # what a player reads: the differences of the two values shown, in their units
     lw = 100 * (best.win - own.win) if loss > 0 else 0.0
     lp = best.margin - own.margin if loss > 0 else 0.0
@@ -169,7 +178,7 @@ def judge(g: Game, seat: int, action: Action, hand: int, settings: Settings,
         said = [r for r in why_best(g, seat, played) if r.key != "reason_value"]
         if not said and not equal:           # no rule of play names it: by how much
             said = _ahead(own, [o for o in tops if o.first != played], values)
-        return Decision(*common, played, loss, lw, lp, graded, equal, ev.settled,
+        return Decision(*common, played, loss, lw, lp, graded, equal, settled,
                         ev.timed_out, tuple(said))
     equal = tuple(o.first for o in tops[1:] if _within(best, o))
     also = {r.key for r in why_best(g, seat, played)}     # true of the played move too
@@ -182,7 +191,7 @@ def judge(g: Game, seat: int, action: Action, hand: int, settings: Settings,
     sung = _missed_cante(g, seat, ev, own)
     if sung is not None:                 # the cante named: not the generic line too
         lost = [sung, *(r for r in lost if r.key != "reason_missed_cante")]
-    return Decision(*common, best.first, loss, lw, lp, graded, equal, ev.settled,
+    return Decision(*common, best.first, loss, lw, lp, graded, equal, settled,
                     ev.timed_out, tuple(why), tuple(lost))
 
 

@@ -37,6 +37,17 @@ class Reason:
     rule: TuteError | None = None           # a forced move: the rule that forces it
 
 
+# reasons that say what the search found a move worth, not what in the position makes it
+BY_VALUE = frozenset({"reason_value", "reason_exact_points", "reason_mean_points",
+                      "reason_exact_wins", "reason_mean_win", "reason_mean_win_points",
+                      "reason_ahead_of", "reason_ahead_of_win"})
+
+
+def specific(reasons: tuple[Reason, ...]) -> bool:
+    """Whether ``reasons`` name something of the position (not only a value found)."""
+    return any(r.key not in BY_VALUE for r in reasons)
+
+
 def words(r: Reason, lang: str = "es") -> str:
     params = dict(r.params)
     if r.rule is not None:
@@ -345,7 +356,8 @@ def _partner_overtaken(g: Game, seat: int, action: Play, best: str) -> Reason | 
 
 def led_into_void(g: Game, seat: int, action: Play) -> Reason | None:
     """A card of points led in a suit an opponent is known not to hold (it did not
-    follow it when it had to), an opponent who may hold trumps: it will be trumped."""
+    follow it when it had to, or every other card of the suit is seen), an opponent who
+    may hold trumps: it will be trumped."""
     if g.trick or g.trump is None or action.card.suit == g.trump or \
             _points(g, action.card.code) < 10:
         return None
@@ -358,9 +370,14 @@ def led_into_void(g: Game, seat: int, action: Play) -> Reason | None:
                 view.table.hand_counts[other] == 0:
             continue
         mine = excluded.get(other, set())
+        known = view.known_cards[other]           # cards seen to be in its hand
         suit = [c for c in hidden if c.suit == action.card.suit]
         trumps = [c for c in hidden if c.suit == g.trump]
-        if suit and all(c in mine for c in suit) and any(c not in mine for c in trumps):
+        # void: every card of the suit it could hold is seen, or it failed to follow
+        void = all(c in mine for c in suit) and \
+            not any(c.suit == action.card.suit for c in known)
+        if void and (any(c.suit == g.trump for c in known) or
+                     any(c not in mine for c in trumps)):
             return _reason("reason_led_into_void", card=action.card.code,
                            suit=action.card.suit.value)
     return None

@@ -23,7 +23,9 @@ a time.  After each batch a move plainly worse than the best (by more than
 -- unless it was the move played -- and the sampling stops once the played move's
 verdict is settled: its loss against the best, two standard errors either side, lies
 within one class of :func:`~tute.analysis.outcome.verdict` (no error, an inaccuracy, a
-mistake, a blunder).  At ``max_samples`` it stops unsettled: the verdict then claims
+mistake, a blunder), or is known to within :data:`TOLERANCE` points either side (a loss
+of 9 or 11 straddles a step, and the difference is not worth more deals: it is graded
+by its mean).  At ``max_samples`` it stops unsettled: the verdict then claims
 only what is sure (the loss less two standard errors) and says it is uncertain.
 
 ``time_cap_s`` is a safety net only, never part of a verdict: a decision it stops is
@@ -50,6 +52,8 @@ from tute.core.game import Game
 from tute.search.solver import nothing_to_draw, solve
 
 Z = 2.0                                   # standard errors of a confidence bound
+TOLERANCE = 4.0        # a loss known to within this many points (two standard errors)
+                       # is settled, even where it straddles a grade's step
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,8 +245,8 @@ def _race(opts: list[Option], active: set[int], mine: set[int]) -> bool:
     if own == best:                   # nothing better by an inaccuracy, beyond noise
         for i in sorted(active - mine):
             m, se = paired(scores[i], scores[own])
-            if verdict(m + Z * se) > 0:
+            if verdict(m + Z * se) > 0 and Z * se > TOLERANCE:
                 return False
         return True
     m, se = paired(scores[best], scores[own])
-    return verdict(max(0.0, m - Z * se)) == verdict(m + Z * se)
+    return verdict(max(0.0, m - Z * se)) == verdict(m + Z * se) or Z * se <= TOLERANCE

@@ -113,12 +113,17 @@ def cmd_bench(args: argparse.Namespace) -> int:
             print(json.dumps({"analysis": fig}))
         else:
             for row in fig["hands"]:                        # type: ignore[attr-defined]
-                print(f"analysis of {row['game']:10s}: {row['decisions']:2d} decisions "
-                      f"({row['samples']} deals, {row['unsettled']} unsettled) "
-                      f"in {row['seconds']} s")
+                print(f"analysis of {row['game']:10s}: {row['decisions']:2d} decisions, "
+                      f"{row['unforced']} unforced ({row['samples']} deals; "
+                      f"{row['with_reason']} with a reason, {row['unsettled']} unsettled, "
+                      f"{row['unfinished']} unfinished) in {row['seconds']} s "
+                      f"({row['cpu_s']} s of CPU)")
             print(f"a whole hand at up to {fig['max_samples']} deals a decision: median "
                   f"{fig['median_s']} s, p90 {fig['p90_s']} s, max {fig['max_s']} s "
                   "(target 30 s)")
+            print(f"of {fig['unforced']} unforced decisions: {fig['with_reason_pct']} % "
+                  f"with a reason (target 90), {fig['unsettled_pct']} % unsettled (target "
+                  f"at most 15), {fig['unfinished_pct']} % stopped by the clock")
         return 0
     if args.blunders:
         from tute.tools.blunders import blunder_figures, expert_figures

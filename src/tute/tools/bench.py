@@ -266,7 +266,8 @@ def analysis_figures(variants: Sequence[str], hands: int, seed: int,
     heuristic level."""
     from pathlib import Path
 
-    from tute.analysis import analyze
+    from tute.analysis import UNFINISHED, analyze
+    from tute.analysis.reasons import specific
     from tute.bots import make_bot
     from tute.core.driver import play_hand
     from tute.core.records import parse_record, record_of_games
@@ -284,14 +285,24 @@ def analysis_figures(variants: Sequence[str], hands: int, seed: int,
             records.append((text, record_of_games([g])))
     rows: list[dict[str, object]] = []
     for name, record in records:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         decisions = analyze(record, 0, judged)
-        rows.append({"game": name, "decisions": len(decisions),
+        chosen = [d for d in decisions if not d.forced]
+        rows.append({"game": name, "decisions": len(decisions), "unforced": len(chosen),
                      "samples": sum(d.samples for d in decisions),
-                     "unsettled": sum(not d.settled for d in decisions if not d.forced),
-                     "seconds": round(time.perf_counter() - start, 1)})
+                     "unsettled": sum(not d.settled for d in chosen),
+                     "unfinished": sum(d.grade == UNFINISHED for d in chosen),
+                     "with_reason": sum(specific(d.why + d.why_not) for d in chosen),
+                     "seconds": round(time.perf_counter() - start, 1),
+                     "cpu_s": round(time.process_time() - cpu, 1)})
     seconds = sorted(float(str(r["seconds"])) for r in rows)
+    unforced = sum(int(str(r["unforced"])) for r in rows)
+
+    def share(key: str) -> float:
+        return round(100 * sum(int(str(r[key])) for r in rows) / max(1, unforced), 1)
     return {"max_samples": judged.max_samples, "hands": rows,
             "median_s": round(statistics.median(seconds), 1),
             "p90_s": seconds[min(len(seconds) - 1, int(0.9 * len(seconds)))],
-            "max_s": seconds[-1]}
+            "max_s": seconds[-1], "unforced": unforced,
+            "with_reason_pct": share("with_reason"), "unsettled_pct": share("unsettled"),
+            "unfinished_pct": share("unfinished")}
