@@ -399,3 +399,27 @@ def test_the_surest_void_is_named() -> None:
             if isinstance(a, Play)}
     assert said["3e"] is not None and "fallará" in words(said["3e"], "es")
     assert all(r is None for card, r in said.items() if card != "3e")
+
+
+def test_no_master_trump_reason_where_the_others_hold_no_trump() -> None:
+    """Seed 002, trick 18: Ada holds no trump, so the caballo of bastos wins the last
+    trick as surely as the ace -- keeping the ace is not "el único que gana seguro la
+    última"; and never "guarda X" beside "igual que X" in one line."""
+    from pathlib import Path
+
+    from tute.analysis import Settings, analyze
+    from tute.analysis.reasons import kept_cards
+    from tute.analysis.walk import steps
+    from tute.core.records import parse_record
+
+    record = parse_record((Path(__file__).parents[2] / "examples" / "seed002.tute")
+                          .read_text(encoding="utf-8"))
+    g = next(s.game for s in steps(record, 0) if sum(s.game.tricks_won) == 17)
+    assert {str(a) for a in g.legal_actions(0)} == {"Cb", "Ab"}
+    for card in ("Cb", "Ab"):
+        keys = {r.key for r in why_best(g, 0, card)} | {
+            r.key for r in why_not(g, 0, card, "Ab" if card == "Cb" else "Cb")}
+        assert not {"reason_keeps_master", "reason_spends_master"} & keys, (card, keys)
+    for d in analyze(record, 0, Settings(min_samples=4, max_samples=8, seed=2)):
+        for r in d.why:
+            assert not kept_cards(r) & set(d.equal), (d.trick, r, d.equal)

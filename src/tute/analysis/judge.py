@@ -41,6 +41,7 @@ from tute.analysis.reasons import (
     ahead_of,
     by_value,
     forced,
+    kept_cards,
     missed_cante,
     why_best,
     why_not,
@@ -175,15 +176,17 @@ def judge(g: Game, seat: int, action: Action, hand: int, settings: Settings,
     graded = grade(loss)
     if graded == "best":                 # as good as the best: the best, and its equals
         equal = tuple(o.first for o in tops if o.first != played and _within(best, o))
-        said = [r for r in why_best(g, seat, played) if r.key != "reason_value"]
+        said = [r for r in why_best(g, seat, played)
+                if r.key != "reason_value" and not kept_cards(r) & set(equal)]
         if not said and not equal:           # no rule of play names it: by how much
             said = _ahead(own, [o for o in tops if o.first != played], values)
         return Decision(*common, played, loss, lw, lp, graded, equal, settled,
                         ev.timed_out, tuple(said))
     equal = tuple(o.first for o in tops[1:] if _within(best, o))
     also = {r.key for r in why_best(g, seat, played)}     # true of the played move too
-    why = [r for r in why_best(g, seat, best.first)
-           if r.key != "reason_value" and r.key not in also]
+    why = [r for r in why_best(g, seat, best.first)         # never "keeps X" beside
+           if r.key != "reason_value" and r.key not in also   # "as good as X"
+           and not kept_cards(r) & set(equal)]
     if not why:                          # no rule of play names it: what it is worth
         (bw, bm), (ow, om) = _shown(values, best.first), _shown(values, played)
         why = [by_value(bw - ow, bm - om, ev.exact)]

@@ -43,6 +43,17 @@ BY_VALUE = frozenset({"reason_value", "reason_exact_points", "reason_mean_points
                       "reason_ahead_of", "reason_ahead_of_win"})
 
 
+# reasons that a card is kept: false beside "as good as playing that card"
+KEEPS = frozenset({"reason_keeps_master", "reason_keeps_forty", "reason_keeps_twenty"})
+
+
+def kept_cards(r: Reason) -> set[str]:
+    """The cards a reason says are kept (none for other reasons)."""
+    if r.key not in KEEPS:
+        return set()
+    return {str(v) for k, v in r.params if k.startswith("card")}
+
+
 def specific(reasons: tuple[Reason, ...]) -> bool:
     """Whether ``reasons`` name something of the position (not only a value found)."""
     return any(r.key not in BY_VALUE for r in reasons)
@@ -291,7 +302,8 @@ def _marriage_broken(g: Game, seat: int, played: str) -> Reason | None:
 def _master_trump(g: Game, seat: int) -> str | None:
     """The highest trump still in play when the seat holds it, late in the hand (the
     stock gone; in a game without one, the last four tricks): kept to the end, it wins
-    the last trick whatever the others hold."""
+    the last trick whatever the others hold -- the only card of the seat that surely
+    does (where the others hold no trump, any trump does: then only a lone trump)."""
     t = g.view(seat).table
     hand = g.hand(seat)
     trump = g.trump
@@ -306,7 +318,26 @@ def _master_trump(g: Game, seat: int) -> str | None:
     played = {a.card for _s, a in t.history if isinstance(a, Play)}
     out = [c for c in deck(g.variant.deck) if c.suit == trump and c not in played
            and c not in hand and strength(c.rank, ranking) > strength(top.rank, ranking)]
-    return None if out else top.code
+    if out or (len(trumps) > 1 and not _others_may_trump(g, seat)):
+        return None      # a higher one is out; or the others hold no trump, so that
+    return top.code      # any of the seat's trumps wins the last as surely
+
+
+def _others_may_trump(g: Game, seat: int) -> bool:
+    """Whether a seat of the other side may hold a trump (seen in its hand, or unseen
+    and not ruled out)."""
+    view = g.view(seat)
+    excluded = exclusions(view)
+    hidden = [c for c in unseen(view) if c.suit == g.trump]
+    v = g.variant
+    for other in range(g.players):
+        if other == seat or v.side_of(other) == v.side_of(seat):
+            continue
+        mine = excluded.get(other, set())
+        if any(c.suit == g.trump for c in view.known_cards[other]) or \
+                any(c not in mine for c in hidden):
+            return True
+    return False
 
 
 def winning(g: Game, seat: int, card: Card | None = None) -> int | None:
