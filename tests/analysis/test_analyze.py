@@ -328,7 +328,7 @@ def test_the_loss_said_is_the_difference_of_the_values_shown(seed: int, variant:
         g.apply(seat, action)
     text = report_text(decisions, summary(decisions, 0, 1), "Ada")
     for line in text.splitlines():
-        if " pierde " in line and line.startswith("  "):
+        if re.search(r"\), [^:(]+: pierde ", line) and line.startswith("  "):
             m = LOSS_LINE.search(line)
             assert m, line
             own_win, own_margin, lost, best_win, best_margin = m.groups()

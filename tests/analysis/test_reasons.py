@@ -423,3 +423,36 @@ def test_no_master_trump_reason_where_the_others_hold_no_trump() -> None:
     for d in analyze(record, 0, Settings(min_samples=4, max_samples=8, seed=2)):
         for r in d.why:
             assert not kept_cards(r) & set(d.equal), (d.trick, r, d.equal)
+
+
+@pytest.mark.parametrize("variant", ["habanero", "parejas", "guinote"])
+def test_plain_plays_say_what_they_do_and_only_where_true(variant: str) -> None:
+    """The plain plays' reasons, checked in random positions against the position
+    itself: a card of no points led (or thrown while the trick is open) where a card of
+    points could have gone; a trick taken with the lowest card that takes it, a higher
+    one held that would take it too."""
+    from tute.analysis.reasons import _points
+
+    seen: set[str] = set()
+    for g, seat in _positions(variant, games=40):
+        if seat != g.to_act:
+            continue
+        cards = [a for a in g.legal_actions(seat) if isinstance(a, Play)]
+        for a in cards:
+            keys = {r.key for r in why_best(g, seat, str(a))}
+            plain = keys & {"reason_cheap_lead", "reason_plays_low", "reason_wins_low"}
+            seen |= plain
+            others = [c for c in cards if c != a]
+            if plain & {"reason_cheap_lead", "reason_plays_low"}:
+                assert _points(g, str(a)) == 0
+                assert any(_points(g, str(c)) > 0 for c in others)
+                assert bool(g.trick) == ("reason_plays_low" in plain)
+                assert trick_taker(g, seat, str(a)) is None
+            if "reason_wins_low" in plain:
+                assert trick_taker(g, seat, str(a)) == seat
+                assert any(trick_taker(g, seat, str(c)) == seat and (
+                    _points(g, str(c)) > _points(g, str(a)) or (
+                        c.card.suit == a.card.suit and
+                        strength(c.card.rank, g.variant.ranking) >
+                        strength(a.card.rank, g.variant.ranking))) for c in others)
+    assert {"reason_cheap_lead", "reason_wins_low"} <= seen, seen

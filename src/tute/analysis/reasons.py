@@ -191,7 +191,33 @@ def why_best(g: Game, seat: int, best: str) -> list[Reason]:
         out.append(_reason("reason_keeps_master", card=master, bonus=v.last_trick_bonus))
     if taker is not None and v.side_of(taker) != side and _points(g, best) == 0:
         out.append(_reason("reason_cheap_loss", card=best))
+    if not out:
+        plain = _plain_play(g, seat, action, taker)
+        if plain is not None:
+            out.append(plain)
     return out or [_reason("reason_value")]
+
+
+def _plain_play(g: Game, seat: int, action: Play, taker: int | None) -> Reason | None:
+    """What a plain card does where nothing more is at stake: led or thrown without
+    points while cards of points could have gone, or a trick taken with the lowest card
+    that takes it."""
+    cards = [a.card for a in g.legal_actions(seat) if isinstance(a, Play)]
+    card, ranking = action.card, g.variant.ranking
+    points = _points(g, card.code)
+    if taker == seat:
+        higher = [c for c in cards if c != card and trick_taker(g, seat, c.code) == seat
+                  and (_points(g, c.code) > points or (
+                      c.suit == card.suit and
+                      strength(c.rank, ranking) > strength(card.rank, ranking)))]
+        return _reason("reason_wins_low", card=card.code) if higher else None
+    if points > 0 or not any(_points(g, c.code) > 0 for c in cards):
+        return None
+    if not g.trick:
+        return _reason("reason_cheap_lead", card=card.code)
+    if taker is None:                            # others still to play
+        return _reason("reason_plays_low", card=card.code)
+    return None
 
 
 def why_not(g: Game, seat: int, played: str, best: str) -> list[Reason]:
