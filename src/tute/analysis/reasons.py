@@ -27,6 +27,7 @@ from tute.core.tables import (
     strength,
     trick_winner,
 )
+from tute.core.views import PlayerView
 from tute.i18n import render
 
 
@@ -350,20 +351,19 @@ def _master_trump(g: Game, seat: int) -> str | None:
 
 
 def _others_may_trump(g: Game, seat: int) -> bool:
-    """Whether a seat of the other side may hold a trump (seen in its hand, or unseen
-    and not ruled out)."""
-    view = g.view(seat)
+    """Whether a seat of the other side may hold a trump."""
+    view, v = g.view(seat), g.variant
     excluded = exclusions(view)
-    hidden = [c for c in unseen(view) if c.suit == g.trump]
-    v = g.variant
-    for other in range(g.players):
-        if other == seat or v.side_of(other) == v.side_of(seat):
-            continue
-        mine = excluded.get(other, set())
-        if any(c.suit == g.trump for c in view.known_cards[other]) or \
-                any(c not in mine for c in hidden):
-            return True
-    return False
+    return any(_may_hold(view, excluded, other, g.trump) for other in range(g.players)
+               if other != seat and v.side_of(other) != v.side_of(seat))
+
+
+def _may_hold(view: PlayerView, excluded: dict[int, set[Card]], other: int,
+              suit: Suit | None) -> bool:
+    """Whether seat ``other`` may hold a card of ``suit``: one seen in its hand, or one
+    unseen that it is not known to lack."""
+    return any(c.suit == suit for c in view.known_cards[other]) or any(
+        c.suit == suit and c not in excluded.get(other, set()) for c in unseen(view))
 
 
 def winning(g: Game, seat: int, card: Card | None = None) -> int | None:
@@ -420,21 +420,14 @@ def led_into_void(g: Game, seat: int, action: Play) -> Reason | None:
         return None
     view = g.view(seat)
     excluded = exclusions(view)
-    hidden = unseen(view)
     v = g.variant
     for other in range(g.players):
         if other == seat or v.side_of(other) == v.side_of(seat) or \
                 view.table.hand_counts[other] == 0:
             continue
-        mine = excluded.get(other, set())
-        known = view.known_cards[other]           # cards seen to be in its hand
-        suit = [c for c in hidden if c.suit == action.card.suit]
-        trumps = [c for c in hidden if c.suit == g.trump]
         # void: every card of the suit it could hold is seen, or it failed to follow
-        void = all(c in mine for c in suit) and \
-            not any(c.suit == action.card.suit for c in known)
-        if void and (any(c.suit == g.trump for c in known) or
-                     any(c not in mine for c in trumps)):
+        if not _may_hold(view, excluded, other, action.card.suit) and \
+                _may_hold(view, excluded, other, g.trump):
             return _reason("reason_led_into_void", card=action.card.code,
                            suit=action.card.suit.value)
     return None

@@ -20,7 +20,7 @@ def points(card: Card, ranking: str = "tute") -> int:
 
 def marriage_low(ranking: str) -> Rank:
     """The card that marries the Rey: the Caballo (Guiñote: the Sota)."""
-    return Rank.SOTA if ranking == "guinote" else Rank.CABALLO
+    return tables.marriage_ranks(ranking)[1]
 
 
 def played(view: PlayerView) -> set[Card]:
