@@ -47,6 +47,7 @@ from tute.server.routes import (
     sockets,
     tables,
     tourneys,
+    work,
 )
 from tute.server.routes import (
     analysis as analyses,
@@ -58,6 +59,7 @@ from tute.server.site.bots import Bots
 from tute.server.site.economy import Purse
 from tute.server.site.sessions import Guests
 from tute.server.site.tourneys import TourneyBook
+from tute.server.site.workerkeys import WorkerKeys
 from tute.server.social.friends import Friends, Presence
 from tute.server.social.invites import Invites, server_key
 from tute.server.social.lobbychat import LobbyChat
@@ -83,7 +85,8 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
                migrate: bool = True, analysis: Settings = SETTINGS,
                local_only: bool = False, bus: str | None = None,
                advertise: str = "http://127.0.0.1:8000", lease_seconds: float = 6.0,
-               allowed_hosts: frozenset[str] | None = None) -> Starlette:
+               allowed_hosts: frozenset[str] | None = None, analysts: int = 1,
+               analysis_lease: float | None = None) -> Starlette:
     """The web app over the store at ``db_url``.  ``local_only``: the server listens on
     this machine's loopback only, so the page tells a host that friends elsewhere cannot
     join until it listens on another address (``tute serve --host 0.0.0.0``).
@@ -91,7 +94,11 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
     ``bus`` (``redis://…``): one process of several over the same store
     (:mod:`tute.server.cluster.ownership`); the others reach this one at ``advertise``.
     ``allowed_hosts``: the names requests may be sent to besides addresses and
-    ``localhost`` (None: any; :func:`~tute.server.wire.edge.host_allowed`)."""
+    ``localhost`` (None: any; :func:`~tute.server.wire.edge.host_allowed`).
+
+    ``analysts``: the analysis workers this process runs beside itself (0: only ``tute
+    work`` elsewhere judges); ``analysis_lease``: seconds a worker holds a decision
+    without renewing it (:mod:`tute.server.tables.jobs`)."""
     limits = limits or Limits()
     store = Store(db_url, migrate_schema=migrate and bus is None)
     if bus is not None:                  # several processes: migrated once per deploy
@@ -122,7 +129,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
     social = Social(Friends(store.engine), presence, Invites(key), lobby)
     if ownership is not None:
         social.elsewhere = ownership.doors
-    reviews = Reviews(store.engine, site.kept, analysis)
+    reviews = Reviews(store.engine, site.kept, analysis, lease_seconds=analysis_lease)
     open_hands = OpenHands(reviews)
 
     collector = Collector()
@@ -153,6 +160,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
         lobby.metrics.collector = collector
         collector.start()
         collecting = asyncio.get_running_loop().create_task(collector.run())
+        reviews.start_workers(analysts)
         try:
             yield
         finally:
@@ -177,7 +185,7 @@ def create_app(db_url: str = "sqlite:///tute.db", robot_delay: float = 0.4,
         *tables.routes(site, social), *people.routes(site, social), *again.routes(site, social),
         *records.routes(site, social), *bots.routes(site),
         *series.routes(site), *tourneys.routes(site, director),
-        *sockets.routes(site, social),
+        *sockets.routes(site, social), *work.routes(reviews, WorkerKeys(store.engine)),
     ], lifespan=lifespan, exception_handlers={TuteError: refused},
         middleware=[Middleware(PeerTrust, ownership=ownership),
                     Middleware(Edge, limits=limits, allowed_hosts=allowed_hosts),

@@ -213,6 +213,39 @@ analyses = Table(
     Column("data", Text, nullable=False),                 # JSON: the decisions
 )
 
+# the analysis's job queue (tables.jobs): a hand waiting to be judged, a decision at a
+# time, by whichever worker takes it (a lease: ``lease`` until ``lease_until``)
+analysis_jobs = Table(
+    "tute_analysis_jobs", metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("hand", Integer, primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("version", Integer, nullable=False),           # of the judgement (review.py)
+    Column("record", Text, nullable=False),               # the match's record
+    Column("points", Text, nullable=False),               # JSON: the decisions to judge
+    Column("results", Text, nullable=False),              # JSON: those judged so far
+    Column("requester", String(128), nullable=False, index=True),
+    Column("address", String(64), nullable=False, index=True),
+    Column("created", Float, nullable=False),
+    Column("served", Float, nullable=False, index=True),  # last taken: hands take turns
+    Column("lease", String(32), nullable=True),           # the worker's, while it holds it
+    Column("lease_until", Float, nullable=False),
+    Column("turn", Integer, nullable=False),               # takes so far (one taker each)
+    Column("tries", Integer, nullable=False),              # leases run out on this decision
+    Column("failed_at", Float, nullable=False),            # 0: not failed
+)
+
+# the keys analysis workers on other machines show (tables.workerkeys): hashes only
+worker_keys = Table(
+    "tute_worker_keys", metadata,
+    Column("hash", String(64), primary_key=True),
+    Column("label", String(40), nullable=False, unique=True),
+    Column("created", Integer, nullable=False),
+    Column("last_used", Integer, nullable=True),
+    Column("revoked", Integer, nullable=True),
+)
+
 # achievements: what each person did in each settled match (site.achievements folds them)
 feats = Table(
     "tute_feats", metadata,

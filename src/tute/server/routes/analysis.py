@@ -86,7 +86,7 @@ def routes(site: Site, social: Social, reviews: Reviews, open_hands: OpenHands
                      record: Callable[[], Awaitable[GameRecord]] | None) -> Sent:
         """How the analysis of ``key`` stands; a POST starts it.  ``record``: the
         match, read when it is needed (None: a poll that cannot read it)."""
-        now = reviews.running(key)              # a poll while it runs: nothing read
+        now = await run(lambda: reviews.running(key))   # a poll while it runs: no record
         if now is not None:
             return Sent(now)
         got = None if record is None else await record()
@@ -99,8 +99,9 @@ def routes(site: Site, social: Social, reviews: Reviews, open_hands: OpenHands
         address = client_address(request.scope)
         text = await run(lambda: format_record(got))
         who = await run(lambda: site.who(request))          # a session: the store
-        return Sent(reviews.start(key, text, points, who or address, address),
-                    status_code=202)
+        started = await run(lambda: reviews.start(key, text, points, who or address,
+                                                  address))
+        return Sent(started, status_code=202)
 
     async def openhand(request: Request) -> Sent:
         """``?hand=&seat=``: the hand face up from each of the seat's decisions."""

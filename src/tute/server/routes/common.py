@@ -49,7 +49,9 @@ STATUS = {"no_such_table": 404, "table_broken": 410, "only_host": 403,
           "bot_token_cannot": 403, "bot_no_such_bot": 404, "table_no_bots": 403,
           "table_bots_only": 403, "bot_already": 409, "bot_has_played": 409,
           "bot_already_challenged": 409,
-          "bot_too_many_tokens": 429, "bot_people_only": 403, "too_many_requests": 429}
+          "bot_too_many_tokens": 429, "bot_people_only": 403, "too_many_requests": 429,
+          "analysis_lease_lost": 409, "worker_key_unknown": 401,
+          "work_not_this_decision": 422}
 
 
 def error(e: TuteError, lang: str) -> Sent:

@@ -1,42 +1,45 @@
 """The review page's analysis of a kept match (``/api/games/{id}/analysis``), or of
 one a person opened from a file (``/api/games/file-.../analysis``, :func:`file_id`).
 
-A person asks for one seat's decisions in one hand; the server judges them one by one
-in a worker process of its own (:func:`tute.analysis.decision_at`: from the seat's
-view only, as ``tute analyze`` does), so the robots' pool and the event loop never wait
-on it, and says how far it is (the page's progress bar).  The finished hand is kept in
-``tute_analyses`` -- judged once, then read by everyone, in every language (the
-reasons are kept in the four).
+A person asks for one seat's decisions in one hand; the hand is queued in the store
+(:mod:`tute.server.tables.jobs`) and judged decision by decision by workers -- the one
+the server starts beside itself (:meth:`Reviews.start_workers`: a thread that hands each
+decision to a process of its own, so the robots' pool and the event loop never wait on
+it) and any ``tute work`` pointed at the site with a worker key -- from the seat's view
+only, as ``tute analyze`` does.  The page asks how far it is (its progress bar).  The
+finished hand is kept in ``tute_analyses`` -- judged once, then read by everyone, in
+every language (the reasons are kept in the four).
 
 Judging costs a core for seconds, so it is rationed: one hand at a time per person
 (and :data:`PER_ADDRESS` per address: a guest may change cookies), :data:`QUEUE` hands
 at a time on the server (more is "busy, try again shortly").  A hand judged is kept
 with the judgement's :data:`VERSION`: a better judgement judges kept hands again.
+A result a worker gives back is checked against the record before it is kept
+(:meth:`Reviews.give`).
 """
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import hashlib
 import logging
-import time
-from concurrent.futures import ProcessPoolExecutor
+import threading
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
 
 import msgspec
-from sqlalchemy import insert, select
+from sqlalchemy import select
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.exc import SQLAlchemyError
 
-from tute.analysis import Settings, Step, accuracy_of, counted, decision_at, steps
-from tute.analysis.reasons import words
-from tute.analysis.text import action_words, equal_words, lost_words
+from tute.analysis import GRADES, UNFINISHED, Settings, accuracy_of, counted, steps
+from tute.analysis.text import action_words
+from tute.core.actions import format_action
 from tute.core.errors import TuteError
-from tute.core.records import GameRecord, format_record, parse_record
+from tute.core.records import GameRecord, format_record
 from tute.server.db.schema import analyses
 from tute.server.store import StoreError
+from tute.server.tables import analyst
+from tute.server.tables.jobs import JobQueue, LeaseLost, Task
 from tute.server.tables.kept import Kept
 from tute.server.tables.workers import worker_pool
 from tute.server.wire.judged import (
@@ -47,20 +50,18 @@ from tute.server.wire.judged import (
     AnalysisState,
     DecisionWords,
     Judged,
-    Valued,
     ValuedWords,
 )
 
 log = logging.getLogger("tute.review")
-LANGS = ("es", "pt", "it", "en")
+LANGS = analyst.LANGS
 SETTINGS = Settings()            # the analysis's defaults: the same verdict as the command
 QUEUE = 64                       # hands judged at once, server-wide: each gets its turn
 PER_ADDRESS = 2                  # of them from one address (a guest can change cookies)
-# The worker judges one decision at a time, taking the hands in progress in turn (each
-# hand asks for its next decision only when the last is judged): every hand gets a
+# A worker judges one decision at a time, taking the hands in progress in turn (each
+# hand's next decision is taken only when the last is given back): every hand gets a
 # fair share, so a few addresses (the third attack: four filled a queue of four) slow
 # the others down but cannot shut them out.
-FAILED_SECONDS = 60.0            # a failed hand is said so this long, then forgotten
 VERSION = 3                      # of the judgement: a new one judges kept hands again
 FILE_READS = 20                  # files read to start an analysis, a minute per address
 
@@ -69,31 +70,11 @@ class ReviewError(TuteError):
     """An analysis that cannot be had now (busy), or of a seat or hand that is not."""
 
 
+class ResultRefused(TuteError):
+    """A worker gave back a result that is not the decision it took."""
+
+
 Key = tuple[str, int, int, int]          # table, match number, hand, seat
-
-
-@functools.lru_cache(maxsize=8)
-def _steps(record_text: str, seat: int) -> tuple[Step, ...]:
-    """The seat's positions in a record, replayed once per worker (a hand is judged
-    decision by decision: the record is not replayed for each)."""
-    return steps(parse_record(record_text), seat)
-
-
-def judge(record_text: str, seat: int, hand: int, index: int, settings: Settings
-          ) -> Judged:
-    """One decision, judged (in a worker process), with its reasons in every language."""
-    d = decision_at(_steps(record_text, seat), seat, hand, index, settings)
-    return Judged(
-        index=index, trick=d.trick, played=d.played, forced=d.forced, exact=d.exact,
-        samples=d.samples, settled=d.settled, timed_out=d.timed_out, grade=d.grade,
-        best=d.best, equal=list(d.equal), loss=round(d.loss, 2),
-        loss_win=round(d.loss_win, 2), loss_points=round(d.loss_points, 2),
-        values=[Valued(v.action, round(v.win, 4), round(v.margin, 2), round(v.score, 2),
-                       v.samples) for v in d.values],
-        why={lang: [words(r, lang) for r in d.why] for lang in LANGS},
-        why_not={lang: [words(r, lang) for r in d.why_not] for lang in LANGS},
-        lost={lang: lost_words(d, lang) for lang in LANGS},
-        equal_words={lang: equal_words(d.equal, lang) if d.equal else "" for lang in LANGS})
 
 
 def in_words(decisions: list[Judged], lang: str) -> AnalysisDone:
@@ -118,22 +99,8 @@ def in_words(decisions: list[Judged], lang: str) -> AnalysisDone:
     return AnalysisDone(out, round(accuracy_of(losses), 1), round(sum(losses), 1))
 
 
-@dataclass
-class _Job:
-    total: int
-    requester: str
-    address: str
-    done: int = 0
-    failed_at: float = 0.0               # when it failed (0: it has not)
-    task: asyncio.Task[None] | None = field(default=None, repr=False)
-
-    @property
-    def failed(self) -> bool:
-        return self.failed_at > 0
-
-
 def _warm() -> None:
-    """The analysis worker's first task: the solver's kernel compiled (or loaded)
+    """The analysis process's first task: the solver's kernel compiled (or loaded)
     before a judgement's time runs."""
     from tute.search import dds
 
@@ -141,28 +108,69 @@ def _warm() -> None:
 
 
 class Reviews:
-    """Judging kept hands: a worker process of its own, the hands judged kept in the
-    store (its HTTP: :mod:`tute.server.routes.analysis`)."""
+    """Judging kept hands: queued in the store, judged by workers (its HTTP:
+    :mod:`tute.server.routes.analysis`, :mod:`tute.server.routes.work`)."""
 
     def __init__(self, engine: Engine, kept: Kept, settings: Settings = SETTINGS,
-                 queue: int = QUEUE) -> None:
+                 queue: int = QUEUE, lease_seconds: float | None = None) -> None:
         self.engine, self.kept = engine, kept
         self.settings = settings
         self.queue = queue
-        self.jobs: dict[Key, _Job] = {}
+        self.jobs = JobQueue(engine, VERSION, settings) if lease_seconds is None else \
+            JobQueue(engine, VERSION, settings, lease_seconds)
         self.started = 0                  # hands whose judging began (a figure to watch)
+        self.wake = threading.Event()     # a hand queued here: the local workers look
         self._pool: ProcessPoolExecutor | None = None
+        self._pool_lock = threading.Lock()
+        self._stop = threading.Event()
+        self._workers: list[threading.Thread] = []
 
     def pool(self) -> ProcessPoolExecutor:
-        if self._pool is None:             # one worker: a review never takes every core
-            self._pool = worker_pool(1)
-            self._pool.submit(_warm)
-        return self._pool
+        with self._pool_lock:
+            if self._pool is None:         # one process: a review never takes every core
+                self._pool = worker_pool(1)
+                self._pool.submit(_warm)
+            return self._pool
+
+    def start_workers(self, count: int) -> None:
+        """``count`` local workers, each handing its decisions to the analysis
+        process (0: only workers elsewhere judge)."""
+        source = analyst.LocalSource(self.jobs, self.give, self.wake)
+        for n in range(count):
+            thread = threading.Thread(
+                target=analyst.work, name=f"tute-analyst-{n}", daemon=True,
+                args=(source, self._judging, self._stop, self.jobs.lease_seconds / 3))
+            thread.start()
+            self._workers.append(thread)
+
+    def _judging(self, task: Task) -> Future[Judged]:
+        pool = self.pool()
+        try:
+            future = pool.submit(analyst.judge_task, task)
+        except BrokenProcessPool:
+            future = Future()
+            future.set_exception(BrokenProcessPool("the analysis process died"))
+        out: Future[Judged] = Future()
+
+        def done(f: Future[Judged]) -> None:
+            e = f.exception()
+            if isinstance(e, BrokenProcessPool):      # killed: a fresh process next time,
+                with self._pool_lock:                   # and the decision taken again
+                    if self._pool is pool:
+                        self._pool = None
+                out.set_exception(LeaseLost("analysis_lease_lost"))
+                self.jobs.release(task.key, task.lease)
+                self.wake.set()
+            elif e is not None:
+                out.set_exception(e)
+            else:
+                out.set_result(f.result())
+        future.add_done_callback(done)
+        return out
 
     def close(self) -> None:
-        for job in self.jobs.values():
-            if job.task is not None:
-                job.task.cancel()
+        self._stop.set()
+        self.wake.set()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
 
@@ -179,24 +187,6 @@ class Reviews:
             raise StoreError("analysis_store") from e
         return None if text is None else msgspec.json.decode(text, type=list[Judged])
 
-    def keep(self, key: Key, decisions: list[Judged]) -> None:
-        table_id, number, hand, seat = key
-        row = {"table_id": table_id, "number": number, "hand": hand, "seat": seat,
-               "version": VERSION, "max_samples": self.settings.max_samples,
-               "created": int(time.time()),
-               "data": msgspec.json.encode(decisions).decode()}
-        for attempt in (1, 2):              # a store that failed once may not again
-            try:
-                with self.engine.begin() as c:
-                    c.execute(insert(analyses).values(**row))
-                return
-            except IntegrityError:          # another process kept it first: the same
-                return
-            except SQLAlchemyError:
-                if attempt == 2:
-                    raise
-                time.sleep(0.5)
-
     # ------------------------------------------------------------------ asking
     def check_ask(self, record: GameRecord, hand: int, seat: int) -> list[int]:
         hands = len(record.hands)
@@ -210,67 +200,62 @@ class Reviews:
         return points
 
     def running(self, key: Key) -> AnalysisRunning | None:
-        """The state of a hand being judged now (no store read), or None."""
-        job = self.jobs.get(key)
-        if job is None or job.failed:
+        """The state of a hand being judged now (a store read), or None."""
+        now = self.jobs.progress(key)
+        if now is None or now.failed:
             return None
-        return AnalysisRunning(job.done, job.total)
+        return AnalysisRunning(now.done, now.total)
 
     def state(self, key: Key, lang: str) -> AnalysisState:
         """How the analysis of ``key`` stands: none, running (how far), failed, done."""
-        now = self.running(key)
-        if now is not None:
-            return now
+        now = self.jobs.progress(key)
+        if now is not None and not now.failed:
+            return AnalysisRunning(now.done, now.total)
         found = self.cached(key)            # kept meanwhile (by another process too)
         if found is not None:
             return in_words(found, lang)
-        job = self.jobs.get(key)
-        if job is not None and time.time() - job.failed_at < FAILED_SECONDS:
+        if now is not None:
             return AnalysisFailed(ReviewError("analysis_failed").localized(lang))
         return AnalysisNone()
 
     def start(self, key: Key, text: str, points: list[int], requester: str, address: str
               ) -> AnalysisRunning:
-        """Start judging ``key`` (the record's ``text``, the seat's ``points``) unless it
-        is judged now already; on the event loop, so two asks never start it twice."""
+        """Queue ``key`` (the record's ``text``, the seat's ``points``) unless it is
+        queued already (two asks at once: the store's key queues it once)."""
         now = self.running(key)
         if now is not None:
             return now
-        for k in [k for k, j in self.jobs.items()
-                  if j.failed and (k == key or time.time() - j.failed_at > FAILED_SECONDS)]:
-            del self.jobs[k]                        # failed ones: tried again, or forgotten
-        busy = [j for j in self.jobs.values() if not j.failed]
-        if any(j.requester == requester for j in busy) or \
-                sum(j.address == address for j in busy) >= PER_ADDRESS:
+        busy = self.jobs.busy()
+        if any(who == requester for who, _ in busy) or \
+                sum(where == address for _, where in busy) >= PER_ADDRESS:
             raise ReviewError("analysis_one_at_a_time")
         if len(busy) >= self.queue:
             raise ReviewError("analysis_busy")
-        job = _Job(len(points), requester, address)
-        self.jobs[key] = job
-        self.started += 1
-        job.task = asyncio.get_running_loop().create_task(self._run(key, job, text, points))
-        return AnalysisRunning(0, job.total)
+        if self.jobs.add(key, text, points, requester, address):
+            self.started += 1
+            self.wake.set()
+        return self.running(key) or AnalysisRunning(0, len(points))
 
-    async def _run(self, key: Key, job: _Job, text: str, points: list[int]) -> None:
-        loop = asyncio.get_running_loop()
-        out: list[Judged] = []
-        pool = self.pool()
-        try:
-            for index in points:
-                out.append(await asyncio.wrap_future(pool.submit(
-                    judge, text, key[3], key[2], index, self.settings)))
-                job.done += 1
-            await loop.run_in_executor(None, self.keep, key, out)
-        except asyncio.CancelledError:
-            raise
-        except Exception as e:
-            log.exception("the analysis of %s failed", key)
-            job.failed_at = time.time()
-            if isinstance(e, BrokenProcessPool) and self._pool is pool:
-                self._pool = None                   # a worker died: a fresh pool next time
-            return
-        if self.jobs.get(key) is job:
-            del self.jobs[key]
+    # ------------------------------------------------------------------ workers
+    def give(self, task: Task, judged: Judged) -> None:
+        """A decision a worker judged, checked against the record (the decision it
+        took: its trick, the move played, moves that are the position's, grades the
+        analysis gives, reasons in every language) and kept."""
+        held = self.jobs.task_of(task.key, task.lease)
+        step = next((s for s in analyst.steps_of(held.record, task.key[3])
+                     if (s.hand, s.index) == (task.key[2], held.index)), None)
+        if step is None or judged.index != held.index or \
+                judged.played != format_action(step.action):
+            raise ResultRefused("work_not_this_decision")
+        legal = {format_action(a) for a in step.game.legal_actions(step.seat)}
+        if judged.grade not in (*GRADES, UNFINISHED) or not judged.values or \
+                not all(any(v.action == m or v.action.startswith(m + " ") for m in legal)
+                        for v in judged.values) or \
+                any(set(part) != set(LANGS) for part in (
+                    judged.why, judged.why_not, judged.lost, judged.equal_words)):
+            raise ResultRefused("work_not_this_decision")
+        if self.jobs.give(task.key, task.lease, judged, held.index):
+            log.info("analysis of %s kept", task.key)
 
 
 def file_id(record: GameRecord) -> str:
