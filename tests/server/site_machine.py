@@ -13,6 +13,9 @@ whatever was done:
   lobby, a spectator's socket);
 - every kept game rebuilds from its events (it opens for a player of it), and the
   export of a closed series verifies with ``tute verify``'s checks;
+- an analysis asked is never lost -- through restarts and workers that die holding a
+  decision it runs (only forward) until a worker elsewhere (``/api/work``, with a key)
+  has judged it, then reads the same every time;
 - no answer is a 500, and every refusal is a typed error in the reader's language.
 
 ``tests/server/test_site_system.py`` runs it in the test command with a bounded number
@@ -36,18 +39,26 @@ from sqlalchemy import update
 from websockets.sync.client import connect
 
 from server_harness import Client, Server, until
+from tute.analysis import Settings
 from tute.i18n import MESSAGES
 from tute.server.db.schema import series as series_rows
 from tute.server.site import ledger
 from tute.server.site.economy import winning_seats
 from tute.server.site.series import SeriesBook
 from tute.server.site.tourneys import TourneyBook
+from tute.server.site.workerkeys import WorkerKeys
+from tute.server.tables import analyst, jobs
+from tute.server.tables.worksite import SiteSource
 from tute.tools.seriesfile import read_series, verify_series
 
 PEOPLE = {"Ana": "127.0.0.2", "Bea": "127.0.0.3", "Caro": "127.0.0.4", "Dani": "127.0.0.5"}
 LANGS = {"Ana": "es", "Bea": "en", "Caro": "pt", "Dani": "it"}    # each reads their own
 GUEST = "127.0.0.9"
 SERIES_DEALS = 2
+# the site's analysis: judged by the machine's own worker elsewhere, step by step (the
+# server runs none of its own), quickly; a lease lost in 2 s
+ANALYSIS = {"analysis": Settings(min_samples=4, max_samples=4), "analysts": 0,
+            "analysis_lease": 2.0}
 TRIED: Counter[str] = Counter()          # what the machine did, over every run (the soak)
 
 
@@ -116,6 +127,9 @@ class World:
     entered: set[str] = field(default_factory=set)         # in the tournament
     tokens: list[tuple[int, str]] = field(default_factory=list)   # the bot's live ones
     revoked: list[str] = field(default_factory=list)
+    asked: dict[str, tuple[str, str]] = field(default_factory=dict)  # analysis url: who
+    analysed: dict[str, list[Any]] = field(default_factory=dict)     # url: its decisions
+    progress: dict[str, int] = field(default_factory=dict)           # url: done, last seen
 
 
 def _until_event(ws: Any, kinds: set[str], seconds: float) -> dict[str, Any]:
@@ -132,8 +146,9 @@ class SiteMachine(RuleBasedStateMachine):
 
     def __init__(self) -> None:
         super().__init__()
-        self.server = Server(self.db_url, robot_delay=0.0)
+        self.server = Server(self.db_url, robot_delay=0.0, **ANALYSIS)
         self.port = self.server.port
+        self.worker_key = WorkerKeys(self.server.lobby.store.engine).new("elsewhere")
         self.people = {n: Person(n, self.server.account(n, a), LANGS[n])
                        for n, a in PEOPLE.items()}
         self.guest = Person("guest", self.server.client(GUEST))
@@ -504,6 +519,50 @@ class SiteMachine(RuleBasedStateMachine):
             end = _until_event(w, {"match_over"}, 120)
         assert end.get("type") == "event", end
 
+    @rule(who=st.sampled_from(sorted(PEOPLE)), pick=st.integers(0, 10**6),
+          seat=st.integers(0, 1))
+    def ask_an_analysis(self, who: str, pick: int, seat: int) -> None:
+        """A player of a kept match asks for the analysis of one seat's first hand."""
+        TRIED["ask an analysis"] += 1
+        p = self.people[who]
+        mine = [k for k in self.world.kept if who in k.players]
+        if not mine:
+            return
+        game = mine[pick % len(mine)].game
+        r = p.post(f"/api/games/{game}/analysis", {"hand": 1, "seat": seat})
+        if r.status_code in (200, 202):
+            url = f"/api/games/{game}/analysis?hand=1&seat={seat}"
+            self.world.asked.setdefault(url, (who, r.json()["status"]))
+
+    @rule(decisions=st.integers(1, 12), dies=st.booleans())
+    def a_worker_elsewhere_judges(self, decisions: int, dies: bool) -> None:
+        """A worker on another machine takes up to ``decisions`` decisions over HTTP,
+        judges and gives them back; one that ``dies`` takes one more and never gives it
+        (its lease runs out: the decision goes to the next)."""
+        TRIED["worker judges" + (" and dies" if dies else "")] += 1
+        source = SiteSource(self.server.base, self.worker_key, wait=0.0)
+        try:
+            task = source.take()
+            for _ in range(decisions):
+                if task is None:
+                    break
+                task = source.give(task, analyst.judge_task(task))
+            if dies and task is not None and self._tries(task) < jobs.TRIES - 1:
+                return                                    # killed, holding ``task``
+            if dies:
+                time.sleep(2.1)                            # what a dead one holds is free
+        finally:
+            source.close()
+
+    def _tries(self, task: jobs.Task) -> int:
+        from sqlalchemy import select
+
+        from tute.server.db.schema import analysis_jobs as j
+        with self.engine.connect() as c:
+            return int(c.execute(select(j.c.tries).where(
+                j.c.table_id == task.key[0], j.c.number == task.key[1],
+                j.c.hand == task.key[2], j.c.seat == task.key[3])).scalar() or 0)
+
     @precondition(lambda self: self.steps_since_restart >= 4)
     @rule()
     def restart(self) -> None:
@@ -514,7 +573,8 @@ class SiteMachine(RuleBasedStateMachine):
         self.server.stop()
         for _ in range(50):
             try:
-                self.server = Server(self.db_url, port=self.port, robot_delay=0.0)
+                self.server = Server(self.db_url, port=self.port, robot_delay=0.0,
+                                     **ANALYSIS)
                 break
             except OSError:
                 time.sleep(0.1)
@@ -579,6 +639,19 @@ class SiteMachine(RuleBasedStateMachine):
         assert tpn.status_code == 200, tpn.text
 
     @invariant()
+    def no_analysis_asked_is_lost(self) -> None:
+        for url, (who, _) in self.world.asked.items():
+            body = self.people[who].get(url).json()
+            assert body["status"] in ("running", "done"), (url, body)
+            if body["status"] == "running":
+                assert body["done"] >= self.world.progress.get(url, 0), (url, body)
+                self.world.progress[url] = body["done"]
+                assert url not in self.world.analysed, (url, "done, then running")
+            else:
+                first = self.world.analysed.setdefault(url, body["decisions"])
+                assert body["decisions"] == first, url
+
+    @invariant()
     def revoked_tokens_open_nothing(self) -> None:
         for token in self.world.revoked[-2:]:
             r = httpx.get(f"{self.server.base}/api/me",
@@ -601,7 +674,8 @@ def sqlite_url(folder: Path) -> str:
 
 INVARIANTS = ("the_ledger_holds", "every_kept_game_rebuilds",
               "no_one_reads_a_series_deal_before_playing_it",
-              "a_closed_series_exports_and_verifies", "revoked_tokens_open_nothing")
+              "a_closed_series_exports_and_verifies", "revoked_tokens_open_nothing",
+              "no_analysis_asked_is_lost")
 
 
 def every_action_once(m: SiteMachine) -> None:
@@ -617,6 +691,9 @@ def every_action_once(m: SiteMachine) -> None:
         lambda: m.play_a_match("Caro", {"Dani"}, "parejas", "private", 0),
         lambda: m.play_a_series_deal("Ana", True),
         lambda: m.play_again_from_a_decision("Ana", 0, True, True),
+        lambda: m.ask_an_analysis("Ana", 0, 0),
+        lambda: m.a_worker_elsewhere_judges(2, True),
+        lambda: m.ask_an_analysis("Bea", 1, 1),
         lambda: m.annul_a_match("Bea", "Caro"),
         lambda: m.a_rematch_or_an_abandon("Dani", "Ana", False),
         lambda: m.a_rematch_or_an_abandon("Bea", "Dani", True),
@@ -631,6 +708,7 @@ def every_action_once(m: SiteMachine) -> None:
         lambda: m.tournament_entry("Dani", True),
         lambda: m.tournament_entry("Caro", False),
         m.restart,
+        lambda: m.a_worker_elsewhere_judges(80, False),
         lambda: m.play_a_series_deal("Ana", False),
         lambda: m.play_a_series_deal("Bea", False),
         lambda: m.play_again_from_a_decision("Bea", 1, False, True),
@@ -642,4 +720,6 @@ def every_action_once(m: SiteMachine) -> None:
         for name in INVARIANTS:
             check: Callable[[], None] = getattr(m, name)
             check()
+    assert m.world.asked and set(m.world.analysed) == set(m.world.asked), \
+        "the worker elsewhere judged every analysis asked"
 

@@ -7,7 +7,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from tute.cli import admin, analyze, arena, bench, play, records, serve
+from tute.cli import admin, analyze, arena, bench, play, records, serve, work
 from tute.core.errors import TuteError
 
 __all__ = ["build_parser", "main", "with_data_folder"]
@@ -21,6 +21,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add(sub)
     arena.add_arena(sub)
     serve.add(sub)
+    work.add(sub)
     admin.add(sub)
     records.add_records(sub)
     analyze.add(sub)

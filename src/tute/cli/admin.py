@@ -224,6 +224,45 @@ def _cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_worker_key(args: argparse.Namespace) -> int:
+    """``tute admin worker-key new|list|revoke``: the keys of analysis workers
+    elsewhere (``tute work``)."""
+    import datetime
+
+    from sqlalchemy import create_engine
+
+    from tute.server.db import migrate
+    from tute.server.site.workerkeys import WorkerKeys
+
+    engine = create_engine(args.db)
+    try:
+        migrate.upgrade(engine)
+        keys = WorkerKeys(engine)
+        if args.key_command == "new":
+            secret = keys.new(args.label)
+            print(f"tute: worker key '{args.label.strip()}' (shown this once; the site "
+                  f"keeps its hash only):\n{secret}\n"
+                  f"tute: on the worker's machine: TUTE_WORKER_KEY=... tute work --site URL")
+        elif args.key_command == "revoke":
+            keys.revoke(args.label)
+            print(f"tute: worker key '{args.label.strip()}' revoked")
+        else:
+            found = keys.all()
+            if not found:
+                print("tute: no worker key")
+
+            def day(t: int | None) -> str:
+                return "-" if t is None else datetime.datetime.fromtimestamp(
+                    t, datetime.UTC).strftime("%Y-%m-%d %H:%M")
+            for k in found:
+                state = "revoked " + day(k.revoked) if k.revoked else "in use"
+                print(f"{k.label}  made {day(k.created)}  last used {day(k.last_used)}  "
+                      f"{state}")
+    finally:
+        engine.dispose()
+    return 0
+
+
 def add(sub: Subparsers) -> None:
     ad = sub.add_parser("admin", help="the server's database: migrate, export, ledger, "
                                       "achievements, reports")
@@ -231,6 +270,16 @@ def add(sub: Subparsers) -> None:
     mg = ad_sub.add_parser("migrate", help="upgrade the database to the newest schema")
     mg.add_argument("--db", help=DB_HELP)
     mg.set_defaults(func=_cmd_admin)
+    wk = ad_sub.add_parser("worker-key", help="keys for analysis workers elsewhere "
+                                              "(tute work): new, list, revoke")
+    wk_sub = wk.add_subparsers(dest="key_command", required=True)
+    for name, text in (("new", "make a key (shown once)"), ("list", "the keys"),
+                       ("revoke", "revoke a key: its worker is refused from now on")):
+        one = wk_sub.add_parser(name, help=text)
+        if name != "list":
+            one.add_argument("label", help="the key's name (the worker's machine, say)")
+        one.add_argument("--db", help=DB_HELP)
+        one.set_defaults(func=_cmd_worker_key)
     ex = ad_sub.add_parser("export", help="a table's last match as a record (tute replay)")
     ex.add_argument("table", help="the table's id")
     ex.add_argument("--db", help=DB_HELP)

@@ -64,7 +64,7 @@ class WorkerKeys:
                 _K.label == label.strip(), _K.revoked.is_(None))
                 .values(revoked=int(self._clock()))).rowcount
         if done != 1:
-            raise WorkerKeyError("worker_key_unknown", label=label)
+            raise WorkerKeyError("worker_key_no_label", label=label)
 
     def label_of(self, secret: str | None) -> str | None:
         """The label of a key in use (None: no key, unknown or revoked); when it was

@@ -21,6 +21,7 @@ from tute.analysis import Settings, Step, decision_at, steps
 from tute.analysis.reasons import words
 from tute.analysis.text import equal_words, lost_words
 from tute.core.records import parse_record
+from tute.server.site.workerkeys import WorkerKeyError
 from tute.server.tables.jobs import JobQueue, LeaseLost, Task
 from tute.server.wire.judged import Judged, Valued
 from tute.server.wire.work import WorkSettings, WorkTask
@@ -60,7 +61,10 @@ def judge_task(task: Task) -> Judged:
 
 
 class Source(Protocol):
-    """Where a worker takes its decisions from and gives them back to."""
+    """Where a worker takes its decisions from and gives them back to, and how often
+    (seconds) a lease is renewed while a decision is judged."""
+
+    hold_every: float
 
     def take(self) -> Task | None:
         """The next decision (None: nothing now; it may wait a while for one)."""
@@ -79,18 +83,20 @@ Judging = Callable[[Task], "Future[Judged]"]
 
 
 def work(source: Source, judging: Judging, stop: threading.Event,
-         hold_every: float) -> None:
+         retry_seconds: float = IDLE_SECONDS) -> None:
     """Take, judge, give until ``stop`` is set (a decision being judged is finished
-    first).  Nothing stops it but ``stop``: a queue that cannot be reached is tried
-    again a moment later."""
+    first).  Nothing stops it but ``stop`` or a key the site does not know: a queue
+    that cannot be reached is tried again ``retry_seconds`` later."""
     task: Task | None = None
     while not stop.is_set():
         try:
-            task = step(source, judging, task, hold_every)
+            task = step(source, judging, task, source.hold_every)
+        except WorkerKeyError:
+            raise
         except Exception:
             log.exception("the analysis queue could not be reached; trying again")
             task = None
-            stop.wait(IDLE_SECONDS)
+            stop.wait(retry_seconds)
 
 
 def step(source: Source, judging: Judging, task: Task | None, hold_every: float
@@ -133,6 +139,7 @@ class LocalSource:
     def __init__(self, queue: JobQueue, give: Callable[[Task, Judged], None],
                  wake: threading.Event) -> None:
         self.queue, self._give, self.wake = queue, give, wake
+        self.hold_every = queue.lease_seconds / 3
 
     def take(self) -> Task | None:
         task = self.queue.take()

@@ -139,7 +139,7 @@ class Reviews:
         for n in range(count):
             thread = threading.Thread(
                 target=analyst.work, name=f"tute-analyst-{n}", daemon=True,
-                args=(source, self._judging, self._stop, self.jobs.lease_seconds / 3))
+                args=(source, self._judging, self._stop))
             thread.start()
             self._workers.append(thread)
 

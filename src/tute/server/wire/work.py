@@ -51,7 +51,7 @@ class WorkTask(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     lease: Lease
     record: str
     settings: WorkSettings
-    hold_every: float
+    hold_every: Annotated[float, msgspec.Meta(gt=0.05, le=3600)]
 
 
 class WorkOffer(msgspec.Struct, frozen=True):
