@@ -57,7 +57,7 @@ GUEST = "127.0.0.9"
 SERIES_DEALS = 2
 # the site's analysis: judged by the machine's own worker elsewhere, step by step (the
 # server runs none of its own), quickly; a lease lost in 2 s
-ANALYSIS = {"analysis": Settings(min_samples=4, max_samples=4), "analysts": 0,
+ANALYSIS: dict[str, Any] = {"analysis": Settings(min_samples=4, max_samples=4), "analysts": 0,
             "analysis_lease": 2.0}
 TRIED: Counter[str] = Counter()          # what the machine did, over every run (the soak)
 
