@@ -56,7 +56,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
                          local_only=local_only, bus=args.bus,
                          advertise=args.advertise or f"http://{reach}:{args.port}",
                          lease_seconds=args.lease_seconds,
-                         allowed_hosts=_allowed_hosts(args))
+                         allowed_hosts=_allowed_hosts(args), analysts=args.analysts)
     except Exception as e:                 # a database that cannot be opened
         print(f"tute: cannot open the database {args.db}: {e}", file=sys.stderr)
         return 2
@@ -138,6 +138,9 @@ def add(sub: Subparsers) -> None:
                     help="sampled deals a decision of the review page's analysis may take "
                          f"at most (default {Settings().max_samples}: the same verdict as "
                          "tute analyze)")
+    sv.add_argument("--analysts", type=int, default=1, choices=range(0, 9), metavar="N",
+                    help="analysis workers this process runs beside it (default 1; 0: "
+                         "only workers elsewhere judge -- tute work --site URL)")
     sv.add_argument("--trust-proxy", metavar="ADDRESSES",
                     help="the reverse proxy's addresses (comma-separated) whose "
                          "X-Forwarded-For and X-Forwarded-Proto are believed")

@@ -8,8 +8,9 @@ whole -- so the
 rules, the clocks, the robots and what each seat may see stay in one place.  The
 forwarding process has already applied its limits and checked the page's origin; it
 tells the owner the client's address with the site's peer key (:class:`PeerTrust`),
-which nobody outside the site knows.  A hand's analysis on the review page runs in the
-process that started it, and the page's polls of its progress are forwarded there.
+which nobody outside the site knows.  A hand's analysis on the review page is not
+forwarded: it waits in the store's queue for any process's worker (or one elsewhere),
+and any process answers how far it is (:mod:`tute.server.tables.jobs`).
 
 When the owner dies its forwarded sockets close with 1012 (service restart): the page
 reconnects with the last event it saw, through any process, to whichever process has
@@ -21,11 +22,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
-import json
 import logging
 import re
 from typing import Any
-from urllib.parse import parse_qs
 
 import httpx
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -42,8 +41,6 @@ log = logging.getLogger("tute.server")
 TABLE_SOCKET = re.compile(r"^/ws/([^/]{1,64})$")
 TABLE_REQUEST = re.compile(
     r"^/api/tables/([^/]{1,64})/(?:seats|robots|start|options|invite|link)$")
-ANALYSIS = re.compile(r"^/api/games/([^/]{1,80})/analysis$")
-ANALYSIS_MS = 600_000            # how long an analysis is said to run where it started
 PEER = b"x-tute-peer"
 CLIENT = b"x-tute-client"
 SCHEME = b"x-tute-scheme"
@@ -93,11 +90,6 @@ class Forward:
         own = self.ownership
         kind = scope["type"]
         found = None
-        if own is not None and kind == "http":
-            asked = ANALYSIS.match(scope.get("path", ""))
-            if asked is not None:
-                await self._analysis(scope, receive, send, asked.group(1))
-                return
         if own is not None and kind in ("http", "websocket"):
             pattern = TABLE_SOCKET if kind == "websocket" else TABLE_REQUEST
             found = pattern.match(scope.get("path", ""))
@@ -137,44 +129,6 @@ class Forward:
                 await self._busy(scope, receive, send)
                 return
             await asyncio.sleep(0.3)
-
-    async def _analysis(self, scope: Scope, receive: Receive, send: Send, game: str
-                        ) -> None:
-        """A hand's analysis runs in the process that started it (its progress lives
-        there): asks about it go there; a new one starts here and is said to."""
-        own = self.ownership
-        assert own is not None
-        body = b""
-        if scope["method"] == "POST":
-            read = await _body(receive)
-            if read is None:
-                return
-            body = read
-            receive = replay_body(body, receive)
-        hand, seat = _hand_and_seat(scope, body)
-        key = f"{own.cluster.ns}review:{game}:{hand}:{seat}"
-        try:
-            owner = await own.cluster.redis.get(key)
-            address = None
-            if owner is not None and str(owner) != own.cluster.pid:
-                address = await own.cluster.address_of(str(owner))
-            if address is not None and address != own.cluster.address \
-                    and not scope.get(FORWARDED) \
-                    and await self._request(scope, send, address, body):
-                return
-        except own.cluster.failures as e:          # Redis away: this process judges it
-            log.warning("analysis %s: where it runs not known: %r", game, e)
-        if scope["method"] != "POST":
-            await self.app(scope, receive, send)
-            return
-
-        async def said(message: Message) -> None:
-            if message["type"] == "http.response.start" and message["status"] == 202:
-                with contextlib.suppress(*own.cluster.failures):  # it started here: the
-                    await own.cluster.redis.set(key, own.cluster.pid,  # asks come here
-                                                px=ANALYSIS_MS)      # (before the page
-            await send(message)                                    # hears of it)
-        await self.app(scope, receive, said)
 
     def _peer_headers(self, scope: Scope) -> list[tuple[str, str]]:
         own = self.ownership
@@ -292,18 +246,6 @@ def _path(scope: Scope) -> str:
 
 async def _nothing() -> Message:
     return {"type": "http.disconnect"}
-
-
-def _hand_and_seat(scope: Scope, body: bytes) -> tuple[str, str]:
-    """The hand and seat an analysis request names (as text; the app checks them)."""
-    if scope["method"] == "POST":
-        try:
-            data = json.loads(body)
-            return str(data.get("hand"))[:8], str(data.get("seat"))[:8]
-        except (ValueError, AttributeError):
-            return "?", "?"
-    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-    return query.get("hand", ["?"])[0][:8], query.get("seat", ["?"])[0][:8]
 
 
 async def _body(receive: Receive) -> bytes | None:
