@@ -92,9 +92,9 @@ def report_text(decisions: list[Decision], summary: Summary, name: str, lang: st
         if d.grade == "best":
             if d.equal:
                 facts += " · " + equal_words(d.equal, lang)
-            lines.append(render("analysis_best_line", {"where": where, "played": played,
-                                                       "facts": facts}, lang)
-                         + _said(d.why, lang))
+            line = "analysis_best_line" if d.settled else "analysis_unsettled_line"
+            lines.append(render(line, {"where": where, "played": played, "facts": facts},
+                                lang) + _said(d.why, lang))
         else:
             best_facts = facts_words(d.values[0], lang)
             lines.append(render("analysis_loss_line", {

@@ -53,8 +53,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
                   f"({fig['server_rss_mb']} MiB in all); {fig['errors']} errors")
             return 0
         fig = load_run(args.load, args.seconds, processes=args.processes, db=args.db,
-                       bus=args.bus)
+                       bus=args.bus, analyses=args.analyses)
         cost = fig.get("per_action") or {}
+        beside = f", beside {fig['analyses']} analyses asked " \
+            f"({fig['analyses_running_after']} still judged at the end)" \
+            if args.analyses else ""
         print(json.dumps(fig) if args.json else
               f"{fig['tables']} tables, {fig['processes']} process(es): "
               f"{fig['actions_per_second']} actions/s, latency p50 "
@@ -63,7 +66,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
                   f"; per action: {cost.get('cpu_ms')} ms CPU, "
                   f"{cost.get('pg_commits')} PostgreSQL commits, "
                   f"{cost.get('pg_rows_written')} rows written, "
-                  f"{cost.get('redis_commands')} Redis commands" if cost else ""))
+                  f"{cost.get('redis_commands')} Redis commands" if cost else "") + beside)
         return 0
     if args.duplicate:
         from tute.tools import whyduplicate
@@ -117,10 +120,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
                       f"{row['unforced']} unforced ({row['samples']} deals; "
                       f"{row['with_reason']} with a reason, {row['unsettled']} unsettled, "
                       f"{row['unfinished']} unfinished) in {row['seconds']} s "
-                      f"({row['cpu_s']} s of CPU)")
+                      f"({row['cpu_s']} s of CPU); face up {row['face_up_s']} s")
             print(f"a whole hand at up to {fig['max_samples']} deals a decision: median "
                   f"{fig['median_s']} s, p90 {fig['p90_s']} s, max {fig['max_s']} s "
                   "(target 30 s)")
+            print(f"the hand face up (¿Podía ganar?): median {fig['face_up_median_s']} s, "
+                  f"max {fig['face_up_max_s']} s (target 10 s)")
             print(f"of {fig['unforced']} unforced decisions: {fig['with_reason_pct']} % "
                   f"with a reason (target 90), {fig['unsettled_pct']} % unsettled (target "
                   f"at most 15), {fig['unfinished_pct']} % stopped by the clock")
@@ -224,6 +229,9 @@ def add(sub: Subparsers) -> None:
                         "limits on (try --load 2500 --seconds 60)")
     b.add_argument("--processes", type=int, default=1,
                    help="with --load: this many server processes (needs --db and --bus)")
+    b.add_argument("--analyses", type=int, default=0, metavar="A",
+                   help="with --load: A hands of the review page's analysis asked first, "
+                        "judged while the tables play (the round trip beside them)")
     b.add_argument("--db", help="with --load: the servers' database (default a fresh SQLite)")
     b.add_argument("--bus", metavar="redis://HOST:PORT",
                    help="with --load: the servers' Redis (several processes)")

@@ -267,6 +267,7 @@ def analysis_figures(variants: Sequence[str], hands: int, seed: int,
     from pathlib import Path
 
     from tute.analysis import UNFINISHED, analyze
+    from tute.analysis.openhand import could_have_won
     from tute.analysis.reasons import specific
     from tute.bots import make_bot
     from tute.core.driver import play_hand
@@ -285,6 +286,9 @@ def analysis_figures(variants: Sequence[str], hands: int, seed: int,
             records.append((text, record_of_games([g])))
     rows: list[dict[str, object]] = []
     for name, record in records:
+        start = time.perf_counter()             # "¿Podía ganar?": the hand face up
+        could_have_won(record, 0, 1)
+        face_up_s = round(time.perf_counter() - start, 2)
         start, cpu = time.perf_counter(), time.process_time()
         decisions = analyze(record, 0, judged)
         chosen = [d for d in decisions if not d.forced]
@@ -294,8 +298,9 @@ def analysis_figures(variants: Sequence[str], hands: int, seed: int,
                      "unfinished": sum(d.grade == UNFINISHED for d in chosen),
                      "with_reason": sum(specific(d.why + d.why_not) for d in chosen),
                      "seconds": round(time.perf_counter() - start, 1),
-                     "cpu_s": round(time.process_time() - cpu, 1)})
+                     "cpu_s": round(time.process_time() - cpu, 1), "face_up_s": face_up_s})
     seconds = sorted(float(str(r["seconds"])) for r in rows)
+    face_up = sorted(float(str(r["face_up_s"])) for r in rows)
     unforced = sum(int(str(r["unforced"])) for r in rows)
 
     def share(key: str) -> float:
@@ -303,6 +308,7 @@ def analysis_figures(variants: Sequence[str], hands: int, seed: int,
     return {"max_samples": judged.max_samples, "hands": rows,
             "median_s": round(statistics.median(seconds), 1),
             "p90_s": seconds[min(len(seconds) - 1, int(0.9 * len(seconds)))],
-            "max_s": seconds[-1], "unforced": unforced,
+            "max_s": seconds[-1], "face_up_median_s": statistics.median(face_up),
+            "face_up_max_s": face_up[-1], "unforced": unforced,
             "with_reason_pct": share("with_reason"), "unsettled_pct": share("unsettled"),
             "unfinished_pct": share("unfinished")}

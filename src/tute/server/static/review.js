@@ -281,6 +281,9 @@ function drawDetail() {
   }
   if (d.grade === "unfinished") {
     // no verdict: the values found so far, below, and nothing said of them
+  } else if (d.grade === "best" && d.settled === false) {
+    // the deals did not tell the moves apart: not "the best", only none surely better
+    box.append(para("said", t("review_none_surely_better")), reasons(d.why, "why"));
   } else if (d.grade === "best") {
     box.append(para("said", d.equal_words ? t("review_is_best_equal", { equal: d.equal_words })
       : t("review_is_best")), reasons(d.why, "why"));

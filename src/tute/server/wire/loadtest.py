@@ -37,6 +37,8 @@ import orjson
 import uvloop
 from websockets.asyncio.client import ClientConnection, connect
 
+from tute.server.wire import loadanalyses
+
 
 def _free_port() -> int:
     with socket.socket() as s:
@@ -355,14 +357,23 @@ class Servers:
 
 
 def run(tables: int, seconds: float, interval: float = 0.2, processes: int = 1,
-        db: str | None = None, bus: str | None = None) -> dict[str, Any]:
+        db: str | None = None, bus: str | None = None, analyses: int = 0
+        ) -> dict[str, Any]:
     """The load run: one server process on a fresh SQLite store, or ``processes`` over
-    ``db`` (PostgreSQL) and ``bus`` (Redis)."""
+    ``db`` (PostgreSQL) and ``bus`` (Redis); ``analyses`` hands of the review page's
+    analysis asked first (:mod:`tute.server.wire.loadanalyses`)."""
+    texts = loadanalyses.records(analyses)
     with Servers(processes, db, bus, ["--robot-delay", "0", "--tables-per-minute", "0",
                                       "--requests-per-minute", "0",
                                       "--open-tables", str(tables + 1)]) as servers:
-        return uvloop.run(_run(tables, seconds, interval, servers.ports, servers.made,
-                               servers.costs()))
+        base = f"http://127.0.0.1:{servers.ports[0]}"
+        urls = loadanalyses.ask(base, texts)
+        fig = uvloop.run(_run(tables, seconds, interval, servers.ports, servers.made,
+                              servers.costs()))
+        if analyses:
+            fig["analyses"] = analyses
+            fig["analyses_running_after"] = loadanalyses.running(base, urls)
+        return fig
 
 
 def _close(db: str, tables: list[str]) -> None:
