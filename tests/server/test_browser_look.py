@@ -47,9 +47,12 @@ def _hand_faces(page: object) -> dict[str, str]:
 def _card_width(page: Any) -> float:
     """A hand card's width, asked of the card in the hand now (the hand is drawn again
     at every robot's move: an element found a moment before may be gone)."""
-    box = page.locator("#hand button.card").first.bounding_box()
-    assert box is not None
-    return float(box["width"])
+    for _ in range(50):           # drawn again between finding it and measuring it: again
+        box = page.locator("#hand button.card").first.bounding_box()
+        if box is not None:
+            return float(box["width"])
+        page.wait_for_timeout(20)
+    raise AssertionError("no card of the hand stayed on the page to be measured")
 
 
 def test_the_deck_style_and_card_size_change_the_table(server: Server) -> None:
