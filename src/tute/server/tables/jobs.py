@@ -46,8 +46,7 @@ from tute.core.errors import TuteError
 from tute.server.db.schema import analyses, analysis_jobs
 from tute.server.store import StoreError
 from tute.server.wire.judged import Judged
-
-Key = tuple[str, int, int, int]          # table, match number, hand, seat
+from tute.server.wire.work import Key as Key
 
 LEASE_SECONDS = 30.0       # a lease's life; a worker renews it every third of that
 TRIES = 3                  # leases lost on one decision before the hand is failed

@@ -40,6 +40,7 @@ from tute.server.db.schema import analyses
 from tute.server.store import StoreError
 from tute.server.tables import analyst
 from tute.server.tables.jobs import JobQueue, LeaseLost, Task
+from tute.server.tables.jobs import Key as Key
 from tute.server.tables.kept import Kept
 from tute.server.tables.workers import worker_pool
 from tute.server.wire.judged import (
@@ -72,9 +73,6 @@ class ReviewError(TuteError):
 
 class ResultRefused(TuteError):
     """A worker gave back a result that is not the decision it took."""
-
-
-Key = tuple[str, int, int, int]          # table, match number, hand, seat
 
 
 def in_words(decisions: list[Judged], lang: str) -> AnalysisDone:
