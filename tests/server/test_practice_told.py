@@ -22,7 +22,8 @@ def _row(s: Server, table: str) -> dict[str, Any]:
     return next(r for r in rows if r["id"] == table)
 
 
-def _until_over(s: Server, table: str, seconds: float = 60) -> None:
+def _until_over(s: Server, table: str, seconds: float = 240) -> None:
+    # a whole match at the clock's pace: 60 s were too few for a loaded 2-core machine
     deadline = time.time() + seconds
     while time.time() < deadline:
         t = s.lobby.tables.get(table)

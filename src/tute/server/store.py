@@ -103,6 +103,7 @@ class Store:
         self._lock = threading.Lock()               # the writer connection: one user
         self._checkpoints: asyncio.Task[None] | None = None
         self._written = False
+        self.checkpoints = (0, 0)       # SQLite's WAL checkpoints begun and done (in order)
         self._closed = False
         self._checkpoint_raw: PoolProxiedConnection | None = None   # the writer thread's
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="tute-store")
@@ -203,6 +204,8 @@ class Store:
                 log.warning("the WAL checkpoint failed; it is tried again", exc_info=True)
 
     def _checkpoint(self) -> None:
+        begun, done = self.checkpoints
+        self.checkpoints = (begun + 1, done)
         raw = self._checkpoint_raw
         if raw is None:
             raw = self._checkpoint_raw = self.engine.raw_connection()
@@ -211,6 +214,7 @@ class Store:
             cur.execute("PRAGMA wal_checkpoint(PASSIVE)")
             cur.fetchall()
             cur.close()
+            self.checkpoints = (self.checkpoints[0], self.checkpoints[1] + 1)
         except Exception:
             self._checkpoint_raw = None
             with contextlib.suppress(Exception):
