@@ -168,6 +168,24 @@ def test_a_trump_spent_on_a_trick_the_seat_had_says_whose() -> None:
     assert "vuestra" not in words(wasted[0], "es") and "tuya" in words(wasted[0], "es")
 
 
+def test_a_trump_on_a_trick_of_no_points_says_so_and_only_there() -> None:
+    """A trump closing a plain trick that holds no points, where no trump was best,
+    says so; a trick with points in it, or a best move that trumps too, does not."""
+    g = deal("habanero", {0: "2c 2o 3o 4o 5o 6o 7o So", 1: "Ab 7b 4e 5e 6e 7e Se Cb"},
+             turn_up="Rb", dealer=1)
+    run(g, "0:2c")                                # bastos trumps; the 2 of copas led
+    said = [r for r in why_not(g, 1, "7b", "4e")]
+    assert "reason_trumps_nothing" in {r.key for r in said}, said
+    text = words(next(r for r in said if r.key == "reason_trumps_nothing"), "es")
+    assert text == "gasta el 7 de bastos, un triunfo, en una baza en la que no hay " \
+        "puntos que ganar", text
+    assert "reason_trumps_nothing" not in {r.key for r in why_not(g, 1, "7b", "Ab")}
+    h = deal("habanero", {0: "Ac 2o 3o 4o 5o 6o 7o So", 1: "Ab 7b 4e 5e 6e 7e Se Cb"},
+             turn_up="Rb", dealer=1)
+    run(h, "0:Ac")                                # the ace led: 11 points to take
+    assert "reason_trumps_nothing" not in {r.key for r in why_not(h, 1, "7b", "4e")}
+
+
 def _tops(g: Game, s: int) -> tuple[str | None, bool]:
     """The seat's highest trump, and whether every higher trump is played."""
     trump, ranking = g.trump, g.variant.ranking
@@ -440,8 +458,18 @@ def test_plain_plays_say_what_they_do_and_only_where_true(variant: str) -> None:
         cards = [a for a in g.legal_actions(seat) if isinstance(a, Play)]
         for a in cards:
             keys = {r.key for r in why_best(g, seat, str(a))}
-            plain = keys & {"reason_cheap_lead", "reason_plays_low", "reason_wins_low"}
+            plain = keys & {"reason_cheap_lead", "reason_plays_low", "reason_wins_low",
+                            "reason_leads_master"}
             seen |= plain
+            if "reason_leads_master" in plain:      # asked of the whole deal, not the view
+                assert not g.trick
+                others_hold = {c for o in range(g.players) if o != seat for c in g.hand(o)}
+                played = {x.card for _s, x in g.view(seat).table.history
+                          if isinstance(x, Play)}
+                to_come = set(deck(g.variant.deck)) - played - set(g.hand(seat))
+                assert not any(c.suit == a.card.suit and strength(
+                    c.rank, g.variant.ranking) > strength(a.card.rank, g.variant.ranking)
+                    for c in to_come | others_hold), (str(a), g.trick)
             others = [c for c in cards if c != a]
             if plain & {"reason_cheap_lead", "reason_plays_low"}:
                 assert _points(g, str(a)) == 0
@@ -454,5 +482,13 @@ def test_plain_plays_say_what_they_do_and_only_where_true(variant: str) -> None:
                     _points(g, str(c)) > _points(g, str(a)) or (
                         c.card.suit == a.card.suit and
                         strength(c.card.rank, g.variant.ranking) >
-                        strength(a.card.rank, g.variant.ranking))) for c in others)
-    assert {"reason_cheap_lead", "reason_wins_low"} <= seen, seen
+                        strength(a.card.rank, g.variant.ranking)) or (
+                        c.card.suit == g.trump != a.card.suit)) for c in others)
+                assert not any(    # the lowest that takes it: none lower takes it too
+                    trick_taker(g, seat, str(c)) == seat and
+                    _points(g, str(c)) <= _points(g, str(a)) and (
+                        (c.card.suit == a.card.suit and
+                         strength(c.card.rank, g.variant.ranking) <
+                         strength(a.card.rank, g.variant.ranking)) or
+                        a.card.suit == g.trump != c.card.suit) for c in others), str(a)
+    assert {"reason_cheap_lead", "reason_wins_low", "reason_leads_master"} <= seen, seen

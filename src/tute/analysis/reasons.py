@@ -200,18 +200,21 @@ def why_best(g: Game, seat: int, best: str) -> list[Reason]:
 
 
 def _plain_play(g: Game, seat: int, action: Play, taker: int | None) -> Reason | None:
-    """What a plain card does where nothing more is at stake: led or thrown without
-    points while cards of points could have gone, or a trick taken with the lowest card
-    that takes it."""
+    """What a plain card does where nothing more is at stake: the highest card left of
+    its suit led; led or thrown without points while cards of points could have gone;
+    or a trick taken with the lowest card that takes it (a trump kept)."""
     cards = [a.card for a in g.legal_actions(seat) if isinstance(a, Play)]
-    card, ranking = action.card, g.variant.ranking
+    card = action.card
     points = _points(g, card.code)
     if taker == seat:
         higher = [c for c in cards if c != card and trick_taker(g, seat, c.code) == seat
-                  and (_points(g, c.code) > points or (
-                      c.suit == card.suit and
-                      strength(c.rank, ranking) > strength(card.rank, ranking)))]
-        return _reason("reason_wins_low", card=card.code) if higher else None
+                  and (_points(g, c.code) > points or _beats(g, c, card))]
+        lower = [c for c in cards if c != card and trick_taker(g, seat, c.code) == seat
+                 and _points(g, c.code) <= points and _beats(g, card, c)]
+        return _reason("reason_wins_low", card=card.code) if higher and not lower \
+            else None
+    if not g.trick and master_of_suit(g, seat, card):
+        return _reason("reason_leads_master", card=card.code)
     if points > 0 or not any(_points(g, c.code) > 0 for c in cards):
         return None
     if not g.trick:
@@ -219,6 +222,26 @@ def _plain_play(g: Game, seat: int, action: Play, taker: int | None) -> Reason |
     if taker is None:                            # others still to play
         return _reason("reason_plays_low", card=card.code)
     return None
+
+
+def _beats(g: Game, higher: Card, card: Card) -> bool:
+    """Whether ``higher`` is the stronger card: higher in the same suit, or a trump
+    where ``card`` is not."""
+    if higher.suit == card.suit:
+        ranking = g.variant.ranking
+        return strength(higher.rank, ranking) > strength(card.rank, ranking)
+    return g.trump is not None and higher.suit == g.trump
+
+
+def master_of_suit(g: Game, seat: int, card: Card) -> bool:
+    """Whether ``card`` is the highest of its suit still to be played, from what the
+    seat has seen: every higher card of the suit played (a dead turn-up counts as to
+    be played: what is not sure is not said)."""
+    view, ranking = g.view(seat), g.variant.ranking
+    gone = played(view) | set(view.hand)
+    return not any(c.suit == card.suit and c not in gone and
+                   strength(c.rank, ranking) > strength(card.rank, ranking)
+                   for c in deck(g.variant.deck))
 
 
 def why_not(g: Game, seat: int, played: str, best: str) -> list[Reason]:
@@ -245,7 +268,8 @@ def why_not(g: Game, seat: int, played: str, best: str) -> list[Reason]:
         if master == played and best != played and v.last_trick_bonus:
             out.append(_reason("reason_spends_master", card=played,
                                bonus=v.last_trick_bonus))
-        for found in (_trump_wasted(g, seat, action, best),
+        for found in (_trump_wasted(g, seat, action, best) or
+                      _trump_on_nothing(g, seat, action, best),
                       _partner_overtaken(g, seat, action, best),
                       led_into_void(g, seat, action)):
             if found is not None:
@@ -394,6 +418,18 @@ def _trump_wasted(g: Game, seat: int, action: Play, best: str) -> Reason | None:
     if keeps == seat:                    # the seat's own card was enough
         return _reason("reason_wastes_trump_alone", card=action.card.code)
     return _reason("reason_wastes_trump", card=action.card.code)
+
+
+def _trump_on_nothing(g: Game, seat: int, action: Play, best: str) -> Reason | None:
+    """A trump played on a plain suit's trick that holds no points, the seat closing
+    it, where the best move is no trump."""
+    other = parse_action(best)
+    if g.trump is None or action.card.suit != g.trump or not isinstance(other, Play) \
+            or other.card.suit == g.trump or len(g.trick) != g.nplay - 1 \
+            or g.trick[0].suit == g.trump \
+            or any(_points(g, c.code) for c in g.trick):
+        return None
+    return _reason("reason_trumps_nothing", card=action.card.code)
 
 
 def _partner_overtaken(g: Game, seat: int, action: Play, best: str) -> Reason | None:
