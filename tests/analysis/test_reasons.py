@@ -20,6 +20,7 @@ from tute.analysis.reasons import (
     trick_taker,
     why_best,
     why_not,
+    winning,
     words,
 )
 from tute.core.actions import Action, Play, parse_action
@@ -459,8 +460,25 @@ def test_plain_plays_say_what_they_do_and_only_where_true(variant: str) -> None:
         for a in cards:
             keys = {r.key for r in why_best(g, seat, str(a))}
             plain = keys & {"reason_cheap_lead", "reason_plays_low", "reason_wins_low",
-                            "reason_leads_master"}
+                            "reason_leads_master", "reason_heads_low", "reason_gives_least"}
             seen |= plain
+            others = [c for c in cards if c != a]
+            if "reason_heads_low" in plain:         # winning it so far, others to play
+                assert g.trick and trick_taker(g, seat, str(a)) is None
+                assert winning(g, seat, a.card) == seat
+                ahead = [c for c in others if winning(g, seat, c.card) == seat]
+                assert ahead and not any(
+                    _points(g, str(c)) <= _points(g, str(a)) and (
+                        (c.card.suit == a.card.suit and
+                         strength(c.card.rank, g.variant.ranking) <
+                         strength(a.card.rank, g.variant.ranking)) or
+                        a.card.suit == g.trump != c.card.suit) for c in ahead), str(a)
+            if "reason_gives_least" in plain:       # an opponent winning, none can win
+                now = winning(g, seat)
+                assert now is not None and \
+                    g.variant.side_of(now) != g.variant.side_of(seat)
+                assert all(winning(g, seat, c.card) != seat for c in cards)
+                assert all(_points(g, str(c)) >= _points(g, str(a)) > 0 for c in cards)
             if "reason_leads_master" in plain:      # asked of the whole deal, not the view
                 assert not g.trick
                 others_hold = {c for o in range(g.players) if o != seat for c in g.hand(o)}
@@ -470,7 +488,6 @@ def test_plain_plays_say_what_they_do_and_only_where_true(variant: str) -> None:
                 assert not any(c.suit == a.card.suit and strength(
                     c.rank, g.variant.ranking) > strength(a.card.rank, g.variant.ranking)
                     for c in to_come | others_hold), (str(a), g.trick)
-            others = [c for c in cards if c != a]
             if plain & {"reason_cheap_lead", "reason_plays_low"}:
                 assert _points(g, str(a)) == 0
                 assert any(_points(g, str(c)) > 0 for c in others)
@@ -491,4 +508,7 @@ def test_plain_plays_say_what_they_do_and_only_where_true(variant: str) -> None:
                          strength(c.card.rank, g.variant.ranking) <
                          strength(a.card.rank, g.variant.ranking)) or
                         a.card.suit == g.trump != c.card.suit) for c in others), str(a)
-    assert {"reason_cheap_lead", "reason_wins_low", "reason_leads_master"} <= seen, seen
+    assert {"reason_cheap_lead", "reason_wins_low", "reason_leads_master",
+            "reason_gives_least"} <= seen, seen
+    if Game.new(variant, seed=1).nplay > 2:     # two players: the second closes the trick
+        assert "reason_heads_low" in seen, seen

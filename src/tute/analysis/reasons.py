@@ -202,7 +202,8 @@ def why_best(g: Game, seat: int, best: str) -> list[Reason]:
 def _plain_play(g: Game, seat: int, action: Play, taker: int | None) -> Reason | None:
     """What a plain card does where nothing more is at stake: the highest card left of
     its suit led; led or thrown without points while cards of points could have gone;
-    or a trick taken with the lowest card that takes it (a trump kept)."""
+    a trick taken, or headed while others are still to play, with the lowest card that
+    does it (a trump kept); the least worth given to a trick an opponent is winning."""
     cards = [a.card for a in g.legal_actions(seat) if isinstance(a, Play)]
     card = action.card
     points = _points(g, card.code)
@@ -215,6 +216,19 @@ def _plain_play(g: Game, seat: int, action: Play, taker: int | None) -> Reason |
             else None
     if not g.trick and master_of_suit(g, seat, card):
         return _reason("reason_leads_master", card=card.code)
+    if g.trick and taker is None:                # others still to play
+        ahead = [c for c in cards if winning(g, seat, c) == seat]
+        if card in ahead and not any(
+                _points(g, c.code) <= points and _beats(g, card, c) for c in ahead) and any(
+                c != card and (_points(g, c.code) > points or _beats(g, c, card))
+                for c in ahead):
+            return _reason("reason_heads_low", card=card.code)
+    now = winning(g, seat)
+    if points > 0 and now is not None and g.variant.side_of(now) != g.variant.side_of(seat) \
+            and not any(winning(g, seat, c) == seat for c in cards) \
+            and points == min(_points(g, c.code) for c in cards) \
+            and any(_points(g, c.code) > points for c in cards):
+        return _reason("reason_gives_least", card=card.code)
     if points > 0 or not any(_points(g, c.code) > 0 for c in cards):
         return None
     if not g.trick:
