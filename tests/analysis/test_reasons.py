@@ -460,8 +460,15 @@ def test_plain_plays_say_what_they_do_and_only_where_true(variant: str) -> None:
         for a in cards:
             keys = {r.key for r in why_best(g, seat, str(a))}
             plain = keys & {"reason_cheap_lead", "reason_plays_low", "reason_wins_low",
-                            "reason_leads_master", "reason_heads_low", "reason_gives_least"}
+                            "reason_leads_master", "reason_heads_low", "reason_gives_least",
+                            "reason_partner_takes"}
             seen |= plain
+            if "reason_partner_takes" in plain:     # whatever is played, the partner's
+                takers = {trick_taker(g, seat, str(c)) for c in cards}
+                assert len(takers) == 1
+                taker = takers.pop()
+                assert taker is not None and taker != seat and \
+                    g.variant.side_of(taker) == g.variant.side_of(seat)
             others = [c for c in cards if c != a]
             if "reason_heads_low" in plain:         # winning it so far, others to play
                 assert g.trick and trick_taker(g, seat, str(a)) is None
@@ -512,3 +519,5 @@ def test_plain_plays_say_what_they_do_and_only_where_true(variant: str) -> None:
             "reason_gives_least"} <= seen, seen
     if Game.new(variant, seed=1).nplay > 2:     # two players: the second closes the trick
         assert "reason_heads_low" in seen, seen
+    if Game.new(variant, seed=1).variant.partnerships:
+        assert "reason_partner_takes" in seen, seen

@@ -192,7 +192,7 @@ def why_best(g: Game, seat: int, best: str) -> list[Reason]:
         out.append(_reason("reason_keeps_master", card=master, bonus=v.last_trick_bonus))
     if taker is not None and v.side_of(taker) != side and _points(g, best) == 0:
         out.append(_reason("reason_cheap_loss", card=best))
-    if not out:
+    if all(r.key in KEEPS for r in out):     # a card kept may be as good as this one
         plain = _plain_play(g, seat, action, taker)
         if plain is not None:
             out.append(plain)
@@ -203,7 +203,8 @@ def _plain_play(g: Game, seat: int, action: Play, taker: int | None) -> Reason |
     """What a plain card does where nothing more is at stake: the highest card left of
     its suit led; led or thrown without points while cards of points could have gone;
     a trick taken, or headed while others are still to play, with the lowest card that
-    does it (a trump kept); the least worth given to a trick an opponent is winning."""
+    does it (a trump kept); the least worth given to a trick an opponent is winning;
+    the partner's trick whatever the seat plays."""
     cards = [a.card for a in g.legal_actions(seat) if isinstance(a, Play)]
     card = action.card
     points = _points(g, card.code)
@@ -214,6 +215,10 @@ def _plain_play(g: Game, seat: int, action: Play, taker: int | None) -> Reason |
                  and _points(g, c.code) <= points and _beats(g, card, c)]
         return _reason("reason_wins_low", card=card.code) if higher and not lower \
             else None
+    if taker is not None and taker != seat and \
+            g.variant.side_of(taker) == g.variant.side_of(seat) and \
+            all(trick_taker(g, seat, c.code) == taker for c in cards):
+        return _reason("reason_partner_takes")
     if not g.trick and master_of_suit(g, seat, card):
         return _reason("reason_leads_master", card=card.code)
     if g.trick and taker is None:                # others still to play
