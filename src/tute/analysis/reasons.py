@@ -253,9 +253,9 @@ def _beats(g: Game, higher: Card, card: Card) -> bool:
 
 
 def master_of_suit(g: Game, seat: int, card: Card) -> bool:
-    """Whether ``card`` is the highest of its suit still to be played, from what the
-    seat has seen: every higher card of the suit played (a dead turn-up counts as to
-    be played: what is not sure is not said)."""
+    """Whether no card of ``card``'s suit in other hands or the stock beats it, from
+    what the seat has seen: every higher card of the suit played or the seat's own (a
+    dead turn-up counts as still to come: what is not sure is not said)."""
     view, ranking = g.view(seat), g.variant.ranking
     gone = played(view) | set(view.hand)
     return not any(c.suit == card.suit and c not in gone and
