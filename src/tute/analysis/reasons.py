@@ -200,8 +200,8 @@ def why_best(g: Game, seat: int, best: str) -> list[Reason]:
 
 
 def _plain_play(g: Game, seat: int, action: Play, taker: int | None) -> Reason | None:
-    """What a plain card does where nothing more is at stake: the highest card left of
-    its suit led; led or thrown without points while cards of points could have gone;
+    """What a plain card does where nothing more is at stake: a card led that no card
+    of its suit left in other hands beats; led or thrown without points while cards of points could have gone;
     a trick taken, or headed while others are still to play, with the lowest card that
     does it (a trump kept); the least worth given to a trick an opponent is winning;
     the partner's trick whatever the seat plays."""
