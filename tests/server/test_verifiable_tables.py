@@ -6,7 +6,10 @@ not restart the clock of the seat to act."""
 from __future__ import annotations
 
 import asyncio
+import random
 from pathlib import Path
+
+import pytest
 
 from tute.bots import make_bot
 from tute.core.deal import deck_order
@@ -15,6 +18,7 @@ from tute.core.shuffle import shuffled_deck
 from tute.core.variants import parse_variant
 from tute.server.store import Store
 from tute.server.tables import decide
+from tute.server.tables import state as state_module
 from tute.server.tables.events import Seated, TableEvent
 from tute.server.tables.log import Options
 from tute.server.tables.robots import Thinkers
@@ -23,7 +27,13 @@ from tute.server.tables.state import TableState, apply, commit, options_event
 from tute.tools.verify import verify_record
 
 
-def test_an_elimination_match_keeps_a_seed_for_each_table_seat() -> None:
+def test_an_elimination_match_keeps_a_seed_for_each_table_seat(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the server's seeds drawn in a fixed order: with fresh random ones a match now and
+    # then ended with every player still in (once in a clean-clone run; none in 60
+    # seeded tries), and the drop-outs the test is about never came
+    rng = random.Random(1)
+    monkeypatch.setattr(state_module, "new_server_seed", lambda: rng.randbytes(32).hex())
     v = parse_variant("cabrero")
     state = TableState(Options(v, "heuristic", 0.0))
     seq = 0
