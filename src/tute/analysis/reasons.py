@@ -201,36 +201,39 @@ def why_best(g: Game, seat: int, best: str) -> list[Reason]:
 
 def _plain_play(g: Game, seat: int, action: Play, taker: int | None) -> Reason | None:
     """What a plain card does where nothing more is at stake: a card led that no card
-    of its suit left in other hands beats; led or thrown without points while cards of points could have gone;
-    a trick taken, or headed while others are still to play, with the lowest card that
-    does it (a trump kept); the least worth given to a trick an opponent is winning;
-    the partner's trick whatever the seat plays."""
+    of its suit left in other hands beats; led or thrown without points while cards of
+    points could have gone; a trick taken, or headed while others are still to play,
+    with the lowest card that does it (a trump kept); the least worth given to a trick
+    an opponent is winning; the partner's trick whatever the seat plays."""
     cards = [a.card for a in g.legal_actions(seat) if isinstance(a, Play)]
     card = action.card
     points = _points(g, card.code)
+    side = g.variant.side_of(seat)
+    # who takes the trick with each card (where the seat closes it), else who heads it
+    takers = {c: trick_taker(g, seat, c.code) for c in cards}
+    heads = {c: winning(g, seat, c) for c in cards} if g.trick else {}
     if taker == seat:
-        higher = [c for c in cards if c != card and trick_taker(g, seat, c.code) == seat
+        higher = [c for c in cards if c != card and takers[c] == seat
                   and (_points(g, c.code) > points or _beats(g, c, card))]
-        lower = [c for c in cards if c != card and trick_taker(g, seat, c.code) == seat
+        lower = [c for c in cards if c != card and takers[c] == seat
                  and _points(g, c.code) <= points and _beats(g, card, c)]
         return _reason("reason_wins_low", card=card.code) if higher and not lower \
             else None
-    if taker is not None and taker != seat and \
-            g.variant.side_of(taker) == g.variant.side_of(seat) and \
-            all(trick_taker(g, seat, c.code) == taker for c in cards):
+    if taker is not None and taker != seat and g.variant.side_of(taker) == side and \
+            all(takers[c] == taker for c in cards):
         return _reason("reason_partner_takes")
     if not g.trick and master_of_suit(g, seat, card):
         return _reason("reason_leads_master", card=card.code)
     if g.trick and taker is None:                # others still to play
-        ahead = [c for c in cards if winning(g, seat, c) == seat]
+        ahead = [c for c in cards if heads[c] == seat]
         if card in ahead and not any(
                 _points(g, c.code) <= points and _beats(g, card, c) for c in ahead) and any(
                 c != card and (_points(g, c.code) > points or _beats(g, c, card))
                 for c in ahead):
             return _reason("reason_heads_low", card=card.code)
     now = winning(g, seat)
-    if points > 0 and now is not None and g.variant.side_of(now) != g.variant.side_of(seat) \
-            and not any(winning(g, seat, c) == seat for c in cards) \
+    if points > 0 and now is not None and g.variant.side_of(now) != side \
+            and not any(heads.get(c) == seat for c in cards) \
             and points == min(_points(g, c.code) for c in cards) \
             and any(_points(g, c.code) > points for c in cards):
         return _reason("reason_gives_least", card=card.code)
@@ -385,10 +388,8 @@ def _master_trump(g: Game, seat: int) -> str | None:
     if not trumps:
         return None
     top = max(trumps, key=lambda c: strength(c.rank, ranking))
-    played = {a.card for _s, a in t.history if isinstance(a, Play)}
-    out = [c for c in deck(g.variant.deck) if c.suit == trump and c not in played
-           and c not in hand and strength(c.rank, ranking) > strength(top.rank, ranking)]
-    if out or (len(trumps) > 1 and not _others_may_trump(g, seat)):
+    if not master_of_suit(g, seat, top) or (
+            len(trumps) > 1 and not _others_may_trump(g, seat)):
         return None      # a higher one is out; or the others hold no trump, so that
     return top.code      # any of the seat's trumps wins the last as surely
 
